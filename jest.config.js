@@ -1,0 +1,72 @@
+// One jest run covers every workspace: each project below is one suite with its own environment.
+const path = require('node:path');
+
+const tsTransform = {
+  '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
+};
+
+const sharedModuleMap = {
+  '^@agency/shared$': path.join(__dirname, 'shared/src/index.ts'),
+  '^@agency/shared/api-client$': path.join(__dirname, 'shared/src/api/api-client.ts'),
+};
+
+/** A browser-app suite: jsdom, CSS modules as class-name proxies, assets as file names. */
+function browserProject(dir) {
+  return {
+    displayName: dir,
+    rootDir: path.join(__dirname, dir),
+    testEnvironment: 'jsdom',
+    testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
+    transform: tsTransform,
+    setupFilesAfterEnv: [path.join(__dirname, 'scripts/jest/setup-dom.ts')],
+    moduleNameMapper: {
+      ...sharedModuleMap,
+      '\\.module\\.css$': 'identity-obj-proxy',
+      '\\.css$': path.join(__dirname, 'scripts/jest/style-stub.js'),
+      '\\.(png|jpe?g|webp|svg|woff2?)$': path.join(__dirname, 'scripts/jest/file-stub.js'),
+    },
+  };
+}
+
+/** The API suite, run once per database dialect. */
+function apiProject(dialect) {
+  return {
+    displayName: `api-${dialect}`,
+    rootDir: path.join(__dirname, 'api'),
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/test/**/*.test.ts'],
+    transform: tsTransform,
+    moduleNameMapper: sharedModuleMap,
+    setupFiles: [`<rootDir>/test/setup/dialect-${dialect}.ts`],
+    globalSetup: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-setup.mjs' : undefined,
+    globalTeardown: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-teardown.mjs' : undefined,
+  };
+}
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'shared',
+      rootDir: path.join(__dirname, 'shared'),
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
+      transform: tsTransform,
+    },
+    browserProject('shell'),
+    browserProject('mfe-home'),
+    browserProject('mfe-blog'),
+    browserProject('mfe-forms'),
+    apiProject('sqlite'),
+    apiProject('postgres'),
+    {
+      displayName: 'e2e',
+      rootDir: path.join(__dirname, 'e2e'),
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/**/*.e2e.test.ts'],
+      transform: tsTransform,
+      moduleNameMapper: sharedModuleMap,
+      globalSetup: '<rootDir>/support/global-setup.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,50 @@
+import axios from 'axios';
+import type {
+  BlogPost,
+  BlogPostSummary,
+  ContactMessage,
+  CreatedResponse,
+  JobApplication,
+  Service,
+} from '../types';
+import { HONEYPOT_FIELD } from '../types';
+
+/** The browser apps call the API on the page's own origin under /api (spec section 7). */
+export const apiClient = axios.create({
+  baseURL: '/api',
+  timeout: 15000,
+  headers: { Accept: 'application/json' },
+});
+
+export async function fetchServices(): Promise<Service[]> {
+  const response = await apiClient.get<Service[]>('/services');
+  return response.data;
+}
+
+export async function fetchBlogPosts(limit?: number): Promise<BlogPostSummary[]> {
+  const response = await apiClient.get<BlogPostSummary[]>('/blog', {
+    params: limit === undefined ? undefined : { limit },
+  });
+  return response.data;
+}
+
+export async function fetchBlogPost(postId: string): Promise<BlogPost> {
+  const response = await apiClient.get<BlogPost>(`/blog/${encodeURIComponent(postId)}`);
+  return response.data;
+}
+
+export async function submitJobApplication(application: JobApplication): Promise<CreatedResponse> {
+  const response = await apiClient.post<CreatedResponse>('/jobs/apply', {
+    ...application,
+    [HONEYPOT_FIELD]: '',
+  });
+  return response.data;
+}
+
+export async function submitContactMessage(message: ContactMessage): Promise<CreatedResponse> {
+  const response = await apiClient.post<CreatedResponse>('/contact', {
+    ...message,
+    [HONEYPOT_FIELD]: '',
+  });
+  return response.data;
+}

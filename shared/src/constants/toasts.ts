@@ -1,0 +1,26 @@
+/** Toast texts and behaviour (spec sections 8 and 9). The shell's ToastContainer reads TOAST_CONTAINER. */
+export const TOAST_DURATION_MS = 4000;
+
+export const TOAST_MESSAGES = {
+  applicationSuccess: 'Заявку успішно відправлено!',
+  applicationError: 'Помилка при відправці заявки',
+  contactSuccess: 'Повідомлення успішно відправлено!',
+  contactError: 'Помилка при відправці повідомлення',
+} as const;
+
+export const TOAST_WIDTH_PX = 356;
+export const TOAST_GAP_PX = 14;
+/** Swipe distance that dismisses a toast. */
+export const TOAST_SWIPE_DISMISS_PX = 45;
+
+export const TOAST_CONTAINER = {
+  position: 'bottom-right',
+  autoClose: TOAST_DURATION_MS,
+  limit: 3,
+  closeButton: true,
+  draggable: true,
+  // react-toastify measures the swipe threshold in percent of the toast's width.
+  draggablePercent: Math.round((TOAST_SWIPE_DISMISS_PX / TOAST_WIDTH_PX) * 100),
+  pauseOnHover: true,
+  newestOnTop: false,
+} as const;
