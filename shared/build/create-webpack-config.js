@@ -1,0 +1,118 @@
+// One webpack + Module Federation configuration for the shell and the three remotes.
+// Each app's webpack.config.js only says who it is: name, port, what it exposes.
+const path = require('node:path');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const { createSharedConfig } = require('./shared-dependencies');
+const { devRemotesConfig } = require('./dev-ports');
+
+const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3000}`;
+
+/**
+ * @param {object} app
+ * @param {string} app.appDir           the app's folder (its __dirname)
+ * @param {string} app.name             Module Federation name, also output.uniqueName
+ * @param {number} app.port             dev-server port
+ * @param {Record<string,string>} [app.exposes]  remote modules (remotes only)
+ * @param {boolean} [app.isHost]        the shell
+ * @param {string[]} [app.runtimePlugins]
+ * @param {string} [app.template]       HTML template (defaults to the standalone page)
+ */
+function createWebpackConfig(app) {
+  const packageJson = require(path.join(app.appDir, 'package.json'));
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      mode: production ? 'production' : 'development',
+      context: app.appDir,
+      entry: './src/index.ts',
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(app.appDir, 'dist'),
+        // The shell is served from the site root; remotes load their chunks relative to their own
+        // manifest wherever they are deployed.
+        publicPath: app.isHost ? '/' : 'auto',
+        filename: production ? '[name].[contenthash:10].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+        uniqueName: app.name,
+        clean: true,
+      },
+      resolve: { extensions: ['.ts', '.tsx', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            // Type-checking is `npm run typecheck`; the build only transpiles.
+            use: { loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(app.appDir, 'tsconfig.json') } },
+          },
+          {
+            test: /\.css$/,
+            use: [
+              MiniCssExtractPlugin.loader,
+              {
+                loader: 'css-loader',
+                options: {
+                  modules: {
+                    auto: true,
+                    namedExport: false,
+                    exportLocalsConvention: 'as-is',
+                    // The app name in every class keeps one remote's styles from matching another's.
+                    localIdentName: production ? `${app.name}-[hash:base64:6]` : `${app.name}-[name]__[local]`,
+                  },
+                },
+              },
+            ],
+          },
+          { test: /\.(png|jpe?g|webp|svg|woff2?)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: app.name,
+          filename: 'remoteEntry.js',
+          exposes: app.exposes ?? {},
+          remotes: {},
+          shared: createSharedConfig(packageJson),
+          shareStrategy: 'loaded-first',
+          runtimePlugins: app.runtimePlugins ?? [],
+          manifest: true,
+          dts: false,
+        }),
+        new MiniCssExtractPlugin({
+          filename: production ? '[name].[contenthash:10].css' : '[name].css',
+          chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
+        }),
+        new HtmlWebpackPlugin({
+          template: app.template ?? path.join(__dirname, 'standalone.html'),
+          title: app.title ?? app.name,
+          scriptLoading: 'defer',
+        }),
+      ],
+      performance: { hints: false },
+      devServer: {
+        port: app.port,
+        host: '127.0.0.1',
+        historyApiFallback: true,
+        hot: false,
+        liveReload: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        proxy: [{ context: ['/api', '/media'], target: API_URL }],
+        setupMiddlewares: (middlewares) => {
+          if (app.isHost) {
+            middlewares.unshift({
+              name: 'remotes-json',
+              path: '/remotes.json',
+              middleware: (_req, res) => res.json(devRemotesConfig(process.env)),
+            });
+          }
+          return middlewares;
+        },
+      },
+    };
+  };
+}
+
+module.exports = { createWebpackConfig };

@@ -1,0 +1,30 @@
+import { Route, Routes } from 'react-router-dom';
+import { ToastContainer } from 'react-toastify';
+import 'react-toastify/dist/ReactToastify.css';
+import { TOAST_CONTAINER } from '@agency/shared';
+import { SiteHeader } from '../features/layout/SiteHeader';
+import { SiteFooter } from '../features/layout/SiteFooter';
+import { HomePage } from '../features/home/HomePage';
+import { BlogPostRoute } from '../features/blog/BlogPostRoute';
+import styles from './App.module.css';
+
+/** The page frame: header, the routed page, footer and the one toast host of the site. */
+export function App() {
+  return (
+    <div className={styles.page}>
+      <a className={styles.skipLink} href="#main">
+        Перейти до основного вмісту
+      </a>
+      <SiteHeader />
+      <main id="main" className={styles.main} tabIndex={-1}>
+        <Routes>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/blog/:postId" element={<BlogPostRoute />} />
+          <Route path="*" element={<HomePage />} />
+        </Routes>
+      </main>
+      <SiteFooter />
+      <ToastContainer {...TOAST_CONTAINER} className={styles.toasts} />
+    </div>
+  );
+}

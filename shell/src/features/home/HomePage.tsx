@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { SECTION_IDS } from '@agency/shared';
+import { RemoteSlot } from '../federation/remote-slot';
+import styles from './HomePage.module.css';
+
+/** Scrolls to `#section` after arriving from another page (react-router does not). */
+function useScrollToHash() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!hash) {
+      window.scrollTo(0, 0);
+      return;
+    }
+    document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash]);
+}
+
+/**
+ * The home page in the spec's order. The shell owns each section's frame and anchor; the
+ * remotes fill them, so navigation works even while a remote is down.
+ */
+export function HomePage() {
+  useScrollToHash();
+  useEffect(() => {
+    document.title = 'Хвиля — діджитал-агенція у Львові: SMM, контент, лідогенерація';
+  }, []);
+  return (
+    <>
+      <section id={SECTION_IDS.hero} className={styles.hero} aria-label="Головне">
+        <RemoteSlot id="home/Hero" minHeight="560px" />
+      </section>
+      <section id={SECTION_IDS.about} className={styles.section} aria-label="Про агенцію">
+        <RemoteSlot id="home/About" minHeight="320px" />
+      </section>
+      <section id={SECTION_IDS.services} className={styles.sectionAlt} aria-label="Послуги">
+        <RemoteSlot id="home/Services" minHeight="720px" />
+      </section>
+      <section id={SECTION_IDS.reasons} className={styles.section} aria-label="Чому ми">
+        <RemoteSlot id="home/Reasons" minHeight="480px" />
+      </section>
+      <section id={SECTION_IDS.team} className={styles.sectionAlt} aria-label="Команда">
+        <RemoteSlot id="home/Team" minHeight="520px" />
+      </section>
+      <section id={SECTION_IDS.vacancies} className={styles.section} aria-label="Вакансії">
+        <div className={styles.split}>
+          <RemoteSlot id="home/Vacancies" minHeight="480px" />
+          <RemoteSlot id="forms/JobApplicationForm" minHeight="560px" />
+        </div>
+      </section>
+      <section id={SECTION_IDS.blog} className={styles.sectionAlt} aria-label="Блог">
+        <RemoteSlot id="blog/BlogTeaser" minHeight="520px" />
+      </section>
+      <section id={SECTION_IDS.contact} className={styles.section} aria-label="Контакти">
+        <div className={styles.split}>
+          <RemoteSlot id="home/ContactDetails" minHeight="400px" />
+          <RemoteSlot id="forms/ContactForm" minHeight="600px" />
+        </div>
+      </section>
+    </>
+  );
+}
