@@ -6,3 +6,4 @@ export * from './constants/brand';
 export * from './constants/blog';
 export * from './remotes';
 export * from './contracts';
+export * from './format/money';

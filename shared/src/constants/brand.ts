@@ -31,3 +31,16 @@ export const SECTION_IDS = {
   blog: 'blog',
   contact: 'contact',
 } as const;
+
+/** Figures the hero and the about section show (spec section 9); the page meta quotes them too. */
+export const AGENCY_STATS = {
+  hero: [
+    { value: '200+', label: 'реалізованих проєктів' },
+    { value: '98%', label: 'задоволених клієнтів' },
+    { value: '5+', label: 'років на ринку' },
+  ],
+  about: [
+    { value: '50+', label: 'фахівців у команді' },
+    { value: '24/7', label: 'підтримка клієнтів' },
+  ],
+} as const;
