@@ -1,0 +1,37 @@
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+
+/** `describe` for browser suites: skipped (loudly, by the global setup) when no Chromium exists. */
+export const describeInBrowser = process.env.E2E_SKIP ? describe.skip : describe;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A page in its own context (what @axe-core/playwright needs), with browser errors collected. */
+export async function openPage(
+  browser: Browser,
+  url?: string,
+  options: BrowserContextOptions = {},
+): Promise<Page & { consoleErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'uk-UA', ...options });
+  const page = (await context.newPage()) as Page & { consoleErrors: string[] };
+  page.consoleErrors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.consoleErrors.push(error.message));
+  if (url) await page.goto(url);
+  return page;
+}
+
+/** Runs axe-core and fails on serious or critical violations, listing them readably. */
+export async function expectNoSeriousA11yViolations(page: Page, include?: string): Promise<void> {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(report).toEqual([]);
+}
