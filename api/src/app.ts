@@ -1,0 +1,164 @@
+import fs from 'node:fs/promises';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { RemotesConfig } from '@agency/shared';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { AppConfig } from './config';
+import { createDatabase, type Database } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seedIfEmpty } from './db/seed';
+import { contentRoutes } from './routes/content';
+import { healthRoutes } from './routes/health';
+import { submissionRoutes } from './routes/submissions';
+import { NO_CACHE } from './static/cache-policy';
+import { registerStatic } from './static';
+import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  /** A database opened by the caller (it then also closes it); by default one is opened from config. */
+  database?: Database;
+}
+
+/** Origins of remote manifest URLs that point to another origin (absolute URLs). */
+export function remoteOrigins(remotes: RemotesConfig): string[] {
+  const origins = new Set<string>();
+  for (const url of Object.values(remotes)) {
+    if (!/^https?:\/\//i.test(url)) continue;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // Not a URL: nothing to allow.
+    }
+  }
+  return [...origins];
+}
+
+function contentSecurityPolicy(remotes: RemotesConfig) {
+  const origins = remoteOrigins(remotes);
+  return {
+    // Only these directives: helmet's defaults would add upgrade-insecure-requests,
+    // which breaks a site served over plain http (localhost, tests).
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...origins],
+      connectSrc: ["'self'", ...origins],
+      // react-select (emotion) injects <style> elements at run time.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', ...origins],
+      fontSrc: ["'self'", 'data:', ...origins],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  };
+}
+
+/** Maps any error to the API's JSON error body; never leaks a stack trace or SQL. */
+function toApiError(error: FastifyError | ApiError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    return validationError(error.validation as unknown as ValidationIssue[], error.validationContext);
+  }
+  const status = error.statusCode ?? 500;
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.payloadTooLarge);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'EMPTY_BODY', MESSAGES.emptyBody);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'INVALID_JSON', MESSAGES.invalidJson);
+    default:
+  }
+  if (status === 429) return new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited);
+  if (error instanceof SyntaxError && status === 400) return new ApiError(400, 'INVALID_JSON', MESSAGES.invalidJson);
+  if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.payloadTooLarge);
+  if (status === 404) return new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
+  if (status >= 400 && status < 500) return new ApiError(status, 'BAD_REQUEST', MESSAGES.badRequest);
+  return new ApiError(500, 'INTERNAL_ERROR', MESSAGES.internal);
+}
+
+function wantsHtml(accept: string | undefined): boolean {
+  return typeof accept === 'string' && accept.includes('text/html');
+}
+
+export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: true, allErrors: true, useDefaults: false },
+    },
+  });
+
+  const db = database ?? createDatabase(config.databaseUrl);
+  if (!database) app.addHook('onClose', async () => db.destroy());
+  try {
+    await migrateToLatest(db);
+    const seeded = await seedIfEmpty(db);
+    if (seeded.services || seeded.posts) app.log.info(seeded, 'seeded content into an empty database');
+  } catch (error) {
+    if (!database) await db.destroy();
+    throw error;
+  }
+
+  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicy(config.remotes) });
+  await app.register(rateLimit, {
+    global: false,
+    // Thrown, then shaped by the error handler below.
+    errorResponseBuilder: () => new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited),
+  });
+
+  // JSON is the only body type the API accepts.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.debug({ code: apiError.code }, 'request rejected');
+    return reply.code(apiError.statusCode).header('cache-control', 'no-store').send(apiError.toBody());
+  });
+
+  await app.register(healthRoutes, { db });
+  await app.register(contentRoutes, { db });
+  await app.register(submissionRoutes, {
+    db,
+    rateLimitMax: config.rateLimitMax,
+    rateLimitWindow: config.rateLimitWindow,
+  });
+
+  app.get('/remotes.json', async (_request, reply) => {
+    reply.header('cache-control', NO_CACHE);
+    return config.remotes;
+  });
+
+  const site = await registerStatic(app, config.staticRoot);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
+    const isAsset = pathname.startsWith('/remotes/') || pathname.startsWith('/media/');
+    if (
+      !isApi &&
+      !isAsset &&
+      site.shellIndex &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      wantsHtml(request.headers.accept)
+    ) {
+      // Client-side routes (/blog/1, …) get the shell, which routes in the browser.
+      const html = await fs.readFile(site.shellIndex);
+      return reply.code(200).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(html);
+    }
+    const error = new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
+    return reply.code(404).header('cache-control', 'no-store').send(error.toBody());
+  });
+
+  return app;
+}

@@ -1,0 +1,53 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { ensureParentDir } from '../config';
+import { dialectFromUrl, type Dialect } from './dialect';
+import type { DatabaseSchema } from './schema';
+
+export interface Database {
+  kysely: Kysely<DatabaseSchema>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL pool size per process. */
+  poolSize?: number;
+}
+
+function openSqlite(file: string): BetterSqlite3.Database {
+  if (file !== ':memory:') ensureParentDir(file);
+  const sqlite = new BetterSqlite3(file);
+  // WAL lets readers run during a write; synchronous=FULL fsyncs the WAL on every commit,
+  // so a 201 (sent after the commit) survives a killed process and a power cut alike.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return sqlite;
+}
+
+/** Opens the database named by DATABASE_URL (`sqlite:<absolute path>` or `postgres://…`). */
+export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const dialect = dialectFromUrl(url);
+  const kysely =
+    dialect.name === 'sqlite'
+      ? new Kysely<DatabaseSchema>({
+          dialect: new SqliteDialect({ database: openSqlite(url.slice('sqlite:'.length)) }),
+        })
+      : new Kysely<DatabaseSchema>({
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 }),
+          }),
+        });
+  let destroyed: Promise<void> | undefined;
+  return {
+    kysely,
+    dialect,
+    destroy() {
+      destroyed ??= kysely.destroy();
+      return destroyed;
+    },
+  };
+}

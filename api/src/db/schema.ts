@@ -1,0 +1,67 @@
+import type { ColumnType, Generated, Kysely } from 'kysely';
+
+/**
+ * Table types. Column representations that differ between SQLite and PostgreSQL
+ * (timestamps, JSON) are typed `unknown` on read and decoded by ./dialect.ts.
+ */
+type Timestamp = ColumnType<unknown, string | Date | undefined, never>;
+type JsonText = ColumnType<unknown, string, string>;
+
+export interface ServicesTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  description: string;
+  icon_url: string;
+  features: JsonText;
+  price_from: number | null;
+  sort_order: number;
+  created_at: Timestamp;
+}
+
+export interface BlogPostsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  excerpt: string;
+  category: string;
+  image_url: string;
+  author: string;
+  content: string;
+  created_at: Timestamp;
+}
+
+export interface JobApplicationsTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string;
+  city: string;
+  position: string;
+  resume_text: string;
+  user_agent: string | null;
+  referrer: string | null;
+  created_at: Timestamp;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  service_type: string;
+  message: string;
+  user_agent: string | null;
+  referrer: string | null;
+  created_at: Timestamp;
+}
+
+export interface DatabaseSchema {
+  services: ServicesTable;
+  blog_posts: BlogPostsTable;
+  job_applications: JobApplicationsTable;
+  contact_messages: ContactMessagesTable;
+}
+
+export type AppKysely = Kysely<DatabaseSchema>;
