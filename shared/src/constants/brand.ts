@@ -4,6 +4,8 @@ export const BRAND = {
   fullName: 'Діджитал-агенція «Хвиля»',
   tagline: 'Маркетинг, який приводить клієнтів',
   city: 'Львів',
+  /** The city in the locative case: «у Львові». */
+  cityLocative: 'у Львові',
   address: 'вул. Городоцька, 36, офіс 12, Львів, 79007',
   phone: '+380 (32) 245-17-80',
   phoneHref: 'tel:+380322451780',

@@ -1,4 +1,44 @@
-/** Placeholder until the mfe-home issue fills it in. */
+import { AGENCY_STATS, BRAND } from '@agency/shared';
+import { SectionHeading } from '../../shared/section-heading/SectionHeading';
+import styles from './About.module.css';
+
+const PRINCIPLES = [
+  'Ставимо вимірювані цілі ще до старту робіт',
+  'Показуємо звіти, які зрозумілі без маркетолога',
+  'Працюємо з бізнесами, у які віримо самі',
+];
+
+/** Who the agency is, with the team size and the support promise. */
 export default function About() {
-  return <div data-remote-module="mfe-home/About">About</div>;
+  return (
+    <div className={styles.about}>
+      <div>
+        <SectionHeading eyebrow="Про агенцію" title={`«${BRAND.name}» — команда, яка рахує результат`} />
+        <div className={styles.text}>
+          <p>
+            Ми почали як невелика група маркетологів, яким набридли звіти заради звітів. Сьогодні «{BRAND.name}» —
+            це стратеги, копірайтери, дизайнери, таргетологи й аналітики, які працюють {BRAND.cityLocative} для
+            клієнтів з усієї України та з-за кордону.
+          </p>
+          <p>
+            Ми беремося лише за ті завдання, результат яких можна виміряти, і відкрито показуємо, що спрацювало, а
+            що — ні. Саме тому більшість клієнтів залишається з нами на роки.
+          </p>
+        </div>
+        <ul className={styles.principles}>
+          {PRINCIPLES.map((principle) => (
+            <li key={principle}>{principle}</li>
+          ))}
+        </ul>
+      </div>
+      <dl className={styles.stats}>
+        {AGENCY_STATS.about.map((stat) => (
+          <div key={stat.value} className={styles.stat}>
+            <dt className={styles.statLabel}>{stat.label}</dt>
+            <dd className={styles.statValue}>{stat.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
 }

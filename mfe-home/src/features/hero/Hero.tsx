@@ -1,4 +1,38 @@
-/** Placeholder until the mfe-home issue fills it in. */
+import { AGENCY_STATS, BRAND, SECTION_IDS } from '@agency/shared';
+import { HeroArt } from './HeroArt';
+import styles from './Hero.module.css';
+
+/** First screen: the promise, the two ways forward and the figures that back it up. */
 export default function Hero() {
-  return <div data-remote-module="mfe-home/Hero">Hero</div>;
+  return (
+    <div className={styles.hero}>
+      <div className={styles.copy}>
+        <p className={styles.eyebrow}>Діджитал-агенція {BRAND.cityLocative}</p>
+        <h1 className={styles.title}>
+          Маркетинг, що приводить клієнтів, <span className={styles.highlight}>а не лише вподобайки</span>
+        </h1>
+        <p className={styles.lead}>
+          «{BRAND.name}» поєднує SMM, контент, рекламу та аналітику в одну систему, де кожна гривня бюджету
+          працює на ваші продажі. Почнемо з аудиту й чесного плану — без зайвих обіцянок.
+        </p>
+        <div className={styles.actions}>
+          <a className={styles.primary} href={`#${SECTION_IDS.contact}`}>
+            Почати проєкт
+          </a>
+          <a className={styles.secondary} href={`#${SECTION_IDS.services}`}>
+            Наші кейси
+          </a>
+        </div>
+        <dl className={styles.stats}>
+          {AGENCY_STATS.hero.map((stat) => (
+            <div key={stat.value} className={styles.stat}>
+              <dt className={styles.statLabel}>{stat.label}</dt>
+              <dd className={styles.statValue}>{stat.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <HeroArt className={styles.art} />
+    </div>
+  );
 }

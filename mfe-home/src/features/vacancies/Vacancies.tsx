@@ -1,4 +1,29 @@
-/** Placeholder until the mfe-home issue fills it in. */
+import { BRAND, VACANCIES, formatSalaryRange } from '@agency/shared';
+import { SectionHeading } from '../../shared/section-heading/SectionHeading';
+import styles from './Vacancies.module.css';
+
+/** The three open positions; the shell puts the application form next to them. */
 export default function Vacancies() {
-  return <div data-remote-module="mfe-home/Vacancies">Vacancies</div>;
+  return (
+    <div>
+      <SectionHeading
+        eyebrow="Вакансії"
+        title="Приєднуйтеся до команди"
+        lead={`Шукаємо людей, які люблять спілкуватися й доводити справи до кінця. Офіс ${BRAND.cityLocative} або гібридний формат.`}
+      />
+      <ul className={styles.list}>
+        {VACANCIES.map((vacancy) => (
+          <li key={vacancy.id} className={styles.card}>
+            <h3 className={styles.title}>{vacancy.title}</h3>
+            <p className={styles.salary}>
+              <span className={styles.srOnly}>Зарплата: </span>
+              {formatSalaryRange(vacancy.salaryFrom, vacancy.salaryTo)}
+            </p>
+            <p className={styles.description}>{vacancy.description}</p>
+          </li>
+        ))}
+      </ul>
+      <p className={styles.hint}>Обрали посаду? Заповніть анкету — ми відповімо протягом двох робочих днів.</p>
+    </div>
+  );
 }
