@@ -1,0 +1,47 @@
+import { useMemo, type Ref } from 'react';
+import { Link } from 'react-router-dom';
+import type { BlogPost } from '@agency/shared';
+import { formatPostDate } from '../../shared/format-date';
+import { sanitizePostHtml } from './sanitize-post-html';
+import styles from './BlogPostPage.module.css';
+
+interface BlogPostArticleProps {
+  post: BlogPost;
+  headingRef: Ref<HTMLHeadingElement>;
+}
+
+/** A loaded post: image, category, title, date, author, the sanitized content and a way back. */
+export function BlogPostArticle({ post, headingRef }: BlogPostArticleProps) {
+  const html = useMemo(() => sanitizePostHtml(post.content), [post.content]);
+  return (
+    <article className={styles.article} aria-labelledby="blog-post-title">
+      <img
+        className={styles.image}
+        src={post.image_url}
+        alt={`Ілюстрація до статті «${post.title}»`}
+        width={1200}
+        height={675}
+        fetchPriority="high"
+        decoding="async"
+      />
+      <header className={styles.header}>
+        <p className={styles.badge}>{post.category}</p>
+        <h1 id="blog-post-title" className={styles.title} tabIndex={-1} ref={headingRef}>
+          {post.title}
+        </h1>
+        <p className={styles.byline}>
+          <time dateTime={post.created_at}>{formatPostDate(post.created_at)}</time>
+          <span aria-hidden="true"> · </span>
+          <span>Автор: {post.author}</span>
+        </p>
+      </header>
+      {/* Sanitized with DOMPurify just above, whatever the API already did. */}
+      <div className={styles.content} data-testid="blog-post-content" dangerouslySetInnerHTML={{ __html: html }} />
+      <footer className={styles.footer}>
+        <Link to="/" className={styles.backLink}>
+          <span aria-hidden="true">← </span>Повернутися на головну
+        </Link>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,103 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import type { BlogPostSummary } from '@agency/shared';
+import { fetchBlogPosts } from '@agency/shared/api-client';
+import BlogTeaser from './BlogTeaser';
+
+jest.mock('@agency/shared/api-client');
+const mockedFetchBlogPosts = jest.mocked(fetchBlogPosts);
+
+function makePost(id: number, overrides: Partial<BlogPostSummary> = {}): BlogPostSummary {
+  return {
+    id,
+    title: `Стаття номер ${id}`,
+    excerpt: `Короткий опис статті ${id}.`,
+    category: 'SMM',
+    image_url: `/media/blog/post-${id}.svg`,
+    created_at: '2026-03-15T10:00:00Z',
+    author: 'Олена Кравчук',
+    ...overrides,
+  };
+}
+
+function renderTeaser() {
+  return render(
+    <MemoryRouter>
+      <BlogTeaser />
+    </MemoryRouter>,
+  );
+}
+
+let consoleError: jest.SpyInstance;
+
+beforeEach(() => {
+  mockedFetchBlogPosts.mockReset();
+  consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  consoleError.mockRestore();
+});
+
+describe('BlogTeaser', () => {
+  it('asks the API for the first 3 posts', async () => {
+    mockedFetchBlogPosts.mockResolvedValue([makePost(1)]);
+    renderTeaser();
+    await screen.findByRole('link', { name: /Читати далі/ });
+    expect(mockedFetchBlogPosts).toHaveBeenCalledTimes(1);
+    expect(mockedFetchBlogPosts).toHaveBeenCalledWith(3);
+  });
+
+  it('shows a card per post with image, category, title, excerpt, date and a read-more link', async () => {
+    mockedFetchBlogPosts.mockResolvedValue([
+      makePost(7, { title: 'Як скласти контент-план', category: 'Контент', excerpt: 'Покроковий підхід.' }),
+    ]);
+    renderTeaser();
+
+    const card = await screen.findByRole('article', { name: 'Як скласти контент-план' });
+    const image = within(card).getByRole('img', { name: 'Ілюстрація до статті «Як скласти контент-план»' });
+    expect(image).toHaveAttribute('src', '/media/blog/post-7.svg');
+    expect(image).toHaveAttribute('width');
+    expect(image).toHaveAttribute('height');
+    expect(within(card).getByText('Контент')).toBeInTheDocument();
+    expect(within(card).getByRole('heading', { level: 3, name: 'Як скласти контент-план' })).toBeInTheDocument();
+    expect(within(card).getByText('Покроковий підхід.')).toBeInTheDocument();
+    expect(within(card).getByText('15 березня 2026 р.')).toHaveAttribute('dateTime', '2026-03-15T10:00:00Z');
+
+    const links = within(card).getAllByRole('link');
+    expect(links).toHaveLength(1);
+    expect(links[0]).toHaveTextContent('Читати далі');
+    expect(links[0]).toHaveAttribute('href', '/blog/7');
+  });
+
+  it('shows only the first 3 posts even when the API returns more', async () => {
+    mockedFetchBlogPosts.mockResolvedValue([1, 2, 3, 4, 5].map((id) => makePost(id)));
+    renderTeaser();
+
+    const links = await screen.findAllByRole('link', { name: /Читати далі/ });
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/blog/1', '/blog/2', '/blog/3']);
+    expect(screen.queryByText('Стаття номер 4')).not.toBeInTheDocument();
+    expect(screen.queryByText('Стаття номер 5')).not.toBeInTheDocument();
+  });
+
+  it('keeps the space of the cards while loading, without cards', () => {
+    mockedFetchBlogPosts.mockReturnValue(new Promise(() => {}));
+    renderTeaser();
+    expect(screen.getByRole('heading', { level: 2, name: 'Блог' })).toBeInTheDocument();
+    expect(screen.getByTestId('blog-teaser-placeholders')).toBeInTheDocument();
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+  });
+
+  it('logs a failed load and shows no cards and no error to the visitor', async () => {
+    const failure = new Error('Network Error');
+    mockedFetchBlogPosts.mockRejectedValue(failure);
+    renderTeaser();
+
+    await waitFor(() => expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('blog'), failure));
+    expect(screen.queryByTestId('blog-teaser-placeholders')).not.toBeInTheDocument();
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText(/помилк/i)).not.toBeInTheDocument();
+  });
+});
