@@ -1,0 +1,168 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ToastContainer, toast } from 'react-toastify';
+import { SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
+import { submitContactMessage } from '@agency/shared/api-client';
+import ContactForm from './ContactForm';
+
+jest.mock('@agency/shared/api-client');
+const submit = jest.mocked(submitContactMessage);
+
+type User = ReturnType<typeof userEvent.setup>;
+
+function renderForm() {
+  const user = userEvent.setup();
+  render(
+    <>
+      <ContactForm />
+      <ToastContainer {...TOAST_CONTAINER} />
+    </>,
+  );
+  return user;
+}
+
+const field = (label: RegExp) => screen.getByLabelText(label);
+const submitButton = () => screen.getByRole('button', { name: 'Надіслати повідомлення' });
+
+async function fillRequired(user: User) {
+  await user.type(field(/^Імʼя/), 'Андрій Шевчук');
+  await user.type(field(/^Електронна пошта/), 'andrii@kava.lviv.ua');
+  await user.type(field(/^Телефон/), '+380 50 765 43 21');
+  await user.type(field(/^Повідомлення/), 'Потрібне ведення Instagram для двох кавʼярень.');
+}
+
+async function chooseServiceType(user: User, label: string) {
+  await user.click(field(/^Послуга/));
+  await user.click(await screen.findByRole('option', { name: label }));
+}
+
+afterEach(() => {
+  act(() => toast.dismiss());
+  jest.restoreAllMocks();
+  submit.mockReset();
+});
+
+describe('ContactForm', () => {
+  it('labels every field and requires name, email, phone and message only', () => {
+    renderForm();
+    expect(screen.getByRole('heading', { level: 3, name: 'Напишіть нам' })).toBeInTheDocument();
+    for (const label of [/^Імʼя/, /^Електронна пошта/, /^Телефон/, /^Повідомлення/]) {
+      expect(field(label)).toBeRequired();
+    }
+    expect(field(/^Компанія/)).not.toBeRequired();
+    expect(field(/^Послуга/)).not.toBeRequired();
+    expect(field(/^Електронна пошта/)).toHaveAttribute('type', 'email');
+    expect(field(/^Телефон/)).toHaveAttribute('type', 'tel');
+  });
+
+  it('offers the four service types with their Ukrainian labels', async () => {
+    const user = renderForm();
+    await user.click(field(/^Послуга/));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'SMM та просування',
+      'Контент-маркетинг',
+      'Лідогенерація',
+      'Аналітика',
+    ]);
+  });
+
+  it.each(SERVICE_TYPES.map((type) => [type.label, type.value]))('sends %s as "%s"', async (label, value) => {
+    submit.mockResolvedValue({ id: 1 });
+    const user = renderForm();
+    await fillRequired(user);
+    await chooseServiceType(user, label);
+    await user.click(submitButton());
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }));
+  });
+
+  it('does not send while the message is empty or the email is malformed', async () => {
+    const user = renderForm();
+    await fillRequired(user);
+    await user.clear(field(/^Повідомлення/));
+    await user.click(submitButton());
+    expect(submit).not.toHaveBeenCalled();
+
+    await user.type(field(/^Повідомлення/), 'Вітаю!');
+    await user.clear(field(/^Електронна пошта/));
+    await user.type(field(/^Електронна пошта/), 'andrii@');
+    await user.click(submitButton());
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('sends the optional fields empty when they are left blank', async () => {
+    submit.mockResolvedValue({ id: 2 });
+    const user = renderForm();
+    await fillRequired(user);
+    await user.click(submitButton());
+    expect(submit).toHaveBeenCalledWith({
+      name: 'Андрій Шевчук',
+      email: 'andrii@kava.lviv.ua',
+      phone: '+380 50 765 43 21',
+      company: '',
+      service_type: '',
+      message: 'Потрібне ведення Instagram для двох кавʼярень.',
+    });
+  });
+
+  it('sends exactly the spec fields, resets every field and shows the success toast for 4 s', async () => {
+    submit.mockResolvedValue({ id: 3 });
+    const success = jest.spyOn(toast, 'success');
+    const user = renderForm();
+    await fillRequired(user);
+    await user.type(field(/^Компанія/), 'Кава на Ринку');
+    await chooseServiceType(user, 'Лідогенерація');
+    await user.click(submitButton());
+
+    expect(submit).toHaveBeenCalledTimes(1);
+    expect(submit).toHaveBeenCalledWith({
+      name: 'Андрій Шевчук',
+      email: 'andrii@kava.lviv.ua',
+      phone: '+380 50 765 43 21',
+      company: 'Кава на Ринку',
+      service_type: 'leads',
+      message: 'Потрібне ведення Instagram для двох кавʼярень.',
+    });
+    expect(await screen.findByText(TOAST_MESSAGES.contactSuccess)).toBeInTheDocument();
+    expect(success).toHaveBeenCalledWith(TOAST_MESSAGES.contactSuccess, expect.objectContaining({ autoClose: TOAST_DURATION_MS }));
+    for (const label of [/^Імʼя/, /^Електронна пошта/, /^Телефон/, /^Компанія/, /^Повідомлення/]) {
+      expect(field(label)).toHaveValue('');
+    }
+    expect(screen.queryByText('Лідогенерація')).not.toBeInTheDocument();
+    expect(screen.getByText('Оберіть…')).toBeInTheDocument();
+  });
+
+  it('keeps every value and shows the error toast when sending fails', async () => {
+    submit.mockRejectedValue(new Error('Request failed with status code 500'));
+    const user = renderForm();
+    await fillRequired(user);
+    await user.type(field(/^Компанія/), 'Кава на Ринку');
+    await chooseServiceType(user, 'Аналітика');
+    await user.click(submitButton());
+
+    expect(await screen.findByText(TOAST_MESSAGES.contactError)).toBeInTheDocument();
+    expect(field(/^Імʼя/)).toHaveValue('Андрій Шевчук');
+    expect(field(/^Електронна пошта/)).toHaveValue('andrii@kava.lviv.ua');
+    expect(field(/^Телефон/)).toHaveValue('+380 50 765 43 21');
+    expect(field(/^Компанія/)).toHaveValue('Кава на Ринку');
+    expect(field(/^Повідомлення/)).toHaveValue('Потрібне ведення Instagram для двох кавʼярень.');
+    expect(screen.getByText('Аналітика')).toBeInTheDocument();
+    expect(screen.queryByText(TOAST_MESSAGES.contactSuccess)).not.toBeInTheDocument();
+  });
+
+  it('disables the submit button while the request is in flight and sends only once', async () => {
+    let fail: (reason: Error) => void = () => undefined;
+    submit.mockImplementation(() => new Promise((_resolve, reject) => (fail = reject)));
+    const user = renderForm();
+    await fillRequired(user);
+    await user.click(submitButton());
+
+    const busy = screen.getByRole('button', { name: 'Надсилаємо…' });
+    expect(busy).toBeDisabled();
+    await user.click(busy);
+    expect(submit).toHaveBeenCalledTimes(1);
+
+    await act(async () => fail(new Error('Network Error')));
+    await waitFor(() => expect(submitButton()).toBeEnabled());
+  });
+});

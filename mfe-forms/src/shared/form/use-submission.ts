@@ -1,0 +1,76 @@
+import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { TOAST_DURATION_MS } from '@agency/shared';
+import { readFieldErrors, type FieldErrors } from './read-field-errors';
+import { ToastCloseButton } from './ToastCloseButton';
+
+interface SubmissionOptions<V extends { [K in keyof V]: string }> {
+  /** Every field of the form, empty: the state after a successful submit too. */
+  emptyValues: V;
+  /** Sends the values; resolves on 2xx, rejects on anything else. */
+  send: (values: V) => Promise<unknown>;
+  messages: { success: string; error: string };
+}
+
+export interface Submission<V extends { [K in keyof V]: string }> {
+  values: V;
+  fieldErrors: FieldErrors<keyof V & string>;
+  submitting: boolean;
+  setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
+  handleSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}
+
+/**
+ * The mechanics both forms share: controlled values, one request at a time, toasts raised through
+ * the shared react-toastify (so they land in the shell's container), reset after success, values
+ * kept after failure, and the server's per-field messages from a 400 answer.
+ * The browser's native validation runs before `submit` fires, so invalid forms never get here.
+ */
+export function useSubmission<V extends { [K in keyof V]: string }>({
+  emptyValues,
+  send,
+  messages,
+}: SubmissionOptions<V>): Submission<V> {
+    const [values, setValues] = useState<V>(emptyValues);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors<keyof V & string>>({});
+  const [submitting, setSubmitting] = useState(false);
+  // A ref, not the state: two clicks in the same frame both see the state before re-render.
+  const inFlight = useRef(false);
+
+  const setValue = useCallback(<K extends keyof V & string>(name: K, value: V[K]) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    // The message described the old value; editing the field answers it.
+    setFieldErrors((current) => {
+      if (!(name in current)) return current;
+      const next = { ...current };
+      delete next[name];
+      return next;
+    });
+  }, []);
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setSubmitting(true);
+    setFieldErrors({});
+    const submitted = values;
+    send(submitted)
+      .then(
+        () => {
+          toast.success(messages.success, { autoClose: TOAST_DURATION_MS, closeButton: ToastCloseButton });
+          setValues(emptyValues);
+        },
+        (error: unknown) => {
+          toast.error(messages.error, { closeButton: ToastCloseButton });
+          setFieldErrors(readFieldErrors(error, Object.keys(emptyValues) as (keyof V & string)[]));
+        },
+      )
+      .finally(() => {
+        inFlight.current = false;
+        setSubmitting(false);
+      });
+  };
+
+  return { values, fieldErrors, submitting, setValue, handleSubmit };
+}
