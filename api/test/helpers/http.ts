@@ -1,0 +1,51 @@
+import http from 'node:http';
+
+export interface HttpResponse {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json<T = unknown>(): T;
+}
+
+export interface HttpRequestOptions {
+  headers?: Record<string, string>;
+  /** Sent as is; use `json` for a JSON body with its content type. */
+  body?: string | Buffer;
+  json?: unknown;
+  /** Local address to connect from (127.0.0.x), to act as another client. */
+  localAddress?: string;
+}
+
+/** A plain HTTP request through a real socket (the suites run against listening servers). */
+export function httpRequest(baseUrl: string, method: string, path: string, options: HttpRequestOptions = {}): Promise<HttpResponse> {
+  const url = new URL(path, baseUrl);
+  const headers: Record<string, string> = { ...options.headers };
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { method, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers, localAddress: options.localAddress, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            headers: response.headers,
+            body: text,
+            json: <T>() => JSON.parse(text) as T,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    if (body !== undefined) request.write(body);
+    request.end();
+  });
+}

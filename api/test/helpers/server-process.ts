@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const API_DIR = path.resolve(__dirname, '../..');
+
+/**
+ * Runs a TypeScript entry point of the API in its own Node process through tsx. The
+ * tsconfig `paths` mapping makes @agency/shared load from its sources, so nothing has to be
+ * built first (not even shared/dist).
+ */
+export function runTs(entry: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(API_DIR, entry), ...args], {
+    cwd: API_DIR,
+    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(API_DIR, 'tsconfig.json'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+/** Starts `src/server.ts` on a free port of 127.0.0.1 and waits until /api/health answers 200. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = runTs('src/server.ts', [], {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000',
+    STATIC_ROOT: path.join(API_DIR, 'test', 'no-static-root'),
+    ...env,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let running = true;
+  void exited.then(() => (running = false));
+  // Polls until the server answers; a process that dies first fails the start.
+  for (;;) {
+    if (!running) throw new Error(`server process exited before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, baseUrl, output: () => output, exited };
+}

@@ -1,0 +1,141 @@
+import { SEED_BLOG_POSTS } from '../src/content/blog-posts';
+import { SEED_SERVICES } from '../src/content/services';
+import { createDatabase } from '../src/db/connection';
+import { listBlogPosts, listContactMessages, listServices } from '../src/db/repository';
+import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { httpRequest } from './helpers/http';
+import { startServerProcess } from './helpers/server-process';
+
+// Real server processes (tsx, no build needed): durability, graceful shutdown, parallel start.
+jest.setTimeout(90_000);
+
+let testDb: TestDatabase;
+
+beforeEach(async () => {
+  testDb = await createTestDatabase();
+});
+
+afterEach(async () => {
+  await testDb.drop();
+});
+
+function contactPayload(index: number) {
+  return {
+    name: `Клієнт №${index} 🚀`,
+    email: `client${index}@example.com`,
+    phone: `+380 67 000 ${String(index).padStart(4, '0')}`,
+    company: `ТОВ «Тест ${index}»`,
+    service_type: 'leads',
+    message: `Повідомлення ${index}: '); DROP TABLE contact_messages; -- ґєїі`,
+    website: '',
+  };
+}
+
+interface Ack {
+  id: number;
+  payload: ReturnType<typeof contactPayload>;
+}
+
+/**
+ * Sends `total` contact messages with `concurrency` requests in flight, and calls
+ * `onAck` after every 201. Returns the acknowledged ones and the count of failed requests.
+ */
+async function burst(baseUrl: string, total: number, concurrency: number, onAck: (acks: Ack[]) => void) {
+  const acks: Ack[] = [];
+  const statuses: number[] = [];
+  let failed = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next;
+      next += 1;
+      const payload = contactPayload(index);
+      try {
+        const response = await httpRequest(baseUrl, 'POST', '/api/contact', { json: payload });
+        statuses.push(response.statusCode);
+        if (response.statusCode === 201) {
+          acks.push({ id: response.json<{ id: number }>().id, payload });
+          onAck(acks);
+        }
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { acks, failed, statuses };
+}
+
+async function expectAllStored(acks: Ack[]) {
+  const db = createDatabase(testDb.url);
+  try {
+    const stored = new Map((await listContactMessages(db)).map((row) => [row.id, row]));
+    for (const ack of acks) {
+      const row = stored.get(ack.id);
+      expect(row).toBeDefined();
+      expect(row).toMatchObject({
+        name: ack.payload.name,
+        email: ack.payload.email,
+        phone: ack.payload.phone,
+        company: ack.payload.company,
+        service_type: ack.payload.service_type,
+        message: ack.payload.message,
+      });
+    }
+    return stored.size;
+  } finally {
+    await db.destroy();
+  }
+}
+
+it('loses no acknowledged submission when the server is SIGKILLed mid-burst', async () => {
+  const server = await startServerProcess({ DATABASE_URL: testDb.url });
+  let killed = false;
+  const result = await burst(server.baseUrl, 400, 16, (acks) => {
+    if (!killed && acks.length >= 40) {
+      killed = true;
+      server.child.kill('SIGKILL');
+    }
+  });
+  expect(await server.exited).toBe('SIGKILL');
+  // The kill really happened in the middle of the burst: some requests never got an answer.
+  expect(result.acks.length).toBeGreaterThanOrEqual(40);
+  expect(result.failed).toBeGreaterThan(0);
+  expect(result.statuses.every((status) => status === 201)).toBe(true);
+  const storedCount = await expectAllStored(result.acks);
+  // Rows committed whose answer was lost in the kill may exist; acknowledged ones must.
+  expect(storedCount).toBeGreaterThanOrEqual(result.acks.length);
+});
+
+it('on SIGTERM stops, closes the database and exits 0 without losing acknowledged work', async () => {
+  const server = await startServerProcess({ DATABASE_URL: testDb.url });
+  let signalled = false;
+  const result = await burst(server.baseUrl, 200, 8, (acks) => {
+    if (!signalled && acks.length >= 10) {
+      signalled = true;
+      server.child.kill('SIGTERM');
+    }
+  });
+  expect(await server.exited).toBe(0);
+  expect(signalled).toBe(true);
+  // Requests answered during shutdown are either accepted (201) or refused with 503, never lost.
+  expect(result.statuses.every((status) => status === 201 || status === 503)).toBe(true);
+  await expectAllStored(result.acks);
+});
+
+it('migrates and seeds exactly once when several servers start together on one empty database', async () => {
+  const servers = await Promise.all([1, 2, 3].map(() => startServerProcess({ DATABASE_URL: testDb.url })));
+  for (const server of servers) {
+    const response = await httpRequest(server.baseUrl, 'GET', '/api/services');
+    expect(response.json<unknown[]>()).toHaveLength(SEED_SERVICES.length);
+  }
+  for (const server of servers) server.child.kill('SIGTERM');
+  expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0, 0]);
+  const db = createDatabase(testDb.url);
+  try {
+    expect(await listServices(db)).toHaveLength(SEED_SERVICES.length);
+    expect(await listBlogPosts(db, 50)).toHaveLength(SEED_BLOG_POSTS.length);
+  } finally {
+    await db.destroy();
+  }
+});
