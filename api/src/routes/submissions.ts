@@ -30,14 +30,21 @@ const requireJson: onRequestHookHandler = async (request) => {
   }
 };
 
-/** Trims every top-level string of the body, so "  " counts as empty and is stored trimmed. */
+/**
+ * Trims every top-level string of the body, so "  " counts as empty and is stored trimmed.
+ * NUL characters are refused: PostgreSQL cannot store them in text, and no form sends them.
+ */
 async function trimStrings(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const record = body as Record<string, unknown>;
+  const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (typeof value === 'string') record[key] = value.trim();
+    if (typeof value !== 'string') continue;
+    if (value.includes('\u0000')) fields[key] = MESSAGES.nulCharacter;
+    record[key] = value.trim();
   }
+  if (Object.keys(fields).length > 0) throw new ApiError(400, 'VALIDATION_ERROR', MESSAGES.validation, fields);
 }
 
 function metaOf(request: FastifyRequest): SubmissionMeta {

@@ -34,6 +34,7 @@ export const MESSAGES = {
   internal: 'Внутрішня помилка сервера. Спробуйте пізніше',
   unavailable: 'Сервіс тимчасово недоступний',
   invalidQuery: 'Некоректні параметри запиту',
+  nulCharacter: 'Текст містить недопустимі символи',
 } as const;
 
 const REQUIRED: Record<string, string> = {

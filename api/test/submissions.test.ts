@@ -1,0 +1,323 @@
+import { HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
+import { countRows, listContactMessages, listJobApplications } from '../src/db/repository';
+import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from './helpers/app';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+
+afterAll(async () => {
+  await ctx.close();
+});
+
+const ROUTES = {
+  contact: { url: '/api/contact', valid: VALID_CONTACT, table: 'contact_messages' },
+  application: { url: '/api/jobs/apply', valid: VALID_APPLICATION, table: 'job_applications' },
+} as const;
+type RouteName = keyof typeof ROUTES;
+
+async function counts() {
+  return {
+    contact: await countRows(ctx.db.kysely, ctx.db.dialect, 'contact_messages'),
+    application: await countRows(ctx.db.kysely, ctx.db.dialect, 'job_applications'),
+  };
+}
+
+/** Posts a body and asserts the 4xx answer, its shape, and that nothing was stored. */
+async function expectRejected(route: RouteName, body: unknown, status: number, options: { raw?: string; headers?: Record<string, string> } = {}) {
+  const before = await counts();
+  const response = await ctx.request('POST', ROUTES[route].url, {
+    headers: options.headers ?? { 'content-type': 'application/json' },
+    body: options.raw ?? JSON.stringify(body),
+  });
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const error = response.json<ApiErrorBody>();
+  expect(typeof error.error.code).toBe('string');
+  // Ukrainian for people; never a stack trace or SQL.
+  expect(error.error.message).toMatch(/[а-яіїєґ]/i);
+  expect(response.body).not.toMatch(/\bat .*\.(ts|js):\d+|select |insert into|sqlite|postgres/i);
+  expect(await counts()).toEqual(before);
+  return error;
+}
+
+async function expectFieldError(route: RouteName, body: unknown, field: string, message: string) {
+  const error = await expectRejected(route, body, 400);
+  expect(error.error.code).toBe('VALIDATION_ERROR');
+  expect(error.error.message).toBe('Перевірте правильність заповнення полів');
+  expect(error.error.fields?.[field]).toBe(message);
+}
+
+describe('POST /api/contact', () => {
+  it('stores a valid message and answers 201 { id } after the commit', async () => {
+    const response = await ctx.request('POST', '/api/contact', {
+      json: VALID_CONTACT,
+      headers: { 'user-agent': 'TestBrowser/1.0 (X11; Linux)', referer: 'http://localhost/#contact' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const { id } = response.json<{ id: number }>();
+    expect(Number.isInteger(id)).toBe(true);
+    const row = (await listContactMessages(ctx.db)).find((message) => message.id === id);
+    const { website: _honeypot, ...fields } = VALID_CONTACT;
+    expect(row).toMatchObject({ ...fields, user_agent: 'TestBrowser/1.0 (X11; Linux)', referrer: 'http://localhost/#contact' });
+    expect(Date.now() - new Date(row?.created_at ?? 0).getTime()).toBeLessThan(24 * 3600 * 1000);
+  });
+
+  it('accepts the optional fields empty or absent, and stores them as empty strings', async () => {
+    const { company: _c, service_type: _s, ...required } = VALID_CONTACT;
+    for (const body of [{ ...VALID_CONTACT, company: '', service_type: '' }, required]) {
+      const response = await ctx.request('POST', '/api/contact', { json: body });
+      expect(response.statusCode).toBe(201);
+      const row = (await listContactMessages(ctx.db)).find((message) => message.id === response.json<{ id: number }>().id);
+      expect(row).toMatchObject({ company: '', service_type: '' });
+    }
+  });
+
+  it.each(['smm', 'content', 'leads', 'analytics'])('accepts service_type %s', async (serviceType) => {
+    const response = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, service_type: serviceType } });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it.each([
+    ['name', 'Вкажіть імʼя'],
+    ['email', 'Вкажіть адресу електронної пошти'],
+    ['phone', 'Вкажіть номер телефону'],
+    ['message', 'Напишіть повідомлення'],
+  ])('requires %s (missing, empty or only spaces)', async (field, message) => {
+    const { [field as keyof typeof VALID_CONTACT]: _removed, ...missing } = VALID_CONTACT;
+    await expectFieldError('contact', missing, field, message);
+    await expectFieldError('contact', { ...VALID_CONTACT, [field]: '' }, field, message);
+    await expectFieldError('contact', { ...VALID_CONTACT, [field]: '   \n\t ' }, field, message);
+  });
+
+  it('reports every invalid field at once', async () => {
+    const error = await expectRejected('contact', { name: '', email: 'ні', phone: '1', message: ' ', service_type: 'seo' }, 400);
+    expect(error.error.fields).toEqual({
+      name: 'Вкажіть імʼя',
+      email: 'Некоректна адреса електронної пошти',
+      phone: 'Некоректний номер телефону',
+      message: 'Напишіть повідомлення',
+      service_type: 'Оберіть один із запропонованих видів послуг',
+    });
+  });
+
+  it.each(['seo', 'SMM', 'smm ', 'other'])('rejects service_type %p', async (serviceType) => {
+    if (serviceType.trim() === 'smm') {
+      // Values are trimmed first, so "smm " is smm; "SMM" is not.
+      expect((await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, service_type: serviceType } })).statusCode).toBe(201);
+      return;
+    }
+    await expectFieldError('contact', { ...VALID_CONTACT, service_type: serviceType }, 'service_type', 'Оберіть один із запропонованих видів послуг');
+  });
+
+  it.each([
+    ['name', 100],
+    ['company', 200],
+    ['message', 5000],
+  ])('limits %s to %i characters', async (field, max) => {
+    const ok = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, [field]: 'я'.repeat(max) } });
+    expect(ok.statusCode).toBe(201);
+    await expectFieldError('contact', { ...VALID_CONTACT, [field]: 'я'.repeat(max + 1) }, field, `Текст задовгий (максимум ${max} символів)`);
+  });
+
+  it.each([
+    ['name', 42],
+    ['email', ['a@b.ua']],
+    ['phone', 380671234567],
+    ['message', { text: 'привіт' }],
+    ['company', true],
+    ['service_type', null],
+  ])('does not coerce types: %s as %p is a 400', async (field, value) => {
+    await expectFieldError('contact', { ...VALID_CONTACT, [field]: value }, field, 'Значення має бути текстом');
+  });
+});
+
+describe('email and phone rules (both forms)', () => {
+  it.each(['plainaddress', 'a@b', '@example.com', 'olena@', 'ole na@example.com', 'олена@приклад.укр', 'a@b..com', 'a@-b.com'])(
+    'rejects the email %p',
+    async (email) => {
+      await expectFieldError('contact', { ...VALID_CONTACT, email }, 'email', 'Некоректна адреса електронної пошти');
+      await expectFieldError('application', { ...VALID_APPLICATION, email }, 'email', 'Некоректна адреса електронної пошти');
+    },
+  );
+
+  it.each(['olena.petrenko+agency@example.com', 'o_p@mail.example.com.ua', ' spaced@example.com '])('accepts the email %p', async (email) => {
+    expect((await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, email } })).statusCode).toBe(201);
+  });
+
+  it.each(['123456', '1'.repeat(21), '+380 67 123 45 6x', 'телефон', '067.123.45.67', '+380/671234567'])('rejects the phone %p', async (phone) => {
+    await expectFieldError('contact', { ...VALID_CONTACT, phone }, 'phone', 'Некоректний номер телефону');
+    await expectFieldError('application', { ...VALID_APPLICATION, phone }, 'phone', 'Некоректний номер телефону');
+  });
+
+  it.each(['1234567', '1'.repeat(20), '+380 (67) 123-45-67', '(032) 245-17-80', '0671234567'])('accepts the phone %p', async (phone) => {
+    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, phone } })).statusCode).toBe(201);
+  });
+});
+
+describe('POST /api/jobs/apply', () => {
+  it('stores a valid application and answers 201 { id }', async () => {
+    const response = await ctx.request('POST', '/api/jobs/apply', { json: VALID_APPLICATION });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    const row = (await listJobApplications(ctx.db)).find((application) => application.id === id);
+    const { website: _honeypot, ...fields } = VALID_APPLICATION;
+    expect(row).toMatchObject(fields);
+  });
+
+  it.each(VACANCY_TITLES.map((title) => [title]))('accepts the vacancy %s', async (position) => {
+    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, position } })).statusCode).toBe(201);
+  });
+
+  it('accepts an empty or absent resume_text', async () => {
+    const { resume_text: _r, ...required } = VALID_APPLICATION;
+    for (const body of [{ ...VALID_APPLICATION, resume_text: '' }, required]) {
+      const response = await ctx.request('POST', '/api/jobs/apply', { json: body });
+      expect(response.statusCode).toBe(201);
+      const row = (await listJobApplications(ctx.db)).find((application) => application.id === response.json<{ id: number }>().id);
+      expect(row?.resume_text).toBe('');
+    }
+  });
+
+  it.each([
+    ['name', 'Вкажіть імʼя'],
+    ['email', 'Вкажіть адресу електронної пошти'],
+    ['phone', 'Вкажіть номер телефону'],
+    ['city', 'Вкажіть місто'],
+    ['position', 'Оберіть одну з вакансій'],
+  ])('requires %s', async (field, message) => {
+    const { [field as keyof typeof VALID_APPLICATION]: _removed, ...missing } = VALID_APPLICATION;
+    await expectFieldError('application', missing, field, message);
+    await expectFieldError('application', { ...VALID_APPLICATION, [field]: '  ' }, field, message);
+  });
+
+  it.each(['Дизайнер', 'менеджер служби підтримки клієнтів', 'Smm'])('rejects the position %p', async (position) => {
+    await expectFieldError('application', { ...VALID_APPLICATION, position }, 'position', 'Оберіть одну з вакансій');
+  });
+
+  it.each([
+    ['name', 100],
+    ['city', 100],
+    ['resume_text', 5000],
+  ])('limits %s to %i characters', async (field, max) => {
+    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, [field]: 'ї'.repeat(max) } })).statusCode).toBe(201);
+    await expectFieldError('application', { ...VALID_APPLICATION, [field]: 'ї'.repeat(max + 1) }, field, `Текст задовгий (максимум ${max} символів)`);
+  });
+
+  it('rejects a number for city', async () => {
+    await expectFieldError('application', { ...VALID_APPLICATION, city: 79000 }, 'city', 'Значення має бути текстом');
+  });
+});
+
+describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (route) => {
+  const { url, valid } = ROUTES[route];
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['form data', 'application/x-www-form-urlencoded'],
+    ['multipart', 'multipart/form-data; boundary=x'],
+    ['a look-alike', 'application/jsonp'],
+  ])('answers 415 for %s bodies', async (_label, type) => {
+    const error = await expectRejected(route, valid, 415, { headers: { 'content-type': type } });
+    expect(error.error).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Підтримується лише тіло запиту у форматі application/json' });
+  });
+
+  it('answers 415 without a content type', async () => {
+    const error = await expectRejected(route, valid, 415, { headers: {} });
+    expect(error.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const response = await ctx.request('POST', url, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(valid) });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('answers 400 for malformed JSON', async () => {
+    const error = await expectRejected(route, undefined, 400, { raw: '{"name": "Олена",' });
+    expect(error.error).toEqual({ code: 'INVALID_JSON', message: 'Некоректний JSON у тілі запиту' });
+  });
+
+  it('answers 400 for an empty JSON body', async () => {
+    const error = await expectRejected(route, undefined, 400, { raw: '' });
+    expect(error.error.code).toBe('EMPTY_BODY');
+  });
+
+  it.each([['[]'], ['"текст"'], ['null'], ['42']])('answers 400 when the body is %s rather than an object', async (raw) => {
+    const error = await expectRejected(route, undefined, 400, { raw });
+    expect(error.error).toEqual({ code: 'INVALID_BODY', message: 'Тіло запиту має бути JSON-обʼєктом' });
+  });
+
+  it('answers 413 for bodies over 64 KiB', async () => {
+    const error = await expectRejected(route, { ...valid, padding: 'x'.repeat(65 * 1024) }, 413);
+    expect(error.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'Запит завеликий (максимум 64 КіБ)' });
+  });
+
+  it('drops unknown fields instead of storing them', async () => {
+    const response = await ctx.request('POST', url, {
+      json: { ...valid, id: 999999, created_at: '1999-01-01T00:00:00Z', user_agent: 'підроблений', is_admin: true },
+      headers: { 'content-type': 'application/json', 'user-agent': 'RealBrowser/2.0' },
+    });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    expect(id).not.toBe(999999);
+    const rows = route === 'contact' ? await listContactMessages(ctx.db) : await listJobApplications(ctx.db);
+    const row = rows.find((candidate) => candidate.id === id);
+    expect(row?.user_agent).toBe('RealBrowser/2.0');
+    expect(row?.created_at.startsWith('1999')).toBe(false);
+    expect(Object.keys(row ?? {})).not.toContain('is_admin');
+  });
+
+  it('answers a filled honeypot like a success but stores nothing', async () => {
+    const before = await counts();
+    const response = await ctx.request('POST', url, { json: { ...valid, [HONEYPOT_FIELD]: 'https://spam.example' } });
+    expect(response.statusCode).toBe(201);
+    expect(Number.isInteger(response.json<{ id: number }>().id)).toBe(true);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses NUL characters with a field error', async () => {
+    const error = await expectRejected(route, { ...valid, name: 'Оле\u0000на' }, 400);
+    expect(error.error.fields).toEqual({ name: 'Текст містить недопустимі символи' });
+  });
+
+  it('stores Ukrainian, emoji and SQL-looking text verbatim', async () => {
+    const tricky = {
+      name: "Ґанна О'Нілл-Їжакевич 👩‍💻🇺🇦",
+      message: "Robert'); DROP TABLE contact_messages; -- \n<script>alert('ʼ')</script> \\ % _ \t ні",
+    };
+    const body = route === 'contact' ? { ...valid, ...tricky } : { ...valid, name: tricky.name, resume_text: tricky.message };
+    const response = await ctx.request('POST', url, { json: body });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    if (route === 'contact') {
+      const row = (await listContactMessages(ctx.db)).find((candidate) => candidate.id === id);
+      expect(row?.name).toBe(tricky.name);
+      expect(row?.message).toBe(tricky.message);
+    } else {
+      const row = (await listJobApplications(ctx.db)).find((candidate) => candidate.id === id);
+      expect(row?.name).toBe(tricky.name);
+      expect(row?.resume_text).toBe(tricky.message);
+    }
+    // The tables are still there.
+    expect(await counts()).toBeDefined();
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 JSON for unknown API paths and methods', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nothing'],
+      ['GET', '/api'],
+      ['GET', '/api/contact'],
+      ['DELETE', '/api/blog/1'],
+      ['POST', '/api/services'],
+    ] as const) {
+      const response = await ctx.request(method, url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
+    }
+  });
+});
