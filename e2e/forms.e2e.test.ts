@@ -1,0 +1,196 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { SECTION_IDS, TOAST_MESSAGES, VACANCY_TITLES } from '@agency/shared';
+import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
+import { ROOT, startSite, type RunningSite } from './support/site';
+
+const run = promisify(execFile);
+
+// Real browser, real server, toasts that live 4 s: far beyond jest's 5 s default.
+jest.setTimeout(60_000);
+
+/** What staff see: the stored submissions, read through the API's own command. */
+async function storedSubmissions(site: RunningSite, kind: 'contact' | 'applications'): Promise<Record<string, unknown>[]> {
+  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', kind, '--format', 'json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: site.databaseUrl },
+  });
+  return JSON.parse(stdout) as Record<string, unknown>[];
+}
+
+// The one container the shell renders; its CSS Modules class carries the shell's federation name.
+const SHELL_TOASTS = '.Toastify__toast-container[class*="agency_shell-"]';
+
+function toast(page: Page, text: string): Locator {
+  return page.locator(`${SHELL_TOASTS} .Toastify__toast`, { hasText: text });
+}
+
+async function openHome(browser: Browser, site: RunningSite): Promise<Page> {
+  const page = await openPage(browser, site.baseUrl);
+  await page.locator(`#${SECTION_IDS.vacancies} form`).waitFor();
+  await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+  return page;
+}
+
+/** Clicks submit, then moves the pointer away: a hovered toast pauses its timer. */
+async function submit(form: Locator, name: string): Promise<void> {
+  await form.getByRole('button', { name }).click();
+  await form.page().mouse.move(1, 1);
+}
+
+async function fillContact(form: Locator, email: string): Promise<void> {
+  await form.getByLabel(/^Імʼя/).fill('Андрій Шевчук');
+  await form.getByLabel(/^Електронна пошта/).fill(email);
+  await form.getByLabel(/^Телефон/).fill('+380 50 765 43 21');
+  await form.getByLabel(/^Компанія/).fill('Кава на Ринку');
+  await form.getByLabel(/^Послуга/).click();
+  await form.page().getByRole('option', { name: 'Лідогенерація' }).click();
+  await form.getByLabel(/^Повідомлення/).fill('Потрібне ведення Instagram для двох кавʼярень.');
+}
+
+describeInBrowser('forms remote on the composed site', () => {
+  let browser: Browser;
+  let site: RunningSite;
+
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), site?.stop()]);
+  });
+
+  it('sends a job application chosen with the keyboard, toasts in the shell and stores it', async () => {
+    const page = await openHome(browser, site);
+    const form = page.locator(`#${SECTION_IDS.vacancies} form`);
+    await form.getByLabel(/^Імʼя та прізвище/).fill('Олена Коваль');
+    await form.getByLabel(/^Електронна пошта/).fill('olena.e2e@example.com');
+    await form.getByLabel(/^Телефон/).fill('+380 67 123 45 67');
+    await form.getByLabel(/^Місто/).fill('Львів');
+
+    // Without a position the browser itself refuses to send.
+    let posted = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/jobs/apply')) posted += 1;
+    });
+    await submit(form, 'Надіслати заявку');
+    await expect(form.getByLabel(/^Вакансія/).evaluate((input) => input === document.activeElement)).resolves.toBe(true);
+
+    // Keyboard only: the focused dropdown opens with ArrowDown, the second title is chosen with Enter.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await form.getByLabel(/^Про себе та досвід/).fill('Три роки підтримки клієнтів у SaaS.');
+    await submit(form, 'Надіслати заявку');
+
+    await toast(page, TOAST_MESSAGES.applicationSuccess).waitFor();
+    expect(posted).toBe(1);
+    await expect(page.locator('.Toastify__toast-container').count()).resolves.toBe(1);
+    for (const label of [/^Імʼя та прізвище/, /^Електронна пошта/, /^Телефон/, /^Місто/, /^Про себе та досвід/]) {
+      await expect(form.getByLabel(label).inputValue()).resolves.toBe('');
+    }
+    await expect(form.getByText(VACANCY_TITLES[1] as string).count()).resolves.toBe(0);
+
+    const stored = await storedSubmissions(site, 'applications');
+    expect(stored).toEqual([
+      expect.objectContaining({
+        name: 'Олена Коваль',
+        email: 'olena.e2e@example.com',
+        phone: '+380 67 123 45 67',
+        city: 'Львів',
+        position: VACANCY_TITLES[1],
+        resume_text: 'Три роки підтримки клієнтів у SaaS.',
+      }),
+    ]);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('sends a contact message, stores it, and the toast closes by itself after about 4 s', async () => {
+    const page = await openHome(browser, site);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(form, 'andrii.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+
+    const success = toast(page, TOAST_MESSAGES.contactSuccess);
+    await success.waitFor();
+    const appearedAt = Date.now();
+    await expect(form.getByLabel(/^Повідомлення/).inputValue()).resolves.toBe('');
+    await expect(form.getByText('Лідогенерація').count()).resolves.toBe(0);
+
+    // Still there a moment later, then gone on its own well within 10 s.
+    await page.waitForTimeout(2000);
+    await expect(success.isVisible()).resolves.toBe(true);
+    await success.waitFor({ state: 'detached', timeout: 10_000 - (Date.now() - appearedAt) });
+
+    const stored = await storedSubmissions(site, 'contact');
+    expect(stored).toEqual([
+      expect.objectContaining({
+        name: 'Андрій Шевчук',
+        email: 'andrii.e2e@kava.lviv.ua',
+        phone: '+380 50 765 43 21',
+        company: 'Кава на Ринку',
+        service_type: 'leads',
+        message: 'Потрібне ведення Instagram для двох кавʼярень.',
+      }),
+    ]);
+    await page.context().close();
+  });
+
+  it('shows the error toast and keeps every value when the server answers 500; the close button dismisses it', async () => {
+    const page = await openHome(browser, site);
+    await page.route('**/api/contact', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Внутрішня помилка сервера. Спробуйте пізніше' } }),
+      }),
+    );
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(form, 'fails.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+
+    const failure = toast(page, TOAST_MESSAGES.contactError);
+    await failure.waitFor();
+    await expect(form.getByLabel(/^Імʼя/).inputValue()).resolves.toBe('Андрій Шевчук');
+    await expect(form.getByLabel(/^Електронна пошта/).inputValue()).resolves.toBe('fails.e2e@kava.lviv.ua');
+    await expect(form.getByLabel(/^Телефон/).inputValue()).resolves.toBe('+380 50 765 43 21');
+    await expect(form.getByLabel(/^Компанія/).inputValue()).resolves.toBe('Кава на Ринку');
+    await expect(form.getByLabel(/^Повідомлення/).inputValue()).resolves.toBe('Потрібне ведення Instagram для двох кавʼярень.');
+    await expect(form.getByText('Лідогенерація').isVisible()).resolves.toBe(true);
+    await expect(form.getByRole('button', { name: 'Надіслати повідомлення' }).isEnabled()).resolves.toBe(true);
+
+    await failure.getByRole('button', { name: 'Закрити сповіщення' }).click();
+    await failure.waitFor({ state: 'detached', timeout: 3000 });
+    await expect(storedSubmissions(site, 'contact')).resolves.not.toContainEqual(
+      expect.objectContaining({ email: 'fails.e2e@kava.lviv.ua' }),
+    );
+    await page.context().close();
+  });
+
+  it('shows the server’s field message next to a phone number it rejects', async () => {
+    const page = await openHome(browser, site);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(form, 'phone.e2e@kava.lviv.ua');
+    await form.getByLabel(/^Телефон/).fill('дзвоніть увечері');
+    await submit(form, 'Надіслати повідомлення');
+
+    await toast(page, TOAST_MESSAGES.contactError).waitFor();
+    const phone = form.getByLabel(/^Телефон/);
+    await expect(phone.getAttribute('aria-invalid')).resolves.toBe('true');
+    const describedBy = await phone.getAttribute('aria-describedby');
+    await expect(page.locator(`#${describedBy ?? 'missing'}`).textContent()).resolves.toMatch(/телефон/i);
+    await page.context().close();
+  });
+
+  it('has no serious or critical axe-core violations on the forms, closed and with a dropdown open', async () => {
+    const page = await openHome(browser, site);
+    await expectNoSeriousA11yViolations(page, `#${SECTION_IDS.vacancies} form`);
+    await expectNoSeriousA11yViolations(page, `#${SECTION_IDS.contact} form`);
+    await page.locator(`#${SECTION_IDS.vacancies} form`).getByLabel(/^Вакансія/).click();
+    await page.getByRole('option').first().waitFor();
+    await expectNoSeriousA11yViolations(page, `#${SECTION_IDS.vacancies} form`);
+    await page.context().close();
+  });
+});
