@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { loadConfig, REPO_ROOT } from '../src/config';
+import { cacheControlFor } from '../src/static/cache-policy';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: `sqlite:${path.join(REPO_ROOT, 'data/agency.sqlite')}`,
+      logLevel: 'info',
+      rateLimitMax: 5,
+      rateLimitWindow: 60_000,
+      trustProxy: false,
+      staticRoot: REPO_ROOT,
+      remotes: {
+        home: '/remotes/home/mf-manifest.json',
+        blog: '/remotes/blog/mf-manifest.json',
+        forms: '/remotes/forms/mf-manifest.json',
+      },
+    });
+    expect(REPO_ROOT).toBe(path.resolve(__dirname, '../..'));
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db:5432/agency',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '20',
+      RATE_LIMIT_WINDOW: '30 seconds',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      STATIC_ROOT: '/srv/site',
+      REMOTE_HOME_URL: 'https://home.example/mf-manifest.json',
+    });
+    expect(config).toMatchObject({
+      port: 9090,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u:p@db:5432/agency',
+      logLevel: 'warn',
+      rateLimitMax: 20,
+      rateLimitWindow: '30 seconds',
+      trustProxy: '10.0.0.0/8,127.0.0.1',
+      staticRoot: '/srv/site',
+    });
+    expect(config.remotes.home).toBe('https://home.example/mf-manifest.json');
+    expect(loadConfig({ RATE_LIMIT_WINDOW: '120000', TRUST_PROXY: 'true' })).toMatchObject({ rateLimitWindow: 120_000, trustProxy: true });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/agency.sqlite' }).databaseUrl).toBe('sqlite:/var/lib/agency.sqlite');
+  });
+
+  it('refuses nonsense numbers', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+  });
+});
+
+describe('cacheControlFor', () => {
+  it.each([
+    ['index.html', 'no-cache'],
+    ['remoteEntry.js', 'no-cache'],
+    ['mf-manifest.json', 'no-cache'],
+    ['main.3f2a9c1b7d.js', 'public, max-age=31536000, immutable'],
+    ['vendors-node_modules_react.0a1b2c3d4e5f.js', 'public, max-age=31536000, immutable'],
+    ['styles.abcdef0123.css', 'public, max-age=31536000, immutable'],
+    ['favicon.ico', 'public, max-age=86400'],
+    ['analytics.svg', 'public, max-age=86400'],
+  ])('%s → %s', (file, expected) => {
+    expect(cacheControlFor(`/some/dir/${file}`)).toBe(expected);
+  });
+});

@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resolveRemotesConfig, SAME_ORIGIN_REMOTES } from '@agency/shared';
+import { startTestApp, type TestContext } from './helpers/app';
+
+/** A fake build of the front ends: shell and two of the three remotes. */
+function writeStaticRoot(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-static-'));
+  const files: Record<string, string> = {
+    'shell/dist/index.html': '<!doctype html><html lang="uk"><body><div id="root"></div></body></html>',
+    'shell/dist/main.3f2a9c1b7d.js': 'console.log("shell")',
+    'shell/dist/favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'mfe-home/dist/remoteEntry.js': 'var agency_home;',
+    'mfe-home/dist/mf-manifest.json': '{"name":"agency_home"}',
+    'mfe-home/dist/123.abcdef12.js': 'chunk()',
+    'mfe-forms/dist/remoteEntry.js': 'var agency_forms;',
+  };
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+
+const EXPECTED_CSP =
+  "default-src 'self';script-src 'self';connect-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;" +
+  "font-src 'self' data:;object-src 'none';base-uri 'self';frame-ancestors 'none';form-action 'self'";
+
+describe('all-in-one serving (same-origin remotes)', () => {
+  let ctx: TestContext;
+  let root: string;
+
+  beforeAll(async () => {
+    root = writeStaticRoot();
+    ctx = await startTestApp({ staticRoot: root });
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it.each(['/api/services', '/', '/main.3f2a9c1b7d.js', '/remotes/home/remoteEntry.js', '/api/nothing', '/remotes.json'])(
+    'sends the security headers on %s',
+    async (url) => {
+      const response = await ctx.request('GET', url);
+      expect(response.headers['content-security-policy']).toBe(EXPECTED_CSP);
+      expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    },
+  );
+
+  it('serves the shell at / as no-cache HTML', async () => {
+    const response = await ctx.request('GET', '/', { headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<div id="root">');
+  });
+
+  it('falls back to the shell for client-side routes that accept HTML', async () => {
+    for (const url of ['/blog/3', '/blog/some-post?x=1', '/about']) {
+      const response = await ctx.request('GET', url, { headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<div id="root">');
+    }
+  });
+
+  it('does not answer HTML for missing assets or API paths', async () => {
+    const asset = await ctx.request('GET', '/missing.0123abcd.js', { headers: { accept: '*/*' } });
+    expect(asset.statusCode).toBe(404);
+    const api = await ctx.request('GET', '/api/missing', { headers: { accept: 'text/html' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
+    const remote = await ctx.request('GET', '/remotes/home/nothing.js', { headers: { accept: 'text/html' } });
+    expect(remote.statusCode).toBe(404);
+  });
+
+  it('caches hashed files forever and unhashed ones briefly', async () => {
+    expect((await ctx.request('GET', '/main.3f2a9c1b7d.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await ctx.request('GET', '/favicon.svg')).headers['cache-control']).toBe('public, max-age=86400');
+    expect((await ctx.request('GET', '/index.html')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves each built remote under /remotes/<name>/ with CORS and the right caching', async () => {
+    const cases = [
+      ['/remotes/home/remoteEntry.js', 'no-cache'],
+      ['/remotes/home/mf-manifest.json', 'no-cache'],
+      ['/remotes/home/123.abcdef12.js', 'public, max-age=31536000, immutable'],
+      ['/remotes/forms/remoteEntry.js', 'no-cache'],
+    ];
+    for (const [url, cacheControl] of cases) {
+      const response = await ctx.request('GET', url ?? '');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe(cacheControl);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    }
+    // Shell files are not for other origins.
+    expect((await ctx.request('GET', '/main.3f2a9c1b7d.js')).headers['access-control-allow-origin']).toBeUndefined();
+    // A remote that is not built is simply missing.
+    expect((await ctx.request('GET', '/remotes/blog/remoteEntry.js')).statusCode).toBe(404);
+  });
+
+  it('answers /remotes.json with the same-origin manifests, no-cache', async () => {
+    const response = await ctx.request('GET', '/remotes.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.json()).toEqual(SAME_ORIGIN_REMOTES);
+  });
+
+  it('serves the seed images under /media/', async () => {
+    const response = await ctx.request('GET', '/media/blog/analytics.svg');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+  });
+});
+
+describe('remotes on other origins (REMOTE_*_URL)', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    const remotes = resolveRemotesConfig(
+      {
+        REMOTE_BLOG_URL: 'https://blog.cdn.example/remotes/blog/mf-manifest.json',
+        REMOTE_FORMS_URL: 'http://127.0.0.1:3003/mf-manifest.json',
+      },
+      SAME_ORIGIN_REMOTES,
+    );
+    ctx = await startTestApp({ remotes });
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('answers /remotes.json with the overridden URLs', async () => {
+    expect((await ctx.request('GET', '/remotes.json')).json()).toEqual({
+      home: '/remotes/home/mf-manifest.json',
+      blog: 'https://blog.cdn.example/remotes/blog/mf-manifest.json',
+      forms: 'http://127.0.0.1:3003/mf-manifest.json',
+    });
+  });
+
+  it('allows exactly those origins for scripts, fetches, images and fonts', async () => {
+    const csp = (await ctx.request('GET', '/api/health')).headers['content-security-policy'];
+    const directives = Object.fromEntries(
+      String(csp)
+        .split(';')
+        .map((directive) => {
+          const [name, ...values] = directive.trim().split(/\s+/);
+          return [name, values];
+        }),
+    );
+    const origins = ['https://blog.cdn.example', 'http://127.0.0.1:3003'];
+    expect(directives['script-src']).toEqual(["'self'", ...origins]);
+    expect(directives['connect-src']).toEqual(["'self'", ...origins]);
+    expect(directives['img-src']).toEqual(["'self'", 'data:', ...origins]);
+    expect(directives['font-src']).toEqual(["'self'", 'data:', ...origins]);
+    expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(directives['default-src']).toEqual(["'self'"]);
+    expect(directives['upgrade-insecure-requests']).toBeUndefined();
+  });
+
+  it('answers / with 404 when the shell is not built', async () => {
+    expect((await ctx.request('GET', '/', { headers: { accept: 'text/html' } })).statusCode).toBe(404);
+  });
+});
