@@ -26,7 +26,7 @@ function toast(page: Page, text: string): Locator {
   return page.locator(`${SHELL_TOASTS} .Toastify__toast`, { hasText: text });
 }
 
-async function openHome(browser: Browser, site: RunningSite): Promise<Page> {
+async function openHome(browser: Browser, site: RunningSite): ReturnType<typeof openPage> {
   const page = await openPage(browser, site.baseUrl);
   await page.locator(`#${SECTION_IDS.vacancies} form`).waitFor();
   await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
