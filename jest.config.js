@@ -66,7 +66,7 @@ module.exports = {
       transform: tsTransform,
       moduleNameMapper: sharedModuleMap,
       globalSetup: '<rootDir>/support/global-setup.ts',
-      testTimeout: 60000,
+      setupFilesAfterEnv: ['<rootDir>/support/jest-setup.ts'],
     },
   ],
 };

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { findChromium } from './chromium';
 
@@ -15,6 +16,10 @@ export default function globalSetup(): void {
     return;
   }
   const root = path.resolve(__dirname, '../..');
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'inherit' });
+  // Several suites may start at once on a developer machine: one build at a time.
+  const result = spawnSync('flock', [path.join(os.tmpdir(), 'agency-build.lock'), process.execPath, path.join(root, 'scripts/build-if-stale.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('Building the site for the end-to-end suite failed');
 }
