@@ -84,7 +84,7 @@ describeInBrowser('composed site', () => {
     const page = await openPage(browser, `${site.baseUrl}/blog/1`);
     await page.getByRole('link', { name: /на головну/i }).first().waitFor();
     await page.locator(`main ${BLOG}`).first().waitFor();
-    await expect(page.locator('footer').count()).resolves.toBe(1);
+    await expect(page.getByRole('contentinfo').count()).resolves.toBe(1);
     await page.context().close();
   });
 });
