@@ -92,14 +92,16 @@ async function stopApi(child) {
 async function load(baseUrl) {
   const rows = [];
   for (const scenario of SCENARIOS) {
-    const result = await autocannon({
+    const options = {
       url: `${baseUrl}${scenario.path}`,
       method: scenario.method ?? 'GET',
       headers: scenario.headers,
       body: scenario.body,
       connections: CONNECTIONS,
-      duration: DURATION,
-    });
+    };
+    // A short warm-up (JIT, connection pools) whose figures are discarded.
+    await autocannon({ ...options, duration: 1 });
+    const result = await autocannon({ ...options, duration: DURATION });
     rows.push({
       scenario: scenario.name,
       rps: Math.round(result.requests.average),

@@ -46,8 +46,8 @@ function contentSecurityPolicy(remotes: RemotesConfig) {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'", ...origins],
       connectSrc: ["'self'", ...origins],
-      // react-select (emotion) injects <style> elements at run time.
-      styleSrc: ["'self'", "'unsafe-inline'"],
+      // react-select (emotion) injects <style> elements at run time; remotes ship CSS chunks.
+      styleSrc: ["'self'", "'unsafe-inline'", ...origins],
       imgSrc: ["'self'", 'data:', ...origins],
       fontSrc: ["'self'", 'data:', ...origins],
       objectSrc: ["'none'"],
