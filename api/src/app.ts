@@ -98,7 +98,11 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     },
   });
 
-  const db = database ?? createDatabase(config.databaseUrl);
+  const db =
+    database ??
+    createDatabase(config.databaseUrl, {
+      onPoolError: (error) => app.log.error({ err: error }, 'idle PostgreSQL client failed'),
+    });
   if (!database) app.addHook('onClose', async () => db.destroy());
   try {
     await migrateToLatest(db);

@@ -149,6 +149,26 @@ describe('stored blog HTML', () => {
   });
 });
 
+describe('schema', () => {
+  it('uses each dialect\'s native types for JSON and timestamps', async () => {
+    const { sql } = await import('kysely');
+    if (ctx.db.dialect.name === 'postgres') {
+      const { rows } = await sql<{ column_name: string; data_type: string }>`
+        select column_name, data_type from information_schema.columns
+        where table_name = 'services' and column_name in ('features', 'created_at') order by column_name`.execute(ctx.db.kysely);
+      expect(rows).toEqual([
+        { column_name: 'created_at', data_type: 'timestamp with time zone' },
+        { column_name: 'features', data_type: 'jsonb' },
+      ]);
+    } else {
+      const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(ctx.db.kysely);
+      expect(rows[0]?.journal_mode).toBe('wal');
+      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(ctx.db.kysely);
+      expect(sync.rows[0]?.synchronous).toBe(2); // FULL
+    }
+  });
+});
+
 describe('seeding', () => {
   it('does not seed again when a second app starts on the same database', async () => {
     const before = await listServices(ctx.db);

@@ -14,6 +14,8 @@ export interface Database {
 export interface DatabaseOptions {
   /** PostgreSQL pool size per process. */
   poolSize?: number;
+  /** Errors of idle pooled PostgreSQL clients (e.g. the server restarted); without a handler they crash the process. */
+  onPoolError?: (error: Error) => void;
 }
 
 function openSqlite(file: string): BetterSqlite3.Database {
@@ -31,16 +33,16 @@ function openSqlite(file: string): BetterSqlite3.Database {
 /** Opens the database named by DATABASE_URL (`sqlite:<absolute path>` or `postgres://…`). */
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect = dialectFromUrl(url);
-  const kysely =
-    dialect.name === 'sqlite'
-      ? new Kysely<DatabaseSchema>({
-          dialect: new SqliteDialect({ database: openSqlite(url.slice('sqlite:'.length)) }),
-        })
-      : new Kysely<DatabaseSchema>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 }),
-          }),
-        });
+  let kysely: Kysely<DatabaseSchema>;
+  if (dialect.name === 'sqlite') {
+    kysely = new Kysely<DatabaseSchema>({
+      dialect: new SqliteDialect({ database: openSqlite(url.slice('sqlite:'.length)) }),
+    });
+  } else {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool error:', e.message)))(error));
+    kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  }
   let destroyed: Promise<void> | undefined;
   return {
     kysely,
