@@ -20,7 +20,7 @@ export function BlogPostArticle({ post, headingRef }: BlogPostArticleProps) {
         src={post.image_url}
         alt={`Ілюстрація до статті «${post.title}»`}
         width={1200}
-        height={675}
+        height={630}
         fetchPriority="high"
         decoding="async"
       />

@@ -21,7 +21,7 @@ export function BlogCard({ post }: BlogCardProps) {
         src={post.image_url}
         alt={`Ілюстрація до статті «${post.title}»`}
         width={1200}
-        height={675}
+        height={630}
         loading="lazy"
         decoding="async"
       />

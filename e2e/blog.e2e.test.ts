@@ -1,0 +1,137 @@
+import type { Browser } from 'playwright-core';
+import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
+import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
+import { startSite, type RunningSite } from './support/site';
+
+const NOT_FOUND = 'Стаття не знайдена';
+const UK_DATE = /^\d{1,2} [а-яіїєґʼ']+ \d{4} р\.$/;
+
+describeInBrowser('blog', () => {
+  let browser: Browser;
+  let site: RunningSite;
+  let newest: BlogPostSummary[];
+
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
+    const response = await fetch(`${site.baseUrl}/api/blog`);
+    newest = (await response.json()) as BlogPostSummary[];
+    // The seed must hold more posts than the teaser shows, or the 3-post cut proves nothing.
+    expect(newest.length).toBeGreaterThan(3);
+  });
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), site?.stop()]);
+  });
+
+  it('opens a post from its teaser card and comes back home with the browser back button', async () => {
+    const page = await openPage(browser, site.baseUrl);
+    const homeTitle = await page.title();
+    const cards = page.locator(`#${SECTION_IDS.blog} article`);
+    await cards.first().waitFor();
+    await expect(cards.count()).resolves.toBe(3);
+
+    const first = cards.first();
+    const cardTitle = (await first.getByRole('heading', { level: 3 }).textContent())?.trim();
+    expect(cardTitle).toBe(newest[0]?.title);
+    await first.getByRole('link', { name: /Читати далі/ }).click();
+
+    await page.waitForURL(`${site.baseUrl}/blog/${newest[0]?.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading.textContent()).resolves.toBe(cardTitle);
+    // Focus moves to the new page's heading; the page starts at its top.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+    await expect(page.title()).resolves.toContain(cardTitle);
+
+    // The shell's header (brand link, way home) and footer frame the post page.
+    await expect(page.getByRole('link', { name: /Хвиля — на головну/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('link', { name: '← На головну' }).count()).resolves.toBe(1);
+    await expect(page.locator('footer').last().isVisible()).resolves.toBe(true);
+
+    await page.goBack();
+    await page.waitForURL(`${site.baseUrl}/`);
+    await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    await expect(page.title()).resolves.toBe(homeTitle);
+    await page.context().close();
+  });
+
+  it('loads a post directly by its address, with every part of the spec and no serious a11y issue', async () => {
+    const post = newest[1]!;
+    const page = await openPage(browser, `${site.baseUrl}/blog/${post.id}`);
+    await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
+
+    const image = page.getByRole('img', { name: `Ілюстрація до статті «${post.title}»` });
+    await expect(image.getAttribute('src')).resolves.toBe(post.image_url);
+    await page.waitForFunction(
+      () => Array.from(document.querySelectorAll('main img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
+    );
+    await expect(page.getByText(post.category, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    const time = page.locator(`main time[datetime="${post.created_at}"]`);
+    await expect(time.textContent()).resolves.toMatch(UK_DATE);
+    await expect(page.getByText(`Автор: ${post.author}`).count()).resolves.toBe(1);
+    // The HTML content is rendered as markup.
+    await expect(page.locator('main article h2').count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByRole('link', { name: 'Повернутися на головну' }).getAttribute('href')).resolves.toBe('/');
+    await expect(
+      page.evaluate(() => document.querySelector('meta[name="description"]')?.getAttribute('content')),
+    ).resolves.toBe(post.excerpt);
+
+    await expectNoSeriousA11yViolations(page);
+    await page.context().close();
+  });
+
+  it.each(['999999', 'abc'])('shows "Стаття не знайдена" for /blog/%s', async (postId) => {
+    const page = await openPage(browser, `${site.baseUrl}/blog/${postId}`);
+    await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
+    await expect(page.getByRole('link', { name: 'Повернутися на головну' }).count()).resolves.toBe(1);
+    await expect(page.locator('footer').count()).resolves.toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('runs nothing from hostile post content, even if the API let it through', async () => {
+    // The site's CSP alone would block inline handlers; bypassing it here tests the sanitizer itself.
+    const page = await openPage(browser, undefined, { bypassCSP: true });
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs += 1;
+      void dialog.dismiss();
+    });
+    const post = newest[0]!;
+    // Only this request is answered by the test: the rest of the site stays real.
+    await page.route('**/api/blog/777777', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ...post,
+          id: 777777,
+          content:
+            '<p>Звичайний абзац</p>' +
+            '<img src="/no-such-image.png" alt="" onerror="window.__xss = 1; alert(1)">' +
+            '<script>window.__xss = 2</script>' +
+            '<a href="javascript:window.__xss=3">Підозріле посилання</a>' +
+            '<svg><script>window.__xss = 4</script></svg>',
+        }),
+      }),
+    );
+    await page.goto(`${site.baseUrl}/blog/777777`);
+    await page.getByText('Звичайний абзац').waitFor();
+    await page.getByText('Підозріле посилання').click();
+    // Let the broken image's error event fire, had its handler survived.
+    await page.waitForLoadState('networkidle');
+
+    await expect(page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).resolves.toBeUndefined();
+    expect(dialogs).toBe(0);
+    await expect(page.locator('main article [onerror], main article script').count()).resolves.toBe(0);
+    expect(page.url()).toBe(`${site.baseUrl}/blog/777777`);
+    await page.context().close();
+  });
+
+  it('fits a 360 px wide screen without horizontal scrolling', async () => {
+    const page = await openPage(browser, `${site.baseUrl}/blog/${newest[0]?.id}`, { viewport: { width: 360, height: 740 } });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(
+      page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    ).resolves.toBe(true);
+    await page.context().close();
+  });
+});
