@@ -25,7 +25,7 @@ export default function Services() {
       ) : (
         <ul className={styles.grid} aria-label="Список послуг">
           {services.map((service) => (
-            <li key={service.id} className={styles.item}>
+            <li key={service.id}>
               <ServiceCard service={service} />
             </li>
           ))}

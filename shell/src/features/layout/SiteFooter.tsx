@@ -18,7 +18,19 @@ export function SiteFooter() {
     <footer className={styles.footer}>
       <div className={styles.columns}>
         <div className={styles.about}>
-          <p className={styles.brand}>{BRAND.name}</p>
+          <p className={styles.brand}>
+            <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+              <rect width="40" height="40" rx="12" fill="#ffc629" />
+              <path
+                d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
+                fill="none"
+                stroke="#0e1f52"
+                strokeWidth="3.2"
+                strokeLinecap="round"
+              />
+            </svg>
+            {BRAND.name}
+          </p>
           <p className={styles.tagline}>{BRAND.tagline}</p>
           <ul className={styles.socials} aria-label="Ми в соцмережах">
             {BRAND.socials.map((social) => (
@@ -30,7 +42,7 @@ export function SiteFooter() {
             ))}
           </ul>
         </div>
-        <nav aria-labelledby="footer-services">
+        <nav aria-labelledby="footer-services" className={styles.linksColumn}>
           <h2 id="footer-services" className={styles.heading}>
             Послуги
           </h2>
@@ -42,7 +54,7 @@ export function SiteFooter() {
             ))}
           </ul>
         </nav>
-        <nav aria-labelledby="footer-company">
+        <nav aria-labelledby="footer-company" className={styles.linksColumn}>
           <h2 id="footer-company" className={styles.heading}>
             Компанія
           </h2>
@@ -54,7 +66,7 @@ export function SiteFooter() {
             ))}
           </ul>
         </nav>
-        <div>
+        <div className={styles.contactsColumn}>
           <h2 className={styles.heading}>Контакти</h2>
           <address className={styles.contacts}>
             <span>{BRAND.address}</span>
@@ -62,7 +74,7 @@ export function SiteFooter() {
             <a href={`mailto:${BRAND.email}`}>{BRAND.email}</a>
             {BRAND.workingHours.map((row) => (
               <span key={row.days}>
-                {row.days}: {row.hours}
+                {row.days}: <span className={styles.nowrap}>{row.hours}</span>
               </span>
             ))}
           </address>

@@ -1,33 +1,69 @@
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { BRAND } from '@agency/shared';
 import { NAV_LINKS } from './nav-links';
 import styles from './SiteHeader.module.css';
 
+const NAV_ID = 'site-nav';
+
 /** Brand link and section navigation; away from the home page it also offers the way back. */
 export function SiteHeader() {
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   const onHome = pathname === '/';
+  // On narrow screens the section links fold into a menu button.
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [pathname, hash]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
+
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
         <Link to="/" className={styles.brand} aria-label={`${BRAND.name} — на головну`}>
-          <span className={styles.logo} aria-hidden="true">
-            ≈
-          </span>
+          <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+            <rect width="40" height="40" rx="12" fill="currentColor" />
+            <path
+              d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
+              fill="none"
+              stroke="#ffc629"
+              strokeWidth="3.2"
+              strokeLinecap="round"
+            />
+          </svg>
           {BRAND.name}
         </Link>
-        <nav aria-label="Розділи сайту" className={styles.nav}>
+        {!onHome && (
+          <Link to="/" className={styles.backLink}>
+            ← На головну
+          </Link>
+        )}
+        <button
+          type="button"
+          className={styles.menuButton}
+          aria-expanded={menuOpen}
+          aria-controls={NAV_ID}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className={styles.menuIcon} aria-hidden="true" />
+          Меню
+        </button>
+        <nav id={NAV_ID} aria-label="Розділи сайту" className={menuOpen ? `${styles.nav} ${styles.open}` : styles.nav}>
           <ul className={styles.links}>
-            {!onHome && (
-              <li>
-                <Link to="/" className={styles.backLink}>
-                  ← На головну
-                </Link>
-              </li>
-            )}
             {NAV_LINKS.map((link) => (
               <li key={link.sectionId} className={styles.sectionLink}>
-                <Link to={{ pathname: '/', hash: `#${link.sectionId}` }}>{link.label}</Link>
+                <Link to={{ pathname: '/', hash: `#${link.sectionId}` }} onClick={() => setMenuOpen(false)}>
+                  {link.label}
+                </Link>
               </li>
             ))}
           </ul>
