@@ -1,0 +1,193 @@
+import type { Browser, Page } from 'playwright-core';
+import { SECTION_IDS, type Service } from '@agency/shared';
+import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
+import { startSite, type RunningSite } from './support/site';
+
+// The spec's order of the home page (section 2).
+const SECTION_ORDER = [
+  SECTION_IDS.hero,
+  SECTION_IDS.about,
+  SECTION_IDS.services,
+  SECTION_IDS.reasons,
+  SECTION_IDS.team,
+  SECTION_IDS.vacancies,
+  SECTION_IDS.blog,
+  SECTION_IDS.contact,
+];
+
+/** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
+const normalise = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+
+/** Waits until every remote has filled its slot, so checks see the finished page. */
+async function waitForFullPage(page: Page): Promise<void> {
+  await page.locator(`#${SECTION_IDS.services} article h3`).first().waitFor();
+  await page.locator(`#${SECTION_IDS.blog} h2`).first().waitFor();
+  await page.locator(`#${SECTION_IDS.vacancies} form`).waitFor();
+  await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+  await page.locator(`#${SECTION_IDS.team} img`).first().waitFor();
+}
+
+describeInBrowser('home page', () => {
+  let browser: Browser;
+  let site: RunningSite;
+  let services: Service[];
+
+  beforeAll(async () => {
+    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
+    services = (await (await fetch(`${site.baseUrl}/api/services`)).json()) as Service[];
+  });
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), site?.stop()]);
+  });
+
+  it('shows every section in the spec order, each under its own heading, then the footer', async () => {
+    const page = await openPage(browser, site.baseUrl);
+    await waitForFullPage(page);
+
+    const sections = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('main section[id]'), (section) => ({
+        id: section.id,
+        heading: section.querySelector('h1, h2')?.textContent?.trim() ?? '',
+      })),
+    );
+    expect(sections.map((section) => section.id)).toEqual(SECTION_ORDER);
+    for (const section of sections) expect(section.heading).not.toBe('');
+
+    await expect(page.locator('h1').count()).resolves.toBe(1);
+    await expect(page.locator(`#${SECTION_IDS.hero} h1`).count()).resolves.toBe(1);
+    await expect(page.locator('main ~ footer').count()).resolves.toBe(1);
+    await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('renders the real services from the API, with "від N ₴" only where price_from is set', async () => {
+    expect(services.length).toBeGreaterThan(0);
+    expect(services.some((service) => service.price_from === null)).toBe(true);
+
+    const page = await openPage(browser, site.baseUrl);
+    const cards = page.locator(`#${SECTION_IDS.services} article`);
+    await cards.first().waitFor();
+    await expect(cards.count()).resolves.toBe(services.length);
+
+    for (const [index, service] of services.entries()) {
+      const card = cards.nth(index);
+      await expect(card.locator('h3').textContent()).resolves.toBe(service.title);
+      await expect(card.locator('img').getAttribute('src')).resolves.toBe(service.icon_url);
+      await expect(card.locator('img').getAttribute('alt')).resolves.toContain(service.title);
+      await expect(card.locator('li').allTextContents()).resolves.toEqual(service.features);
+      const text = normalise((await card.textContent()) ?? '');
+      if (service.price_from === null) {
+        expect(text).not.toContain('₴');
+      } else {
+        const amount = normalise(new Intl.NumberFormat('uk-UA').format(service.price_from));
+        expect(text).toContain(`від ${amount} ₴`);
+      }
+    }
+    // The icons are real images the server serves.
+    await page.locator(`#${SECTION_IDS.services}`).scrollIntoViewIfNeeded();
+    const brokenIcons = await page.evaluate(async (id) => {
+      const icons = Array.from(document.querySelectorAll<HTMLImageElement>(`#${id} article img`));
+      for (const icon of icons) icon.loading = 'eager';
+      await Promise.all(icons.map((icon) => icon.decode().catch(() => undefined)));
+      return icons.filter((icon) => icon.naturalWidth === 0).map((icon) => icon.src);
+    }, SECTION_IDS.services);
+    expect(brokenIcons).toEqual([]);
+    await page.context().close();
+  });
+
+  it('requests the services and the blog list together, not one after the other', async () => {
+    const page = await openPage(browser);
+    // Each response is held until the other request has been sent: if either waited for the other
+    // to finish, neither would ever complete and the page would never show services or posts.
+    let servicesSent!: () => void;
+    let blogSent!: () => void;
+    const servicesRequested = new Promise<void>((resolve) => (servicesSent = resolve));
+    const blogRequested = new Promise<void>((resolve) => (blogSent = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/services',
+      async (route) => {
+        servicesSent();
+        await blogRequested;
+        await route.continue();
+      },
+    );
+    await page.route(
+      (url) => url.pathname === '/api/blog',
+      async (route) => {
+        blogSent();
+        await servicesRequested;
+        await route.continue();
+      },
+    );
+    await page.goto(site.baseUrl);
+    await page.locator(`#${SECTION_IDS.services} article h3`).first().waitFor({ timeout: 20_000 });
+    await page.locator(`#${SECTION_IDS.blog} a[href^="/blog/"]`).first().waitFor({ timeout: 20_000 });
+    await page.context().close();
+  });
+
+  it('"Почати проєкт" takes the visitor to the contact form and "Наші кейси" to the services', async () => {
+    const page = await openPage(browser, site.baseUrl, { reducedMotion: 'reduce' });
+    await waitForFullPage(page);
+
+    await page.getByRole('link', { name: 'Почати проєкт' }).click();
+    await page.waitForFunction(() => location.hash === '#contact');
+    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+    await expect(page.locator(`#${SECTION_IDS.contact} form`).isVisible()).resolves.toBe(true);
+    await page.waitForFunction(() => {
+      const top = document.getElementById('contact')?.getBoundingClientRect().top ?? 9999;
+      return Math.abs(top) < window.innerHeight / 2;
+    });
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole('link', { name: 'Наші кейси' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.hash === '#services');
+    await page.waitForFunction(() => {
+      const top = document.getElementById('services')?.getBoundingClientRect().top ?? 9999;
+      return Math.abs(top) < window.innerHeight / 2;
+    });
+    await page.context().close();
+  });
+
+  it.each([360, 375, 768, 1440])('has no horizontal scroll at %i px', async (width) => {
+    const page = await openPage(browser, site.baseUrl, { viewport: { width, height: 800 } });
+    await waitForFullPage(page);
+    const overflow = await page.evaluate(() => {
+      const root = document.documentElement;
+      const wide = Array.from(document.querySelectorAll('body *'))
+        .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+        .slice(0, 5)
+        .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+      return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+    });
+    expect(overflow.wide).toEqual([]);
+    expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.clientWidth);
+    await page.context().close();
+  });
+
+  it('opens the section menu on a phone and reaches a section from it', async () => {
+    const page = await openPage(browser, site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
+    await waitForFullPage(page);
+    const menu = page.getByRole('button', { name: 'Меню' });
+    await expect(page.getByRole('navigation', { name: 'Розділи сайту' }).isVisible()).resolves.toBe(false);
+    await menu.click();
+    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+    await page.getByRole('navigation', { name: 'Розділи сайту' }).getByRole('link', { name: 'Команда' }).click();
+    await page.waitForFunction(() => location.hash === '#team');
+    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.context().close();
+  });
+
+  it('has no serious or critical axe-core violations on / (desktop and phone)', async () => {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 375, height: 800 },
+    ]) {
+      const page = await openPage(browser, site.baseUrl, { viewport });
+      await waitForFullPage(page);
+      await expectNoSeriousA11yViolations(page);
+      await page.context().close();
+    }
+  });
+});
