@@ -3,8 +3,8 @@ import { ServiceCard } from './ServiceCard';
 import { useServices } from './use-services';
 import styles from './Services.module.css';
 
-/** Placeholder cards while loading keep the section's height, so nothing below it jumps. */
-const PLACEHOLDER_COUNT = 6;
+/** Placeholder cards while loading keep the section's height (the agency offers seven services). */
+const PLACEHOLDER_COUNT = 7;
 
 /** The services from GET /api/services. */
 export default function Services() {
