@@ -16,7 +16,7 @@ const EMPTY_MESSAGE: ContactMessage = {
 
 /** The contact form of the contact section (spec sections 3, 5, 8). */
 export default function ContactForm() {
-  const { values, fieldErrors, submitting, setValue, handleSubmit } = useSubmission({
+  const { submitting, handleSubmit, field } = useSubmission({
     emptyValues: EMPTY_MESSAGE,
     send: submitContactMessage,
     messages: { success: TOAST_MESSAGES.contactSuccess, error: TOAST_MESSAGES.contactError },
@@ -31,63 +31,45 @@ export default function ContactForm() {
     >
       <FormField
         id="contact-name"
-        name="name"
         label="Імʼя"
         autoComplete="name"
         required
-        value={values.name}
-        onChange={(value) => setValue('name', value)}
-        error={fieldErrors.name}
+        {...field('name')}
       />
       <FormField
         id="contact-email"
-        name="email"
         type="email"
         label="Електронна пошта"
         autoComplete="email"
         required
-        value={values.email}
-        onChange={(value) => setValue('email', value)}
-        error={fieldErrors.email}
+        {...field('email')}
       />
       <FormField
         id="contact-phone"
-        name="phone"
         type="tel"
         label="Телефон"
         autoComplete="tel"
         required
-        value={values.phone}
-        onChange={(value) => setValue('phone', value)}
-        error={fieldErrors.phone}
+        {...field('phone')}
       />
       <FormField
         id="contact-company"
-        name="company"
         label="Компанія"
         autoComplete="organization"
-        value={values.company}
-        onChange={(value) => setValue('company', value)}
-        error={fieldErrors.company}
+        {...field('company')}
       />
       <SelectField
         id="contact-service-type"
-        name="service_type"
         label="Послуга, що цікавить"
         options={SERVICE_TYPES}
-        value={values.service_type}
-        onChange={(value) => setValue('service_type', value)}
-        error={fieldErrors.service_type}
+        {...field('service_type')}
       />
       <FormField
         id="contact-message"
-        name="message"
         label="Повідомлення"
         required
         multiline
-        value={values.message}
-        onChange={(value) => setValue('message', value)}
-        error={fieldErrors.message}
+        {...field('message')}
       />
     </FormFrame>
   );

@@ -18,7 +18,7 @@ const POSITION_OPTIONS: readonly SelectOption<string>[] = VACANCY_TITLES.map((ti
 
 /** The job application form next to the vacancies (spec sections 3, 5, 8). */
 export default function JobApplicationForm() {
-  const { values, fieldErrors, submitting, setValue, handleSubmit } = useSubmission({
+  const { submitting, handleSubmit, field } = useSubmission({
     emptyValues: EMPTY_APPLICATION,
     send: submitJobApplication,
     messages: { success: TOAST_MESSAGES.applicationSuccess, error: TOAST_MESSAGES.applicationError },
@@ -33,64 +33,46 @@ export default function JobApplicationForm() {
     >
       <FormField
         id="application-name"
-        name="name"
         label="Імʼя та прізвище"
         autoComplete="name"
         required
-        value={values.name}
-        onChange={(value) => setValue('name', value)}
-        error={fieldErrors.name}
+        {...field('name')}
       />
       <FormField
         id="application-email"
-        name="email"
         type="email"
         label="Електронна пошта"
         autoComplete="email"
         required
-        value={values.email}
-        onChange={(value) => setValue('email', value)}
-        error={fieldErrors.email}
+        {...field('email')}
       />
       <FormField
         id="application-phone"
-        name="phone"
         type="tel"
         label="Телефон"
         autoComplete="tel"
         required
-        value={values.phone}
-        onChange={(value) => setValue('phone', value)}
-        error={fieldErrors.phone}
+        {...field('phone')}
       />
       <FormField
         id="application-city"
-        name="city"
         label="Місто"
         autoComplete="address-level2"
         required
-        value={values.city}
-        onChange={(value) => setValue('city', value)}
-        error={fieldErrors.city}
+        {...field('city')}
       />
       <SelectField
         id="application-position"
-        name="position"
         label="Вакансія"
         required
         options={POSITION_OPTIONS}
-        value={values.position}
-        onChange={(value) => setValue('position', value)}
-        error={fieldErrors.position}
+        {...field('position')}
       />
       <FormField
         id="application-resume"
-        name="resume_text"
         label="Про себе та досвід"
         multiline
-        value={values.resume_text}
-        onChange={(value) => setValue('resume_text', value)}
-        error={fieldErrors.resume_text}
+        {...field('resume_text')}
       />
     </FormFrame>
   );

@@ -18,6 +18,15 @@ export interface Submission<V extends { [K in keyof V]: string }> {
   submitting: boolean;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
   handleSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** The props that wire one field to this form: its name, value, change handler and message. */
+  field: <K extends keyof V & string>(name: K) => BoundField<V[K]>;
+}
+
+export interface BoundField<T> {
+  name: string;
+  value: T;
+  onChange: (value: T) => void;
+  error?: string;
 }
 
 /**
@@ -31,7 +40,7 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
   send,
   messages,
 }: SubmissionOptions<V>): Submission<V> {
-    const [values, setValues] = useState<V>(emptyValues);
+  const [values, setValues] = useState<V>(emptyValues);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<keyof V & string>>({});
   const [submitting, setSubmitting] = useState(false);
   // A ref, not the state: two clicks in the same frame both see the state before re-render.
@@ -72,5 +81,12 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
       });
   };
 
-  return { values, fieldErrors, submitting, setValue, handleSubmit };
+  const field = <K extends keyof V & string>(name: K): BoundField<V[K]> => ({
+    name,
+    value: values[name],
+    onChange: (value: V[K]) => setValue(name, value),
+    error: fieldErrors[name],
+  });
+
+  return { values, fieldErrors, submitting, setValue, handleSubmit, field };
 }
