@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { SECTION_IDS } from '@agency/shared';
+import { HOME_SECTION_ORDER, SECTION_IDS } from '@agency/shared';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { freePort, startSite, type RunningSite } from './support/site';
 
@@ -24,17 +24,6 @@ const COUNT_REACT_RENDERERS = `
 const HOME = '[class^="agency_home-"]';
 const BLOG = '[class^="agency_blog-"]';
 const FORMS = '[class^="agency_forms-"]';
-
-const SECTION_ORDER = [
-  SECTION_IDS.hero,
-  SECTION_IDS.about,
-  SECTION_IDS.services,
-  SECTION_IDS.reasons,
-  SECTION_IDS.team,
-  SECTION_IDS.vacancies,
-  SECTION_IDS.blog,
-  SECTION_IDS.contact,
-];
 
 describeInBrowser('composed site', () => {
   let browser: Browser;
@@ -71,7 +60,7 @@ describeInBrowser('composed site', () => {
     await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
 
     const order = await page.evaluate(() => Array.from(document.querySelectorAll('main section[id]'), (s) => s.id));
-    expect(order.filter((id) => SECTION_ORDER.includes(id as never))).toEqual(SECTION_ORDER);
+    expect(order.filter((id) => HOME_SECTION_ORDER.includes(id as never))).toEqual(HOME_SECTION_ORDER);
     const footerAfterMain = await page.evaluate(
       () => !!document.querySelector('main ~ footer') && document.querySelectorAll('h1').length === 1,
     );

@@ -1,19 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { SECTION_IDS, type Service } from '@agency/shared';
+import { HOME_SECTION_ORDER, SECTION_IDS, type Service } from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
 import { startSite, type RunningSite } from './support/site';
-
-// The spec's order of the home page (section 2).
-const SECTION_ORDER = [
-  SECTION_IDS.hero,
-  SECTION_IDS.about,
-  SECTION_IDS.services,
-  SECTION_IDS.reasons,
-  SECTION_IDS.team,
-  SECTION_IDS.vacancies,
-  SECTION_IDS.blog,
-  SECTION_IDS.contact,
-];
 
 /** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
 const normalise = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
@@ -51,7 +39,7 @@ describeInBrowser('home page', () => {
         heading: section.querySelector('h1, h2')?.textContent?.trim() ?? '',
       })),
     );
-    expect(sections.map((section) => section.id)).toEqual(SECTION_ORDER);
+    expect(sections.map((section) => section.id)).toEqual(HOME_SECTION_ORDER);
     for (const section of sections) expect(section.heading).not.toBe('');
 
     await expect(page.locator('h1').count()).resolves.toBe(1);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WORKSPACES = ['shared', 'shell', 'mfe-home', 'mfe-blog', 'mfe-forms', 'api'];
+// Every TypeScript project: the workspaces and the browser suite.
+const TS_PROJECTS = ['shared', 'shell', 'mfe-home', 'mfe-blog', 'mfe-forms', 'api', 'e2e'];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -26,8 +27,8 @@ function check(label, command, args) {
 }
 
 check('lint (eslint)', 'npx', ['eslint', '.']);
-for (const workspace of WORKSPACES) {
-  check(`type-check ${workspace}`, 'npx', ['tsc', '-p', path.join(workspace, 'tsconfig.json')]);
+for (const project of TS_PROJECTS) {
+  check(`type-check ${project}`, 'npx', ['tsc', '-p', path.join(project, 'tsconfig.json')]);
 }
 
 const resultsDir = path.join(root, '.tmp');

@@ -46,3 +46,6 @@ export const AGENCY_STATS = {
     { value: '24/7', label: 'підтримка клієнтів' },
   ],
 } as const;
+
+/** The home sections in the spec's order (section 2). */
+export const HOME_SECTION_ORDER: readonly string[] = Object.values(SECTION_IDS);
