@@ -36,8 +36,9 @@ describeInBrowser('blog', () => {
     await first.getByRole('link', { name: /Читати далі/ }).click();
 
     await page.waitForURL(`${site.baseUrl}/blog/${newest[0]?.id}`);
-    const heading = page.getByRole('heading', { level: 1 });
-    await expect(heading.textContent()).resolves.toBe(cardTitle);
+    // Wait for the post's own h1: right after the URL changes the home hero's h1 may still be there.
+    await page.getByRole('heading', { level: 1, name: cardTitle, exact: true }).waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
     // Focus moves to the new page's heading; the page starts at its top.
     await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
     await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
