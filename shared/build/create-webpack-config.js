@@ -95,6 +95,8 @@ function createWebpackConfig(app) {
       devServer: {
         port: app.port,
         host: '127.0.0.1',
+        // A remote's live-reload socket is opened from the shell's origin (another port).
+        allowedHosts: 'all',
         historyApiFallback: true,
         hot: false,
         liveReload: true,
