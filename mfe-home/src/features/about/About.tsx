@@ -1,5 +1,6 @@
 import { AGENCY_STATS, BRAND } from '@agency/shared';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
+import { StatList } from '../../shared/stat-list/StatList';
 import styles from './About.module.css';
 
 const PRINCIPLES = [
@@ -31,14 +32,10 @@ export default function About() {
           ))}
         </ul>
       </div>
-      <dl className={styles.stats}>
-        {AGENCY_STATS.about.map((stat) => (
-          <div key={stat.value} className={styles.stat}>
-            <dt className={styles.statLabel}>{stat.label}</dt>
-            <dd className={styles.statValue}>{stat.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <StatList
+        stats={AGENCY_STATS.about}
+        classes={{ list: styles.stats, item: styles.stat, value: styles.statValue, label: styles.statLabel }}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { AGENCY_STATS, BRAND, SECTION_IDS } from '@agency/shared';
 import { HeroArt } from './HeroArt';
+import { StatList } from '../../shared/stat-list/StatList';
 import styles from './Hero.module.css';
 
 /** First screen: the promise, the two ways forward and the figures that back it up. */
@@ -23,14 +24,10 @@ export default function Hero() {
             Наші кейси
           </a>
         </div>
-        <dl className={styles.stats}>
-          {AGENCY_STATS.hero.map((stat) => (
-            <div key={stat.value} className={styles.stat}>
-              <dt className={styles.statLabel}>{stat.label}</dt>
-              <dd className={styles.statValue}>{stat.value}</dd>
-            </div>
-          ))}
-        </dl>
+        <StatList
+          stats={AGENCY_STATS.hero}
+          classes={{ list: styles.stats, item: styles.stat, value: styles.statValue, label: styles.statLabel }}
+        />
       </div>
       <HeroArt className={styles.art} />
     </div>
