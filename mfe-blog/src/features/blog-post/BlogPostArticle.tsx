@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { BlogPost } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
 import { sanitizePostHtml } from './sanitize-post-html';
+import { PostCover } from '../../shared/PostCover';
 import styles from './BlogPostPage.module.css';
 
 interface BlogPostArticleProps {
@@ -15,15 +16,7 @@ export function BlogPostArticle({ post, headingRef }: BlogPostArticleProps) {
   const html = useMemo(() => sanitizePostHtml(post.content), [post.content]);
   return (
     <article className={styles.article} aria-labelledby="blog-post-title">
-      <img
-        className={styles.image}
-        src={post.image_url}
-        alt={`Ілюстрація до статті «${post.title}»`}
-        width={1200}
-        height={630}
-        fetchPriority="high"
-        decoding="async"
-      />
+      <PostCover className={styles.image} post={post} priority />
       <header className={styles.header}>
         <p className={styles.badge}>{post.category}</p>
         <h1 id="blog-post-title" className={styles.title} tabIndex={-1} ref={headingRef}>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { BlogPostSummary } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
+import { PostCover } from '../../shared/PostCover';
 import hidden from '../../shared/visually-hidden.module.css';
 import styles from './BlogCard.module.css';
 
@@ -16,15 +17,7 @@ export function BlogCard({ post }: BlogCardProps) {
   const titleId = `blog-card-title-${post.id}`;
   return (
     <article className={styles.card} aria-labelledby={titleId}>
-      <img
-        className={styles.image}
-        src={post.image_url}
-        alt={`Ілюстрація до статті «${post.title}»`}
-        width={1200}
-        height={630}
-        loading="lazy"
-        decoding="async"
-      />
+      <PostCover className={styles.image} post={post} />
       <div className={styles.body}>
         <p className={styles.meta}>
           <span className={styles.category}>{post.category}</span>

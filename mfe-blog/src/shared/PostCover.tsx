@@ -1,0 +1,28 @@
+import type { BlogPostSummary } from '@agency/shared';
+
+/** Size of the seeded cover art; width and height reserve the space before the image arrives. */
+const COVER_WIDTH = 1200;
+const COVER_HEIGHT = 630;
+
+interface PostCoverProps {
+  post: Pick<BlogPostSummary, 'image_url' | 'title'>;
+  className?: string;
+  /** The post page's cover is its largest paint; teaser covers wait until scrolled near. */
+  priority?: boolean;
+}
+
+/** A post's cover image with its alt text and intrinsic size. */
+export function PostCover({ post, className, priority = false }: PostCoverProps) {
+  return (
+    <img
+      className={className}
+      src={post.image_url}
+      alt={`Ілюстрація до статті «${post.title}»`}
+      width={COVER_WIDTH}
+      height={COVER_HEIGHT}
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : 'auto'}
+      decoding="async"
+    />
+  );
+}
