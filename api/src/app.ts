@@ -113,7 +113,12 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     throw error;
   }
 
-  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicy(config.remotes) });
+  await app.register(helmet, {
+    contentSecurityPolicy: contentSecurityPolicy(config.remotes),
+    // helmet's default (no-referrer) would keep the page address off our own form posts, and the
+    // agency stores it with each submission; other sites still get only our origin.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
   await app.register(rateLimit, {
     global: false,
     // Thrown, then shaped by the error handler below.

@@ -19,7 +19,8 @@ export interface AppConfig {
   logLevel: string;
   rateLimitMax: number;
   /** Milliseconds, or a duration string such as `1 minute` (passed to @fastify/rate-limit). */
-  rateLimitWindow: number | string;
+  /** Milliseconds. */
+  rateLimitWindow: number;
   trustProxy: TrustProxy;
   /** Root under which shell/dist and mfe-*\/dist are looked up (the repo root by default). */
   staticRoot: string;
@@ -28,11 +29,11 @@ export interface AppConfig {
 
 type Env = Record<string, string | undefined>;
 
-function parseInteger(value: string | undefined, fallback: number, name: string): number {
+function parseInteger(value: string | undefined, fallback: number, name: string, min = 0): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) {
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    throw new Error(`${name} must be an integer of at least ${min}, got "${value}"`);
   }
   return parsed;
 }
@@ -45,9 +46,24 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return value.trim();
 }
 
-function parseWindow(value: string | undefined): number | string {
+const WINDOW_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const WINDOW_PATTERN =
+  /^(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)?$/i;
+
+/**
+ * `60000`, `30 seconds`, `1 minute`, `2h` → milliseconds. Checked at start: an unparsable window
+ * would otherwise fail every submission at run time.
+ */
+function parseWindow(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 60_000;
-  return /^\d+$/.test(value.trim()) ? Number(value) : value.trim();
+  const match = WINDOW_PATTERN.exec(value.trim());
+  const unit = (match?.[2] ?? 'ms').toLowerCase();
+  const unitMs = unit === 'ms' || unit.startsWith('milli') ? 1 : WINDOW_UNITS_MS[unit[0]!];
+  const windowMs = match && unitMs ? Math.round(Number(match[1]) * unitMs) : NaN;
+  if (!Number.isFinite(windowMs) || windowMs < 1) {
+    throw new Error(`RATE_LIMIT_WINDOW must be milliseconds or a duration like "1 minute", got "${value}"`);
+  }
+  return windowMs;
 }
 
 /** `sqlite:data/agency.sqlite` → an absolute path under the repo root; other URLs unchanged. */
@@ -65,7 +81,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl: normalizeDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
-    rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX'),
+    // At least 1: a limit of 0 would refuse every submission.
+    rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX', 1),
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     staticRoot: path.resolve(env.STATIC_ROOT?.trim() || REPO_ROOT),

@@ -41,7 +41,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u:p@db:5432/agency',
       logLevel: 'warn',
       rateLimitMax: 20,
-      rateLimitWindow: '30 seconds',
+      rateLimitWindow: 30_000,
       trustProxy: '10.0.0.0/8,127.0.0.1',
       staticRoot: '/srv/site',
     });
@@ -53,6 +53,22 @@ describe('loadConfig', () => {
   it('refuses nonsense numbers', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+  });
+
+  it('refuses rate-limit settings that would break or block every submission', () => {
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '0' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: '1 minuet' })).toThrow(/RATE_LIMIT_WINDOW/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: '0' })).toThrow(/RATE_LIMIT_WINDOW/);
+  });
+
+  it.each([
+    ['90000', 90_000],
+    ['1 minute', 60_000],
+    ['2h', 7_200_000],
+    ['1.5 s', 1_500],
+    ['250ms', 250],
+  ])('reads the rate-limit window %s as %d ms', (value, ms) => {
+    expect(loadConfig({ RATE_LIMIT_WINDOW: value }).rateLimitWindow).toBe(ms);
   });
 });
 

@@ -63,7 +63,7 @@ describe('behind a trusted proxy (TRUST_PROXY)', () => {
   let ctx: TestContext;
 
   beforeAll(async () => {
-    ctx = await startTestApp({ rateLimitMax: 2, rateLimitWindow: '1 minute', trustProxy: '127.0.0.1' });
+    ctx = await startTestApp({ rateLimitMax: 2, rateLimitWindow: 60_000, trustProxy: '127.0.0.1' });
   });
 
   afterAll(async () => {

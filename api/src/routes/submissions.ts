@@ -15,7 +15,7 @@ import { applicationBodySchema, contactBodySchema, createdResponseSchema, errorR
 export interface SubmissionRoutesOptions {
   db: Database;
   rateLimitMax: number;
-  rateLimitWindow: number | string;
+  rateLimitWindow: number;
 }
 
 type Honeypot = { [HONEYPOT_FIELD]?: string };
