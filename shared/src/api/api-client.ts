@@ -33,18 +33,22 @@ export async function fetchBlogPost(postId: string): Promise<BlogPost> {
   return response.data;
 }
 
-export async function submitJobApplication(application: JobApplication): Promise<CreatedResponse> {
+/**
+ * `honeypot` is the value of the form's hidden trap field: empty from people, filled by bots.
+ * The API answers a filled one like success and stores nothing.
+ */
+export async function submitJobApplication(application: JobApplication, honeypot = ''): Promise<CreatedResponse> {
   const response = await apiClient.post<CreatedResponse>('/jobs/apply', {
     ...application,
-    [HONEYPOT_FIELD]: '',
+    [HONEYPOT_FIELD]: honeypot,
   });
   return response.data;
 }
 
-export async function submitContactMessage(message: ContactMessage): Promise<CreatedResponse> {
+export async function submitContactMessage(message: ContactMessage, honeypot = ''): Promise<CreatedResponse> {
   const response = await apiClient.post<CreatedResponse>('/contact', {
     ...message,
-    [HONEYPOT_FIELD]: '',
+    [HONEYPOT_FIELD]: honeypot,
   });
   return response.data;
 }

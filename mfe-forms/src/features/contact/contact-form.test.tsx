@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ToastContainer, toast } from 'react-toastify';
-import { SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
+import { HONEYPOT_FIELD, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
 import { submitContactMessage } from '@agency/shared/api-client';
 import ContactForm from './ContactForm';
 
@@ -73,7 +73,7 @@ describe('ContactForm', () => {
     await fillRequired(user);
     await chooseServiceType(user, label);
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }), '');
   });
 
   it('does not send while the message is empty or the email is malformed', async () => {
@@ -102,7 +102,7 @@ describe('ContactForm', () => {
       company: '',
       service_type: '',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    });
+    }, '');
   });
 
   it('sends exactly the spec fields, resets every field and shows the success toast for 4 s', async () => {
@@ -122,7 +122,7 @@ describe('ContactForm', () => {
       company: 'Кава на Ринку',
       service_type: 'leads',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    });
+    }, '');
     expect(await screen.findByText(TOAST_MESSAGES.contactSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(TOAST_MESSAGES.contactSuccess, expect.objectContaining({ autoClose: TOAST_DURATION_MS }));
     for (const label of [/^Імʼя/, /^Електронна пошта/, /^Телефон/, /^Компанія/, /^Повідомлення/]) {
@@ -161,8 +161,23 @@ describe('ContactForm', () => {
     expect(busy).toBeDisabled();
     await user.click(busy);
     expect(submit).toHaveBeenCalledTimes(1);
+    // Fields are locked too: text typed now would be wiped by the reset after success.
+    expect(field(/^Повідомлення/)).toBeDisabled();
 
     await act(async () => fail(new Error('Network Error')));
     await waitFor(() => expect(submitButton()).toBeEnabled());
+  });
+
+  it('passes on what a bot typed into the hidden spam trap, which people never see', async () => {
+    submit.mockResolvedValue({ id: 4 });
+    const user = renderForm();
+    await fillRequired(user);
+    const trap = document.querySelector<HTMLInputElement>(`input[name="${HONEYPOT_FIELD}"]`);
+    expect(trap).not.toBeNull();
+    expect(trap).toHaveAttribute('tabindex', '-1');
+    expect(trap?.closest('[aria-hidden="true"]')).not.toBeNull();
+    await user.type(trap!, 'https://spam.example');
+    await user.click(submitButton());
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Андрій Шевчук' }), 'https://spam.example');
   });
 });

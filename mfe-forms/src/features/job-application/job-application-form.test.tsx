@@ -98,7 +98,7 @@ describe('JobApplicationForm', () => {
       city: 'Львів',
       position: POSITION,
       resume_text: '',
-    });
+    }, '');
     expect(await screen.findByText(TOAST_MESSAGES.applicationSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(
       TOAST_MESSAGES.applicationSuccess,
@@ -118,7 +118,7 @@ describe('JobApplicationForm', () => {
     await choosePosition(user, POSITION);
     await user.type(field(/^Про себе та досвід/), 'Три роки веду сторінки кавʼярень.');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }), '');
   });
 
   it('keeps every value and shows the error toast when sending fails', async () => {
@@ -203,6 +203,6 @@ describe('JobApplicationForm', () => {
     await user.tab();
     expect(submitButton()).toHaveFocus();
     await user.keyboard('{Enter}');
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }));
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }), '');
   });
 });

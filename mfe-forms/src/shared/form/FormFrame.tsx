@@ -1,4 +1,5 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
+import { HONEYPOT_FIELD } from '@agency/shared';
 import styles from './Form.module.css';
 
 interface FormFrameProps {
@@ -22,7 +23,15 @@ export function FormFrame({ title, hint, submitLabel, submitting, onSubmit, chil
         {hint} Поля, позначені <span aria-hidden="true">*</span>
         <span className={styles.visuallyHidden}>зірочкою</span>, обовʼязкові.
       </p>
-      <div className={styles.grid}>{children}</div>
+      {/* Disabled while sending: what is typed then would be wiped by the reset after success. */}
+      <fieldset className={styles.grid} disabled={submitting}>
+        {children}
+      </fieldset>
+      {/* Spam trap: off-screen and out of the tab order, so only bots that fill every field fill it. */}
+      <div className={styles.trap} aria-hidden="true">
+        <label htmlFor={`${titleId}-${HONEYPOT_FIELD}`}>Ваш сайт</label>
+        <input id={`${titleId}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
       <button className={styles.submit} type="submit" disabled={submitting}>
         {submitting ? 'Надсилаємо…' : submitLabel}
       </button>

@@ -1,14 +1,14 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { TOAST_DURATION_MS } from '@agency/shared';
+import { HONEYPOT_FIELD, TOAST_DURATION_MS } from '@agency/shared';
 import { readFieldErrors, type FieldErrors } from './read-field-errors';
 import { ToastCloseButton } from './ToastCloseButton';
 
 interface SubmissionOptions<V extends { [K in keyof V]: string }> {
   /** Every field of the form, empty: the state after a successful submit too. */
   emptyValues: V;
-  /** Sends the values; resolves on 2xx, rejects on anything else. */
-  send: (values: V) => Promise<unknown>;
+  /** Sends the values and the spam trap's content; resolves on 2xx, rejects on anything else. */
+  send: (values: V, honeypot: string) => Promise<unknown>;
   messages: { success: string; error: string };
 }
 
@@ -63,8 +63,9 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
     inFlight.current = true;
     setSubmitting(true);
     setFieldErrors({});
-    const submitted = values;
-    send(submitted)
+    const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD);
+    const honeypot = trap instanceof HTMLInputElement ? trap.value : '';
+    send(values, honeypot)
       .then(
         () => {
           toast.success(messages.success, { autoClose: TOAST_DURATION_MS, closeButton: ToastCloseButton });
