@@ -1,12 +1,19 @@
+import type { CSSProperties } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
-import { TOAST_CONTAINER } from '@agency/shared';
+import { TOAST_CONTAINER, TOAST_GAP_PX, TOAST_WIDTH_PX } from '@agency/shared';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
 import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import styles from './App.module.css';
+
+// Spec section 9: toast width and the gap between toasts, from the shared constants.
+const TOAST_SIZE = {
+  '--toastify-toast-width': `${TOAST_WIDTH_PX}px`,
+  '--toast-gap': `${TOAST_GAP_PX}px`,
+} as CSSProperties;
 
 /** The page frame: header, the routed page, footer and the one toast host of the site. */
 export function App() {
@@ -24,7 +31,7 @@ export function App() {
         </Routes>
       </main>
       <SiteFooter />
-      <ToastContainer {...TOAST_CONTAINER} className={styles.toasts} />
+      <ToastContainer {...TOAST_CONTAINER} className={styles.toasts} style={TOAST_SIZE} />
     </div>
   );
 }

@@ -1,13 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { BRAND, type BlogPostPageProps } from '@agency/shared';
+import { BRAND, POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
 import { BlogPostArticle } from './BlogPostArticle';
 import { useBlogPost } from './use-blog-post';
 import { useDocumentMeta } from './use-document-meta';
 import styles from './BlogPostPage.module.css';
-
-export const POST_LOADING_TEXT = 'Завантаження…';
-export const POST_NOT_FOUND_TEXT = 'Стаття не знайдена';
 
 /** `/blog/:postId`: loading, then the post or "not found". The shell supplies header and footer. */
 export default function BlogPostPage({ postId }: BlogPostPageProps) {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import type { BlogPostPageProps } from '@agency/shared';
+import { POST_LOADING_TEXT, type BlogPostPageProps } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import styles from './BlogPostRoute.module.css';
 
@@ -16,7 +16,7 @@ export function BlogPostRoute() {
         props={{ postId }}
         minHeight="60vh"
         message={BLOG_UNAVAILABLE_MESSAGE}
-        loading={<p className={styles.loading}>Завантаження…</p>}
+        loading={<p className={styles.loading}>{POST_LOADING_TEXT}</p>}
       />
     </div>
   );

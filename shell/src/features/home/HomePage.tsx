@@ -6,14 +6,15 @@ import styles from './HomePage.module.css';
 
 /** Scrolls to `#section` after arriving from another page (react-router does not). */
 function useScrollToHash() {
-  const { hash } = useLocation();
+  // The key changes on every navigation, so following the same section link twice scrolls again.
+  const { hash, key } = useLocation();
   useEffect(() => {
     if (!hash) {
       window.scrollTo(0, 0);
       return;
     }
     document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [hash]);
+  }, [hash, key]);
 }
 
 /**
