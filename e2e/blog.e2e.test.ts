@@ -1,30 +1,23 @@
-import type { Browser } from 'playwright-core';
 import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
-import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
-import { startSite, type RunningSite } from './support/site';
+import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { setUpSiteAndBrowser } from './support/suite';
 
 const NOT_FOUND = 'Стаття не знайдена';
 const UK_DATE = /^\d{1,2} [а-яіїєґʼ']+ \d{4} р\.$/;
 
 describeInBrowser('blog', () => {
-  let browser: Browser;
-  let site: RunningSite;
+  const suite = setUpSiteAndBrowser();
   let newest: BlogPostSummary[];
 
   beforeAll(async () => {
-    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-    const response = await fetch(`${site.baseUrl}/api/blog`);
+    const response = await fetch(`${suite.site.baseUrl}/api/blog`);
     newest = (await response.json()) as BlogPostSummary[];
     // The seed must hold more posts than the teaser shows, or the 3-post cut proves nothing.
     expect(newest.length).toBeGreaterThan(3);
   });
 
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.stop()]);
-  });
-
   it('opens a post from its teaser card and comes back home with the browser back button', async () => {
-    const page = await openPage(browser, site.baseUrl);
+    const page = await openPage(suite.browser, suite.site.baseUrl);
     const homeTitle = await page.title();
     const cards = page.locator(`#${SECTION_IDS.blog} article`);
     await cards.first().waitFor();
@@ -35,7 +28,7 @@ describeInBrowser('blog', () => {
     expect(cardTitle).toBe(newest[0]?.title);
     await first.getByRole('link', { name: /Читати далі/ }).click();
 
-    await page.waitForURL(`${site.baseUrl}/blog/${newest[0]?.id}`);
+    await page.waitForURL(`${suite.site.baseUrl}/blog/${newest[0]?.id}`);
     // Wait for the post's own h1: right after the URL changes the home hero's h1 may still be there.
     await page.getByRole('heading', { level: 1, name: cardTitle, exact: true }).waitFor();
     await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
@@ -50,7 +43,7 @@ describeInBrowser('blog', () => {
     await expect(page.locator('footer').last().isVisible()).resolves.toBe(true);
 
     await page.goBack();
-    await page.waitForURL(`${site.baseUrl}/`);
+    await page.waitForURL(`${suite.site.baseUrl}/`);
     await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
     await expect(page.title()).resolves.toBe(homeTitle);
     await page.context().close();
@@ -58,7 +51,7 @@ describeInBrowser('blog', () => {
 
   it('loads a post directly by its address, with every part of the spec and no serious a11y issue', async () => {
     const post = newest[1]!;
-    const page = await openPage(browser, `${site.baseUrl}/blog/${post.id}`);
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${post.id}`);
     await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
 
     const image = page.getByRole('img', { name: `Ілюстрація до статті «${post.title}»` });
@@ -82,7 +75,7 @@ describeInBrowser('blog', () => {
   });
 
   it.each(['999999', 'abc'])('shows "Стаття не знайдена" for /blog/%s', async (postId) => {
-    const page = await openPage(browser, `${site.baseUrl}/blog/${postId}`);
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${postId}`);
     await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
     await expect(page.getByRole('link', { name: 'Повернутися на головну' }).count()).resolves.toBe(1);
     await expect(page.locator('footer').count()).resolves.toBeGreaterThan(0);
@@ -91,7 +84,7 @@ describeInBrowser('blog', () => {
 
   it('runs nothing from hostile post content, even if the API let it through', async () => {
     // The site's CSP alone would block inline handlers; bypassing it here tests the sanitizer itself.
-    const page = await openPage(browser, undefined, { bypassCSP: true });
+    const page = await openPage(suite.browser, undefined, { bypassCSP: true });
     let dialogs = 0;
     page.on('dialog', (dialog) => {
       dialogs += 1;
@@ -114,7 +107,7 @@ describeInBrowser('blog', () => {
         }),
       }),
     );
-    await page.goto(`${site.baseUrl}/blog/777777`);
+    await page.goto(`${suite.site.baseUrl}/blog/777777`);
     await page.getByText('Звичайний абзац').waitFor();
     await page.getByText('Підозріле посилання').click();
     // Let the broken image's error event fire, had its handler survived.
@@ -123,12 +116,12 @@ describeInBrowser('blog', () => {
     await expect(page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).resolves.toBeUndefined();
     expect(dialogs).toBe(0);
     await expect(page.locator('main article [onerror], main article script').count()).resolves.toBe(0);
-    expect(page.url()).toBe(`${site.baseUrl}/blog/777777`);
+    expect(page.url()).toBe(`${suite.site.baseUrl}/blog/777777`);
     await page.context().close();
   });
 
   it('fits a 360 px wide screen without horizontal scrolling', async () => {
-    const page = await openPage(browser, `${site.baseUrl}/blog/${newest[0]?.id}`, { viewport: { width: 360, height: 740 } });
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${newest[0]?.id}`, { viewport: { width: 360, height: 740 } });
     await page.getByRole('heading', { level: 1 }).waitFor();
     await expect(
       page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS } from '@agency/shared';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { freePort, startSite, type RunningSite } from './support/site';
+import { setUpSiteAndBrowser } from './support/suite';
 
 // Counts React renderers: every react-dom copy on the page calls the devtools hook's inject().
 const COUNT_REACT_RENDERERS = `
@@ -26,21 +27,12 @@ const BLOG = '[class^="agency_blog-"]';
 const FORMS = '[class^="agency_forms-"]';
 
 describeInBrowser('composed site', () => {
-  let browser: Browser;
-  let site: RunningSite;
-
-  beforeAll(async () => {
-    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-  });
-
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.stop()]);
-  });
+  const suite = setUpSiteAndBrowser();
 
   it('renders the pieces of all three remotes in the spec order with exactly one React renderer', async () => {
-    const page = await openPage(browser);
+    const page = await openPage(suite.browser);
     await page.addInitScript(COUNT_REACT_RENDERERS);
-    await page.goto(site.baseUrl);
+    await page.goto(suite.site.baseUrl);
 
     const expectations: [string, string][] = [
       [SECTION_IDS.hero, HOME],
@@ -70,7 +62,7 @@ describeInBrowser('composed site', () => {
   });
 
   it('serves a deep link to a blog post through the shell', async () => {
-    const page = await openPage(browser, `${site.baseUrl}/blog/1`);
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/1`);
     await page.getByRole('link', { name: /на головну/i }).first().waitFor();
     await page.locator(`main ${BLOG}`).first().waitFor();
     await expect(page.getByRole('contentinfo').count()).resolves.toBe(1);

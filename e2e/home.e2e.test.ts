@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS, type Service } from '@agency/shared';
-import { describeInBrowser, expectNoSeriousA11yViolations, launchBrowser, openPage } from './support/browser';
-import { startSite, type RunningSite } from './support/site';
+import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { setUpSiteAndBrowser } from './support/suite';
 
 /** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
 const normalise = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
@@ -16,21 +16,15 @@ async function waitForFullPage(page: Page): Promise<void> {
 }
 
 describeInBrowser('home page', () => {
-  let browser: Browser;
-  let site: RunningSite;
+  const suite = setUpSiteAndBrowser();
   let services: Service[];
 
   beforeAll(async () => {
-    [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-    services = (await (await fetch(`${site.baseUrl}/api/services`)).json()) as Service[];
-  });
-
-  afterAll(async () => {
-    await Promise.all([browser?.close(), site?.stop()]);
+    services = (await (await fetch(`${suite.site.baseUrl}/api/services`)).json()) as Service[];
   });
 
   it('shows every section in the spec order, each under its own heading, then the footer', async () => {
-    const page = await openPage(browser, site.baseUrl);
+    const page = await openPage(suite.browser, suite.site.baseUrl);
     await waitForFullPage(page);
 
     const sections = await page.evaluate(() =>
@@ -53,7 +47,7 @@ describeInBrowser('home page', () => {
     expect(services.length).toBeGreaterThan(0);
     expect(services.some((service) => service.price_from === null)).toBe(true);
 
-    const page = await openPage(browser, site.baseUrl);
+    const page = await openPage(suite.browser, suite.site.baseUrl);
     const cards = page.locator(`#${SECTION_IDS.services} article`);
     await cards.first().waitFor();
     await expect(cards.count()).resolves.toBe(services.length);
@@ -85,7 +79,7 @@ describeInBrowser('home page', () => {
   });
 
   it('requests the services and the blog list together, not one after the other', async () => {
-    const page = await openPage(browser);
+    const page = await openPage(suite.browser);
     // Each response is held until the other request has been sent: if either waited for the other
     // to finish, neither would ever complete and the page would never show services or posts.
     let servicesSent!: () => void;
@@ -108,14 +102,14 @@ describeInBrowser('home page', () => {
         await route.continue();
       },
     );
-    await page.goto(site.baseUrl);
+    await page.goto(suite.site.baseUrl);
     await page.locator(`#${SECTION_IDS.services} article h3`).first().waitFor({ timeout: 20_000 });
     await page.locator(`#${SECTION_IDS.blog} a[href^="/blog/"]`).first().waitFor({ timeout: 20_000 });
     await page.context().close();
   });
 
   it('"Почати проєкт" takes the visitor to the contact form and "Наші кейси" to the services', async () => {
-    const page = await openPage(browser, site.baseUrl, { reducedMotion: 'reduce' });
+    const page = await openPage(suite.browser, suite.site.baseUrl, { reducedMotion: 'reduce' });
     await waitForFullPage(page);
 
     await page.getByRole('link', { name: 'Почати проєкт' }).click();
@@ -139,7 +133,7 @@ describeInBrowser('home page', () => {
   });
 
   it.each([360, 375, 768, 1440])('has no horizontal scroll at %i px', async (width) => {
-    const page = await openPage(browser, site.baseUrl, { viewport: { width, height: 800 } });
+    const page = await openPage(suite.browser, suite.site.baseUrl, { viewport: { width, height: 800 } });
     await waitForFullPage(page);
     const overflow = await page.evaluate(() => {
       const root = document.documentElement;
@@ -155,7 +149,7 @@ describeInBrowser('home page', () => {
   });
 
   it('opens the section menu on a phone and reaches a section from it', async () => {
-    const page = await openPage(browser, site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
+    const page = await openPage(suite.browser, suite.site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
     await waitForFullPage(page);
     const menu = page.getByRole('button', { name: 'Меню' });
     await expect(page.getByRole('navigation', { name: 'Розділи сайту' }).isVisible()).resolves.toBe(false);
@@ -172,7 +166,7 @@ describeInBrowser('home page', () => {
       { width: 1440, height: 900 },
       { width: 375, height: 800 },
     ]) {
-      const page = await openPage(browser, site.baseUrl, { viewport });
+      const page = await openPage(suite.browser, suite.site.baseUrl, { viewport });
       await waitForFullPage(page);
       await expectNoSeriousA11yViolations(page);
       await page.context().close();
