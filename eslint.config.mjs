@@ -18,6 +18,23 @@ export default tseslint.config(
     },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
+  // Remotes share only @agency/shared and what the shell passes them: never each other's code.
+  ...['shell', 'mfe-home', 'mfe-blog', 'mfe-forms'].map((app) => ({
+    files: [`${app}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/shell/**', '**/mfe-*/**', '@agency/shell*', '@agency/mfe-*'],
+              message: 'Apps share code only through @agency/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['**/*.{js,cjs}'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },

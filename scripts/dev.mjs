@@ -9,7 +9,8 @@ const { DEV_PORTS } = require('../shared/build/dev-ports.js');
 const apiEnv = `PORT=${DEV_PORTS.api} HOST=127.0.0.1`;
 const { result } = concurrently(
   [
-    { name: 'api', command: `npm run build -w shared && ${apiEnv} npm run dev -w api` },
+    // tsx reads @agency/shared from its sources (api/tsconfig.json paths): no build, no stale copy.
+    { name: 'api', command: `${apiEnv} npm run dev -w api` },
     { name: 'shell', command: 'npm run dev -w shell' },
     { name: 'home', command: 'npm run dev -w mfe-home' },
     { name: 'blog', command: 'npm run dev -w mfe-blog' },
