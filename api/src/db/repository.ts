@@ -1,4 +1,4 @@
-import type { BlogPost, BlogPostSummary, Service } from '@agency/shared';
+import type { BlogPost, BlogPostSummary, ContactMessage, JobApplication, Service } from '@agency/shared';
 import type { Kysely } from 'kysely';
 import { sanitizeBlogHtml } from '../content/sanitize';
 import type { Database } from './connection';
@@ -96,29 +96,17 @@ export async function countRows(kysely: Kysely<DatabaseSchema>, dialect: Dialect
   return dialect.readCount(row.count);
 }
 
+type SubmissionTable = 'contact_messages' | 'job_applications';
+
 /** Who sent a submission; stored next to it. */
 export interface SubmissionMeta {
   user_agent: string | null;
   referrer: string | null;
 }
 
-export interface ContactInput {
-  name: string;
-  email: string;
-  phone: string;
-  company: string;
-  service_type: string;
-  message: string;
-}
-
-export interface ApplicationInput {
-  name: string;
-  email: string;
-  phone: string;
-  city: string;
-  position: string;
-  resume_text: string;
-}
+/** What a visitor submits: the same contracts the forms send (validated by the route schemas). */
+export type ContactInput = ContactMessage;
+export type ApplicationInput = JobApplication;
 
 /** Resolves only after the row is committed (each insert is its own transaction). */
 export async function insertContactMessage(db: Database, input: ContactInput, meta: SubmissionMeta): Promise<number> {
@@ -160,7 +148,7 @@ export async function insertJobApplication(db: Database, input: ApplicationInput
 }
 
 /** A believable id for a submission we do not store (honeypot): the next id the table would give. */
-export async function plausibleNextId(db: Database, table: 'contact_messages' | 'job_applications'): Promise<number> {
+export async function plausibleNextId(db: Database, table: SubmissionTable): Promise<number> {
   const row = await db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.max('id').as('max'))
@@ -180,16 +168,18 @@ export interface StoredJobApplication extends ApplicationInput, SubmissionMeta {
   created_at: string;
 }
 
-export async function listContactMessages(db: Database, since?: Date): Promise<StoredContactMessage[]> {
-  let query = db.kysely.selectFrom('contact_messages').selectAll();
+/** Stored rows of one submission table, oldest first, optionally from a date on. */
+async function listSubmissions(db: Database, table: SubmissionTable, since?: Date) {
+  let query = db.kysely.selectFrom(table).selectAll();
   if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
 }
 
+export async function listContactMessages(db: Database, since?: Date): Promise<StoredContactMessage[]> {
+  return (await listSubmissions(db, 'contact_messages', since)) as StoredContactMessage[];
+}
+
 export async function listJobApplications(db: Database, since?: Date): Promise<StoredJobApplication[]> {
-  let query = db.kysely.selectFrom('job_applications').selectAll();
-  if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
-  const rows = await query.orderBy('created_at').orderBy('id').execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
+  return (await listSubmissions(db, 'job_applications', since)) as StoredJobApplication[];
 }
