@@ -4,6 +4,9 @@ import { SECTION_IDS } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import styles from './HomePage.module.css';
 
+// The home page's title is the one in public/index.html, read before any page changes it.
+const HOME_TITLE = document.title;
+
 /** Scrolls to `#section` after arriving from another page (react-router does not). */
 function useScrollToHash() {
   // The key changes on every navigation, so following the same section link twice scrolls again.
@@ -24,7 +27,7 @@ function useScrollToHash() {
 export function HomePage() {
   useScrollToHash();
   useEffect(() => {
-    document.title = 'Хвиля — діджитал-агенція у Львові: SMM, контент, лідогенерація';
+    document.title = HOME_TITLE;
   }, []);
   return (
     <>
