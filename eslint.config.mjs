@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createRequire } from 'node:module';
+
+const { BROWSER_APP_FOLDERS } = createRequire(import.meta.url)('./shared/webpack/apps.js');
 
 export default tseslint.config(
   {
@@ -19,7 +22,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
   // Remotes share only @agency/shared and what the shell passes them: never each other's code.
-  ...['shell', 'mfe-home', 'mfe-blog', 'mfe-forms'].map((app) => ({
+  ...BROWSER_APP_FOLDERS.map((app) => ({
     files: [`${app}/**/*.{ts,tsx}`],
     rules: {
       'no-restricted-imports': [
@@ -27,7 +30,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/shell/**', '**/mfe-*/**', '@agency/shell*', '@agency/mfe-*'],
+              group: BROWSER_APP_FOLDERS.flatMap((folder) => [`**/${folder}/**`, `@agency/${folder}`, `@agency/${folder}/*`]),
               message: 'Apps share code only through @agency/shared.',
             },
           ],

@@ -1,5 +1,6 @@
 // One jest run covers every workspace: each project below is one suite with its own environment.
 const path = require('node:path');
+const { BROWSER_APP_FOLDERS, SHARED_FOLDER, API } = require('./shared/webpack/apps.js');
 
 const tsTransform = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
@@ -32,7 +33,7 @@ function browserProject(dir) {
 function apiProject(dialect) {
   return {
     displayName: `api-${dialect}`,
-    rootDir: path.join(__dirname, 'api'),
+    rootDir: path.join(__dirname, API.folder),
     testEnvironment: 'node',
     testMatch: ['<rootDir>/test/**/*.test.ts'],
     transform: tsTransform,
@@ -46,16 +47,13 @@ function apiProject(dialect) {
 module.exports = {
   projects: [
     {
-      displayName: 'shared',
-      rootDir: path.join(__dirname, 'shared'),
+      displayName: SHARED_FOLDER,
+      rootDir: path.join(__dirname, SHARED_FOLDER),
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/src/**/*.test.ts'],
+      testMatch: ['<rootDir>/{src,webpack,typecheck}/**/*.test.ts'],
       transform: tsTransform,
     },
-    browserProject('shell'),
-    browserProject('mfe-home'),
-    browserProject('mfe-blog'),
-    browserProject('mfe-forms'),
+    ...BROWSER_APP_FOLDERS.map(browserProject),
     apiProject('sqlite'),
     apiProject('postgres'),
     {

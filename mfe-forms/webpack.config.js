@@ -1,13 +1,4 @@
-const { createWebpackConfig } = require('@agency/shared/build/create-webpack-config.js');
-const { DEV_PORTS } = require('@agency/shared/build/dev-ports.js');
+// Name, dev port and exposes of this remote come from shared/src/federation/registry.json.
+const { createRemoteWebpackConfig } = require('@agency/shared/webpack/create-webpack-config.js');
 
-module.exports = createWebpackConfig({
-  appDir: __dirname,
-  name: 'agency_forms',
-  title: 'Хвиля — форми (розробка)',
-  port: DEV_PORTS.forms,
-  exposes: {
-    './JobApplicationForm': './src/features/job-application/JobApplicationForm.tsx',
-    './ContactForm': './src/features/contact/ContactForm.tsx',
-  },
-});
+module.exports = createRemoteWebpackConfig(__dirname);

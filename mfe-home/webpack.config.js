@@ -1,18 +1,4 @@
-const { createWebpackConfig } = require('@agency/shared/build/create-webpack-config.js');
-const { DEV_PORTS } = require('@agency/shared/build/dev-ports.js');
+// Name, dev port and exposes of this remote come from shared/src/federation/registry.json.
+const { createRemoteWebpackConfig } = require('@agency/shared/webpack/create-webpack-config.js');
 
-module.exports = createWebpackConfig({
-  appDir: __dirname,
-  name: 'agency_home',
-  title: 'Хвиля — головна (розробка)',
-  port: DEV_PORTS.home,
-  exposes: {
-    './Hero': './src/features/hero/Hero.tsx',
-    './About': './src/features/about/About.tsx',
-    './Services': './src/features/services/Services.tsx',
-    './Reasons': './src/features/reasons/Reasons.tsx',
-    './Team': './src/features/team/Team.tsx',
-    './Vacancies': './src/features/vacancies/Vacancies.tsx',
-    './ContactDetails': './src/features/contact-details/ContactDetails.tsx',
-  },
-});
+module.exports = createRemoteWebpackConfig(__dirname);

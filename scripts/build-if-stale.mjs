@@ -1,18 +1,25 @@
 // Builds every workspace whose output is missing or older than its sources, in dependency
 // order. `npm start` and the end-to-end suite use it so they never serve a stale build.
+// `node scripts/build-if-stale.mjs mfe-blog` builds only shared and the named workspaces.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { SHARED_FOLDER, WORKSPACES } = require('../shared/webpack/apps.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = '.build-stamp';
 
 // Inputs every workspace shares: the shared package and the lockfile.
-const COMMON_INPUTS = ['shared/src', 'shared/build', 'shared/styles', 'shared/package.json', 'package-lock.json', 'tsconfig.json'];
+const COMMON_INPUTS = ['src', 'webpack', 'styles', 'package.json']
+  .map((input) => `${SHARED_FOLDER}/${input}`)
+  .concat(['package-lock.json', 'tsconfig.json']);
 const OWN_INPUTS = ['src', 'public', 'webpack.config.js', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
-export const WORKSPACES = ['shared', 'shell', 'mfe-home', 'mfe-blog', 'mfe-forms', 'api'];
+export { WORKSPACES };
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
@@ -31,8 +38,11 @@ export function isStale(workspace) {
   return inputs.some((input) => newestMtime(input) > builtAt);
 }
 
-export function buildIfStale({ log = console.log } = {}) {
-  for (const workspace of WORKSPACES) {
+/** Builds the stale ones of `only` (default: every workspace), shared first. */
+export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
+  const unknown = only.filter((workspace) => !WORKSPACES.includes(workspace));
+  if (unknown.length) throw new Error(`Unknown workspace ${unknown.join(', ')}; known: ${WORKSPACES.join(', ')}`);
+  for (const workspace of WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w))) {
     if (!isStale(workspace)) continue;
     log(`[build] ${workspace} is missing or stale: building`);
     const result = spawnSync('npm', ['run', 'build', '--silent', '-w', workspace], { cwd: root, stdio: 'inherit' });
@@ -43,7 +53,8 @@ export function buildIfStale({ log = console.log } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    buildIfStale();
+    const only = process.argv.slice(2);
+    buildIfStale(only.length ? { only } : {});
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -4,18 +4,16 @@ import concurrently from 'concurrently';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { DEV_PORTS } = require('../shared/build/dev-ports.js');
+const { API, HOST, REMOTES } = require('../shared/webpack/apps.js');
 
-const apiEnv = `PORT=${DEV_PORTS.api} HOST=127.0.0.1`;
+const apiEnv = `PORT=${API.devPort} HOST=127.0.0.1`;
 const { result } = concurrently(
   [
     // tsx reads @agency/shared from its sources (api/tsconfig.json paths): no build, no stale copy.
-    { name: 'api', command: `${apiEnv} npm run dev -w api` },
-    { name: 'shell', command: 'npm run dev -w shell' },
-    { name: 'home', command: 'npm run dev -w mfe-home' },
-    { name: 'blog', command: 'npm run dev -w mfe-blog' },
-    { name: 'forms', command: 'npm run dev -w mfe-forms' },
+    { name: 'api', command: `${apiEnv} npm run dev -w ${API.folder}` },
+    { name: HOST.id, command: `npm run dev -w ${HOST.folder}` },
+    ...REMOTES.map((remote) => ({ name: remote.id, command: `npm run dev -w ${remote.folder}` })),
   ],
-  { prefixColors: ['yellow', 'blue', 'green', 'magenta', 'cyan'], killOthersOn: ['failure'] },
+  { prefixColors: ['yellow', 'blue', 'green', 'magenta', 'cyan', 'white', 'gray'], killOthersOn: ['failure'] },
 );
 result.catch(() => process.exit(1));

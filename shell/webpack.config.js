@@ -1,12 +1,7 @@
 const path = require('node:path');
-const { createWebpackConfig } = require('@agency/shared/build/create-webpack-config.js');
-const { DEV_PORTS } = require('@agency/shared/build/dev-ports.js');
+const { createHostWebpackConfig } = require('@agency/shared/webpack/create-webpack-config.js');
 
-module.exports = createWebpackConfig({
-  appDir: __dirname,
-  name: 'agency_shell',
-  port: DEV_PORTS.shell,
-  isHost: true,
+module.exports = createHostWebpackConfig(__dirname, {
   template: path.join(__dirname, 'public/index.html'),
   runtimePlugins: [path.join(__dirname, 'src/features/federation/remote-fallback-plugin.ts')],
 });

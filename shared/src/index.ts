@@ -4,6 +4,6 @@ export * from './constants/service-types';
 export * from './constants/toasts';
 export * from './constants/brand';
 export * from './constants/blog';
-export * from './remotes';
-export * from './contracts';
+export * from './federation/remotes';
+export * from './federation/contract';
 export * from './format/money';

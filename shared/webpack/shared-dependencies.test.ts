@@ -1,6 +1,6 @@
 // The singleton list is what keeps one React and one toast store on the page.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createSharedConfig } = require('../build/shared-dependencies.js');
+const { createSharedConfig } = require('./shared-dependencies.js');
 
 describe('createSharedConfig', () => {
   const packageJson = {

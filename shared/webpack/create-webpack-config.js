@@ -1,23 +1,52 @@
-// One webpack + Module Federation configuration for the shell and the three remotes.
-// Each app's webpack.config.js only says who it is: name, port, what it exposes.
+// One webpack + Module Federation configuration for the shell and every remote. Who each app is
+// (federation name, dev port, exposes) comes from the registry, so an app's webpack.config.js is a
+// single call.
 const path = require('node:path');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { createSharedConfig } = require('./shared-dependencies');
-const { devRemotesConfig } = require('./dev-ports');
+const { HOST, remoteInFolder, devRemotesDocument } = require('./apps');
 
 const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3000}`;
 
+/** `{ Hero: './src/…' }` → Module Federation's `{ './Hero': './src/…' }`. */
+function federationExposes(exposes) {
+  return Object.fromEntries(Object.entries(exposes).map(([name, file]) => [`./${name}`, file]));
+}
+
+/** The webpack config of the remote that lives in `appDir` (its __dirname). */
+function createRemoteWebpackConfig(appDir) {
+  const remote = remoteInFolder(appDir);
+  if (!remote) throw new Error(`${appDir} is not a remote in shared/src/federation/registry.json`);
+  return createWebpackConfig({
+    appDir,
+    name: remote.federationName,
+    title: remote.title,
+    port: remote.devPort,
+    exposes: federationExposes(remote.exposes),
+  });
+}
+
+/**
+ * The shell's webpack config.
+ * @param {string} appDir the shell's folder (its __dirname)
+ * @param {{ template: string, runtimePlugins?: string[] }} options
+ */
+function createHostWebpackConfig(appDir, options) {
+  return createWebpackConfig({ appDir, name: HOST.federationName, port: HOST.devPort, isHost: true, ...options });
+}
+
 /**
  * @param {object} app
- * @param {string} app.appDir           the app's folder (its __dirname)
+ * @param {string} app.appDir           the app's folder
  * @param {string} app.name             Module Federation name, also output.uniqueName
  * @param {number} app.port             dev-server port
  * @param {Record<string,string>} [app.exposes]  remote modules (remotes only)
  * @param {boolean} [app.isHost]        the shell
  * @param {string[]} [app.runtimePlugins]
  * @param {string} [app.template]       HTML template (defaults to the standalone page)
+ * @param {string} [app.title]
  */
 function createWebpackConfig(app) {
   const packageJson = require(path.join(app.appDir, 'package.json'));
@@ -107,7 +136,7 @@ function createWebpackConfig(app) {
             middlewares.unshift({
               name: 'remotes-json',
               path: '/remotes.json',
-              middleware: (_req, res) => res.json(devRemotesConfig(process.env)),
+              middleware: (_req, res) => res.json(devRemotesDocument(process.env)),
             });
           }
           return middlewares;
@@ -117,4 +146,4 @@ function createWebpackConfig(app) {
   };
 }
 
-module.exports = { createWebpackConfig };
+module.exports = { createRemoteWebpackConfig, createHostWebpackConfig };

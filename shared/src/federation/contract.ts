@@ -1,0 +1,55 @@
+/**
+ * The contract between the shell and the remotes: the props of every exposed module. The module
+ * ids come from `registry.json`; the check below makes this list and the registry agree exactly,
+ * so renaming or removing an expose fails type-checking wherever the shell names it. Each remote's
+ * exposed default export is checked against the same props (`npm run typecheck` in each remote).
+ */
+import type { ComponentType } from 'react';
+import type registry from './registry.json';
+
+export interface BlogPostPageProps {
+  postId: string;
+}
+
+/** Props of an exposed component that takes none. */
+export type NoProps = Record<string, never>;
+
+/** The props each exposed module's default export takes, by `remote/Module` id. */
+export interface ExposedModuleProps {
+  'home/Hero': NoProps;
+  'home/About': NoProps;
+  'home/Services': NoProps;
+  'home/Reasons': NoProps;
+  'home/Team': NoProps;
+  'home/Vacancies': NoProps;
+  'home/ContactDetails': NoProps;
+  'blog/BlogTeaser': NoProps;
+  'blog/BlogPostPage': BlogPostPageProps;
+  'forms/JobApplicationForm': NoProps;
+  'forms/ContactForm': NoProps;
+}
+
+type Remotes = (typeof registry)['remotes'];
+
+/** Every `remote/Module` id the registry exposes. */
+export type RegisteredModuleId = {
+  [R in keyof Remotes]: `${R & string}/${keyof Remotes[R]['exposes'] & string}`;
+}[keyof Remotes];
+
+/** The ids the shell may load: those the registry exposes (so a rename fails where the shell names it). */
+export type RemoteModuleId = RegisteredModuleId;
+
+/** Props of a module by id; `never` for an id the contract does not list (the check below fails then). */
+export type PropsOf<Id extends RemoteModuleId> = Id extends keyof ExposedModuleProps ? ExposedModuleProps[Id] : never;
+
+export type ExposedComponent<Id extends RemoteModuleId> = ComponentType<PropsOf<Id>>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * Fails to compile, naming the odd ids, when the registry and the props above list different
+ * modules.
+ */
+export const REGISTRY_MATCHES_CONTRACT: Same<RegisteredModuleId, keyof ExposedModuleProps> extends true
+  ? true
+  : { unlistedInContract: Exclude<RegisteredModuleId, keyof ExposedModuleProps>; notInRegistry: Exclude<keyof ExposedModuleProps, RegisteredModuleId> } = true;

@@ -1,0 +1,68 @@
+/**
+ * The remotes of the site, read from `registry.json` (the one place that names them), and the
+ * document the server answers `/remotes.json` with: where the shell finds each remote at run time.
+ */
+import registry from './registry.json';
+
+export const FEDERATION_REGISTRY = registry;
+
+export type RemoteName = keyof typeof registry.remotes;
+
+export const REMOTE_NAMES = Object.keys(registry.remotes) as RemoteName[];
+
+/** Module Federation `name` of each remote's build. */
+export function remoteFederationName(name: RemoteName): string {
+  return registry.remotes[name].federationName;
+}
+
+/** Environment variable that overrides where a remote's manifest is loaded from. */
+export function remoteUrlVariable(name: RemoteName): string {
+  return registry.remotes[name].urlVariable;
+}
+
+/** Path under which the all-in-one server serves each remote's files. */
+export function remoteBasePath(name: RemoteName): string {
+  return `/remotes/${name}/`;
+}
+
+/** Release id of an app served straight from its build folder (`<app>/dist`), with no release published. */
+export const UNRELEASED = 'dist';
+/** Release id of a remote loaded from a URL set in its environment variable, which this server does not manage. */
+export const EXTERNAL_RELEASE = 'external';
+
+export interface RemoteLocation {
+  /** URL of the remote's `mf-manifest.json`. */
+  entry: string;
+  /** Release id the entry belongs to (`dist` or `external` when not a published release). */
+  release: string;
+}
+
+/** Body of `/remotes.json`. */
+export interface RemotesDocument {
+  shell: { release: string };
+  remotes: Record<RemoteName, RemoteLocation>;
+}
+
+/** Manifest URLs set through each remote's environment variable (blank values ignored). */
+export function remoteUrlOverrides(env: Record<string, string | undefined>): Partial<Record<RemoteName, string>> {
+  const overrides: Partial<Record<RemoteName, string>> = {};
+  for (const name of REMOTE_NAMES) {
+    const value = env[remoteUrlVariable(name)]?.trim();
+    if (value) overrides[name] = value;
+  }
+  return overrides;
+}
+
+/** Which release of each app a visitor's page runs: what support reads from the page. */
+export interface RunningReleases {
+  shell: string;
+  /** The release each remote is loaded from now (the newest one after a refresh). */
+  remotes: Partial<Record<RemoteName, RemoteLocation>>;
+}
+
+declare global {
+  interface Window {
+    /** Set by the shell as it registers the remotes. */
+    __AGENCY_RELEASES__?: RunningReleases;
+  }
+}
