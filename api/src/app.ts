@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { RemotesConfig } from '@agency/shared';
+import type { RemoteName } from '@agency/shared';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
@@ -10,8 +10,10 @@ import { seedIfEmpty } from './db/seed';
 import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { submissionRoutes } from './routes/submissions';
+import { ReleaseReader } from './releases/reader';
 import { NO_CACHE } from './static/cache-policy';
 import { registerStatic } from './static';
+import { remotesDocument } from './static/remotes-document';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -22,11 +24,13 @@ export interface BuildAppOptions {
   database?: Database;
 }
 
+type RemoteUrls = Partial<Record<RemoteName, string>>;
+
 /** Origins of remote manifest URLs that point to another origin (absolute URLs). */
-export function remoteOrigins(remotes: RemotesConfig): string[] {
+export function remoteOrigins(remoteUrls: RemoteUrls): string[] {
   const origins = new Set<string>();
-  for (const url of Object.values(remotes)) {
-    if (!/^https?:\/\//i.test(url)) continue;
+  for (const url of Object.values(remoteUrls)) {
+    if (!url || !/^https?:\/\//i.test(url)) continue;
     try {
       origins.add(new URL(url).origin);
     } catch {
@@ -36,8 +40,8 @@ export function remoteOrigins(remotes: RemotesConfig): string[] {
   return [...origins];
 }
 
-function contentSecurityPolicy(remotes: RemotesConfig) {
-  const origins = remoteOrigins(remotes);
+function contentSecurityPolicy(remoteUrls: RemoteUrls) {
+  const origins = remoteOrigins(remoteUrls);
   return {
     // Only these directives: helmet's defaults would add upgrade-insecure-requests,
     // which breaks a site served over plain http (localhost, tests).
@@ -114,7 +118,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   }
 
   await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(config.remotes),
+    contentSecurityPolicy: contentSecurityPolicy(config.remoteUrls),
     // helmet's default (no-referrer) would keep the page address off our own form posts, and the
     // agency stores it with each submission; other sites still get only our origin.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -143,26 +147,29 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     rateLimitWindow: config.rateLimitWindow,
   });
 
+  // Published releases (npm run release), re-read about once a second: no restart to switch.
+  const releases = new ReleaseReader(config.releasesDir, (error, name) =>
+    app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
+  );
+
   app.get('/remotes.json', async (_request, reply) => {
     reply.header('cache-control', NO_CACHE);
-    return config.remotes;
+    return remotesDocument(releases, config.remoteUrls);
   });
 
-  const site = await registerStatic(app, config.staticRoot);
+  const site = await registerStatic(app, { staticRoot: config.staticRoot, releases });
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
     const isAsset = pathname.startsWith('/remotes/') || pathname.startsWith('/media/');
-    if (
-      !isApi &&
-      !isAsset &&
-      site.shellIndex &&
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      wantsHtml(request.headers.accept)
-    ) {
+    const shellIndex =
+      !isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request.headers.accept)
+        ? await site.shellIndex()
+        : undefined;
+    if (shellIndex) {
       // Client-side routes (/blog/1, …) get the shell, which routes in the browser.
-      const html = await fs.readFile(site.shellIndex);
+      const html = await fs.readFile(shellIndex);
       return reply.code(200).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(html);
     }
     const error = new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveRemotesConfig, SAME_ORIGIN_REMOTES, type RemotesConfig } from '@agency/shared';
+import { remoteUrlOverrides, type RemoteName } from '@agency/shared';
 
 /** The monorepo root: api/src (tsx) and api/dist (compiled) both sit two levels below it. */
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -18,13 +18,17 @@ export interface AppConfig {
   databaseUrl: string;
   logLevel: string;
   rateLimitMax: number;
-  /** Milliseconds, or a duration string such as `1 minute` (passed to @fastify/rate-limit). */
-  /** Milliseconds. */
+  /** Milliseconds (RATE_LIMIT_WINDOW may also be a duration such as `1 minute`). */
   rateLimitWindow: number;
   trustProxy: TrustProxy;
   /** Root under which shell/dist and mfe-*\/dist are looked up (the repo root by default). */
   staticRoot: string;
-  remotes: RemotesConfig;
+  /** Manifest URLs of remotes hosted elsewhere (REMOTE_*_URL); the others are served by this server. */
+  remoteUrls: Partial<Record<RemoteName, string>>;
+  /** Where published releases live: `<releasesDir>/<app>/<id>/` (see src/releases). */
+  releasesDir: string;
+  /** How many releases per app the release command keeps (the current and previous ones always stay). */
+  releasesKeep: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -75,6 +79,21 @@ export function normalizeDatabaseUrl(url: string | undefined): string {
   return `sqlite:${path.resolve(REPO_ROOT, file)}`;
 }
 
+/** A path relative to the repo root (like the SQLite file), or absolute. */
+function repoPath(value: string | undefined, fallback: string): string {
+  return path.resolve(REPO_ROOT, value?.trim() || fallback);
+}
+
+/** The settings the release command needs; parsed on their own so it does not depend on the server's. */
+export function loadReleaseConfig(env: Env = process.env): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'releasesDir' | 'releasesKeep'> {
+  return {
+    staticRoot: path.resolve(env.STATIC_ROOT?.trim() || REPO_ROOT),
+    remoteUrls: remoteUrlOverrides(env),
+    releasesDir: repoPath(env.RELEASES_DIR, 'data/releases'),
+    releasesKeep: parseInteger(env.RELEASES_KEEP, 5, 'RELEASES_KEEP', 1),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     port: parseInteger(env.PORT, 8080, 'PORT'),
@@ -85,8 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX', 1),
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    staticRoot: path.resolve(env.STATIC_ROOT?.trim() || REPO_ROOT),
-    remotes: resolveRemotesConfig(env, SAME_ORIGIN_REMOTES),
+    ...loadReleaseConfig(env),
   };
 }
 

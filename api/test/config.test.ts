@@ -14,11 +14,9 @@ describe('loadConfig', () => {
       rateLimitWindow: 60_000,
       trustProxy: false,
       staticRoot: REPO_ROOT,
-      remotes: {
-        home: '/remotes/home/mf-manifest.json',
-        blog: '/remotes/blog/mf-manifest.json',
-        forms: '/remotes/forms/mf-manifest.json',
-      },
+      remoteUrls: {},
+      releasesDir: path.join(REPO_ROOT, 'data/releases'),
+      releasesKeep: 5,
     });
     expect(REPO_ROOT).toBe(path.resolve(__dirname, '../..'));
   });
@@ -34,6 +32,8 @@ describe('loadConfig', () => {
       TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
       STATIC_ROOT: '/srv/site',
       REMOTE_HOME_URL: 'https://home.example/mf-manifest.json',
+      RELEASES_DIR: 'var/releases',
+      RELEASES_KEEP: '3',
     });
     expect(config).toMatchObject({
       port: 9090,
@@ -44,8 +44,12 @@ describe('loadConfig', () => {
       rateLimitWindow: 30_000,
       trustProxy: '10.0.0.0/8,127.0.0.1',
       staticRoot: '/srv/site',
+      remoteUrls: { home: 'https://home.example/mf-manifest.json' },
+      // Relative to the repo root, like the SQLite file.
+      releasesDir: path.join(REPO_ROOT, 'var/releases'),
+      releasesKeep: 3,
     });
-    expect(config.remotes.home).toBe('https://home.example/mf-manifest.json');
+    expect(loadConfig({ RELEASES_DIR: '/srv/releases' }).releasesDir).toBe('/srv/releases');
     expect(loadConfig({ RATE_LIMIT_WINDOW: '120000', TRUST_PROXY: 'true' })).toMatchObject({ rateLimitWindow: 120_000, trustProxy: true });
     expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/agency.sqlite' }).databaseUrl).toBe('sqlite:/var/lib/agency.sqlite');
   });
@@ -53,6 +57,7 @@ describe('loadConfig', () => {
   it('refuses nonsense numbers', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RELEASES_KEEP: '0' })).toThrow(/RELEASES_KEEP/);
   });
 
   it('refuses rate-limit settings that would break or block every submission', () => {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveRemotesConfig, SAME_ORIGIN_REMOTES } from '@agency/shared';
 import { startTestApp, type TestContext } from './helpers/app';
 
 /** A fake build of the front ends: shell and two of the three remotes. */
@@ -15,6 +14,9 @@ function writeStaticRoot(): string {
     'mfe-home/dist/mf-manifest.json': '{"name":"agency_home"}',
     'mfe-home/dist/123.abcdef12.js': 'chunk()',
     'mfe-forms/dist/remoteEntry.js': 'var agency_forms;',
+    // Next to the served folders: must never be reachable.
+    'secret.txt': 'secret',
+    'shell/secret.txt': 'secret',
   };
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -106,11 +108,36 @@ describe('all-in-one serving (same-origin remotes)', () => {
     expect((await ctx.request('GET', '/remotes/blog/remoteEntry.js')).statusCode).toBe(404);
   });
 
-  it('answers /remotes.json with the same-origin manifests, no-cache', async () => {
+  it('answers /remotes.json with each dist manifest when nothing is released, no-cache', async () => {
     const response = await ctx.request('GET', '/remotes.json');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.json()).toEqual(SAME_ORIGIN_REMOTES);
+    expect(response.json()).toEqual({
+      shell: { release: 'dist' },
+      remotes: {
+        home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
+        blog: { entry: '/remotes/blog/mf-manifest.json', release: 'dist' },
+        forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+      },
+    });
+  });
+
+  it.each([
+    '/../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/..%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/remotes/home/../../secret.txt',
+    '/remotes/home/%2e%2e/%2e%2e/secret.txt',
+    '/remotes/home/..%2f..%2fsecret.txt',
+    '/remotes/home/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/remotes/..%2fshell/secret.txt',
+    '/remotes/home/.%2e/.%2e/shell/secret.txt',
+    '/remotes/home/%00remoteEntry.js',
+  ])('never serves files outside the served folders: %s', async (url) => {
+    const response = await ctx.request('GET', url, { headers: { accept: '*/*' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('secret');
   });
 
   it('serves the seed images under /media/', async () => {
@@ -125,14 +152,12 @@ describe('remotes on other origins (REMOTE_*_URL)', () => {
   let ctx: TestContext;
 
   beforeAll(async () => {
-    const remotes = resolveRemotesConfig(
-      {
-        REMOTE_BLOG_URL: 'https://blog.cdn.example/remotes/blog/mf-manifest.json',
-        REMOTE_FORMS_URL: 'http://127.0.0.1:3003/mf-manifest.json',
+    ctx = await startTestApp({
+      remoteUrls: {
+        blog: 'https://blog.cdn.example/remotes/blog/mf-manifest.json',
+        forms: 'http://127.0.0.1:3003/mf-manifest.json',
       },
-      SAME_ORIGIN_REMOTES,
-    );
-    ctx = await startTestApp({ remotes });
+    });
   });
 
   afterAll(async () => {
@@ -141,9 +166,12 @@ describe('remotes on other origins (REMOTE_*_URL)', () => {
 
   it('answers /remotes.json with the overridden URLs', async () => {
     expect((await ctx.request('GET', '/remotes.json')).json()).toEqual({
-      home: '/remotes/home/mf-manifest.json',
-      blog: 'https://blog.cdn.example/remotes/blog/mf-manifest.json',
-      forms: 'http://127.0.0.1:3003/mf-manifest.json',
+      shell: { release: 'dist' },
+      remotes: {
+        home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
+        blog: { entry: 'https://blog.cdn.example/remotes/blog/mf-manifest.json', release: 'external' },
+        forms: { entry: 'http://127.0.0.1:3003/mf-manifest.json', release: 'external' },
+      },
     });
   });
 

@@ -1,27 +1,53 @@
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { REMOTE_NAMES, remoteBasePath, type RemoteName } from '@agency/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_DIR } from '../config';
-import { cacheControlFor, SHORT } from './cache-policy';
-
-const REMOTE_DIRS: Record<RemoteName, string> = {
-  home: 'mfe-home/dist',
-  blog: 'mfe-blog/dist',
-  forms: 'mfe-forms/dist',
-};
+import { APP_NAMES, distDir, entryFile, isRemote, SHELL } from '../releases/apps';
+import type { ReleaseReader } from '../releases/reader';
+import { cacheControlFor, IMMUTABLE, SHORT } from './cache-policy';
 
 export interface StaticSite {
-  /** shell/dist/index.html when the shell is built, for the HTML fallback. */
-  shellIndex: string | undefined;
+  /** The page client-side routes get: the current shell release's index.html, else shell/dist's. */
+  shellIndex(): Promise<string | undefined>;
+}
+
+export interface StaticOptions {
+  /** Where `<app folder>/dist` is looked up. */
+  staticRoot: string;
+  releases: ReleaseReader;
 }
 
 /**
- * All-in-one mode: serves the built shell at / and each remote under /remotes/<name>/,
- * each only when its dist folder exists. Also serves the seed images under /media/.
+ * The path below a route's wildcard as safe segments, or undefined for anything that could leave
+ * the folder it is served from (`..`, `.`, empty segments, backslashes, NUL) or names a dotfile
+ * (temp folders, lock and build stamps are never served).
  */
-export async function registerStatic(app: FastifyInstance, staticRoot: string): Promise<StaticSite> {
+export function safeSegments(wildcard: string): string[] | undefined {
+  const segments = wildcard.split('/');
+  const unsafe = (segment: string) => segment === '' || segment.startsWith('.') || /[\\\0]/.test(segment);
+  return segments.some(unsafe) ? undefined : segments;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+}
+
+/** Streams `file` from `root` through @fastify/static (ETag, ranges, 304s); a missing file is a 404. */
+function send(reply: FastifyReply, root: string, file: string, cacheControl: string): FastifyReply {
+  return reply.header('cache-control', cacheControl).sendFile(file, root);
+}
+
+/**
+ * All-in-one mode: serves the shell at / and each remote under /remotes/<name>/, from their
+ * published releases (src/releases) or, for an app without one, straight from its dist folder.
+ * Folders are looked up per request, so a new build or release shows without a restart. Also
+ * serves the seed images under /media/.
+ */
+export async function registerStatic(app: FastifyInstance, { staticRoot, releases }: StaticOptions): Promise<StaticSite> {
   await app.register(fastifyStatic, {
     root: path.join(PUBLIC_DIR, 'media'),
     prefix: '/media/',
@@ -29,40 +55,59 @@ export async function registerStatic(app: FastifyInstance, staticRoot: string): 
     cacheControl: false,
     setHeaders: (res) => res.setHeader('cache-control', SHORT),
   });
+  // Only reply.sendFile(file, root): the routes below choose the folder. Cache headers are theirs.
+  await app.register(fastifyStatic, { serve: false, cacheControl: false, index: false });
 
-  for (const name of REMOTE_NAMES) {
-    const root = path.join(staticRoot, REMOTE_DIRS[name]);
-    if (!fs.existsSync(root)) {
-      app.log.warn({ root }, `remote "${name}" is not built; ${remoteBasePath(name)} will answer 404`);
-      continue;
-    }
-    await app.register(fastifyStatic, {
-      root,
-      prefix: remoteBasePath(name),
-      decorateReply: false,
-      cacheControl: false,
-      index: false,
-      setHeaders: (res, filePath) => {
-        res.setHeader('cache-control', cacheControlFor(filePath));
-        // A shell on another origin may load this remote.
-        res.setHeader('access-control-allow-origin', '*');
-        res.setHeader('cross-origin-resource-policy', 'cross-origin');
-      },
-    });
-  }
-
-  const shellRoot = path.join(staticRoot, 'shell/dist');
-  const shellIndex = path.join(shellRoot, 'index.html');
-  if (!fs.existsSync(shellRoot)) {
-    app.log.warn({ root: shellRoot }, 'the shell is not built; / will answer 404');
-    return { shellIndex: undefined };
-  }
-  await app.register(fastifyStatic, {
-    root: shellRoot,
-    prefix: '/',
-    decorateReply: false,
-    cacheControl: false,
-    setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath)),
+  /**
+   * /remotes/<name>/<release id>/<file>: a kept release, `immutable` since its folder never changes.
+   * /remotes/<name>/<file>: the remote's dist folder, cached by file kind.
+   */
+  app.get<{ Params: { name: string; '*': string } }>('/remotes/:name/*', async (request, reply) => {
+    const { name } = request.params;
+    const segments = safeSegments(request.params['*']);
+    if (!isRemote(name) || !segments) return reply.callNotFound();
+    // A shell on another origin may load this remote.
+    reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+    const [first, ...rest] = segments;
+    const release = rest.length > 0 ? (await releases.get(name)).releases.find((kept) => kept.id === first) : undefined;
+    if (release) return send(reply, release.dir, rest.join('/'), IMMUTABLE);
+    const file = segments.join('/');
+    return send(reply, distDir(staticRoot, name), file, cacheControlFor(file));
   });
-  return { shellIndex: fs.existsSync(shellIndex) ? shellIndex : undefined };
+
+  /**
+   * The shell's folders, in lookup order: the current release, the other kept releases newest
+   * first (a page opened before a deploy still finds its lazy chunks), then shell/dist.
+   */
+  async function shellRoots(): Promise<string[]> {
+    const { releases: kept, current } = await releases.get(SHELL);
+    const others = kept.filter((release) => release !== current).map((release) => release.dir);
+    return [...(current ? [current.dir] : []), ...others, distDir(staticRoot, SHELL)];
+  }
+
+  app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
+    const wildcard = request.params['*'];
+    const segments = wildcard === '' ? ['index.html'] : safeSegments(wildcard);
+    if (!segments) return reply.callNotFound();
+    const file = segments.join('/');
+    for (const root of await shellRoots()) {
+      if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
+    }
+    return reply.callNotFound();
+  });
+
+  for (const name of APP_NAMES) {
+    const dist = distDir(staticRoot, name);
+    if (!(await releases.get(name)).current && !(await isFile(path.join(dist, entryFile(name))))) {
+      app.log.warn({ root: dist }, `"${name}" is neither built nor released: its files will answer 404 until it is`);
+    }
+  }
+
+  return {
+    async shellIndex() {
+      const { current } = await releases.get(SHELL);
+      const index = path.join(current?.dir ?? distDir(staticRoot, SHELL), 'index.html');
+      return (await isFile(index)) ? index : undefined;
+    },
+  };
 }

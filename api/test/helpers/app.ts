@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { SAME_ORIGIN_REMOTES, VACANCY_TITLES } from '@agency/shared';
+import { VACANCY_TITLES } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import type { AppConfig } from '../../src/config';
@@ -10,6 +10,8 @@ import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http'
 
 /** A static root without any build, so the API suites do not depend on the front ends. */
 export const EMPTY_STATIC_ROOT = path.join(os.tmpdir(), 'agency-api-no-static-root');
+/** A releases folder that does not exist: no app has a published release. */
+export const NO_RELEASES_DIR = path.join(os.tmpdir(), 'agency-api-no-releases');
 
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
   return {
@@ -22,7 +24,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     rateLimitWindow: 60_000,
     trustProxy: false,
     staticRoot: EMPTY_STATIC_ROOT,
-    remotes: SAME_ORIGIN_REMOTES,
+    remoteUrls: {},
+    releasesDir: NO_RELEASES_DIR,
+    releasesKeep: 5,
     ...overrides,
   };
 }

@@ -46,6 +46,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '1000000',
     STATIC_ROOT: path.join(API_DIR, 'test', 'no-static-root'),
+    RELEASES_DIR: path.join(API_DIR, 'test', 'no-releases'),
     ...env,
   });
   let output = '';

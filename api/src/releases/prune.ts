@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AppName } from './apps';
+import { LOCK_FILE, writeState } from './state';
+import { appReleasesDir, loadAppReleases, type ReleaseInfo } from './store';
+
+/** Drops ids that no longer exist and repeats left next to each other by that. */
+export function compactHistory(history: readonly string[], kept: ReadonlySet<string>): string[] {
+  const result: string[] = [];
+  for (const id of history) {
+    if (kept.has(id) && result.at(-1) !== id) result.push(id);
+  }
+  return result;
+}
+
+/**
+ * Deletes temp copies, trash and temp state files a crashed command left behind. Only a lock
+ * holder creates them, so under the lock every dot entry but the lock itself is a leftover.
+ */
+export async function removeLeftovers(appDir: string): Promise<void> {
+  const entries = await fs.readdir(appDir).catch(() => [] as string[]);
+  for (const name of entries) {
+    if (name.startsWith('.') && name !== LOCK_FILE) await fs.rm(path.join(appDir, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Keeps the `keep` newest releases plus the current and previous ones (so a rollback always has
+ * somewhere to go), and deletes the rest. Old shell releases stay for a while because pages
+ * opened before a deploy still load their lazy chunks from them.
+ */
+export async function pruneReleases(releasesDir: string, app: AppName, keep: number): Promise<ReleaseInfo[]> {
+  const { releases, history, current, previous } = await loadAppReleases(releasesDir, app);
+  const kept = new Set(releases.slice(0, Math.max(keep, 1)).map((release) => release.id));
+  for (const release of [current, previous]) if (release) kept.add(release.id);
+  const doomed = releases.filter((release) => !kept.has(release.id));
+  if (doomed.length === 0) return [];
+  const appDir = appReleasesDir(releasesDir, app);
+  // The state stops naming them first; a reader then never picks a folder about to vanish.
+  await writeState(appDir, { history: compactHistory(history, kept) });
+  for (const release of doomed) {
+    // Renamed away in one step, then deleted: the release disappears whole, never half.
+    const trash = path.join(appDir, `.trash-${release.id}-${randomBytes(4).toString('hex')}`);
+    await fs.rename(release.dir, trash);
+    await fs.rm(trash, { recursive: true, force: true });
+  }
+  return doomed;
+}

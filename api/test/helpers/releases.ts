@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../../src/config';
+import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/releases/apps';
+import type { ReleaseContext } from '../../src/releases/commands';
+
+/** What the real builds share today (shell and remotes alike). */
+export const CURRENT_VERSIONS: Record<string, string> = {
+  react: '19.3.1',
+  'react-dom': '19.3.1',
+  'react-router': '7.18.5',
+  'react-router-dom': '7.18.5',
+  'react-toastify': '11.0.5',
+  axios: '1.21.1',
+};
+
+export interface FixtureBuild {
+  /** Package → version the build bundles (and provides, for the shell). */
+  versions?: Record<string, string>;
+  /** Package → range the build requires; defaults to `^<version>`. */
+  required?: Record<string, string>;
+  /** Text that makes this build's files differ from another's. */
+  label?: string;
+  /** Written as the build stamp, which fixes the build time in the release id. */
+  stamp?: string;
+}
+
+/** An `mf-manifest.json` `shared` list shaped like the real one (with a `react-dom/client` subpath). */
+function sharedList(app: AppName, build: FixtureBuild) {
+  const versions = build.versions ?? CURRENT_VERSIONS;
+  const entries = Object.entries(versions).map(([name, version]) => ({
+    id: `agency_${app}:${name}`,
+    name,
+    version,
+    singleton: true,
+    requiredVersion: build.required?.[name] ?? `^${version}`,
+  }));
+  if (versions['react-dom']) {
+    entries.push({ id: `agency_${app}:react-dom/client`, name: 'react-dom/client', version: versions['react-dom'], singleton: false, requiredVersion: `^${versions['react-dom']}` });
+  }
+  return entries;
+}
+
+/** The file names a fixture build of the app contains (chunk names carry a content hash). */
+export function fixtureFiles(app: AppName, build: FixtureBuild = {}): Record<string, string> {
+  const label = build.label ?? 'v1';
+  const manifest = JSON.stringify({ id: `agency_${app}`, name: `agency_${app}`, shared: sharedList(app, build) });
+  const files: Record<string, string> = isRemote(app)
+    ? { 'mf-manifest.json': manifest, 'remoteEntry.js': `var agency_${app}; // ${label}`, 'chunk.0123abcd45.js': `chunk("${label}")` }
+    : {
+        'mf-manifest.json': manifest,
+        'index.html': `<!doctype html><html lang="uk"><body><div id="root" data-build="${label}"></div></body></html>`,
+        'main.3f2a9c1b7d.js': `console.log("shell ${label}")`,
+      };
+  files[`assets/logo.${label === 'v1' ? 'aaaaaaaa11' : 'bbbbbbbb22'}.svg`] = `<svg data-build="${label}"/>`;
+  files[`only-${label}.0a1b2c3d4e.js`] = `only("${label}")`;
+  if (build.stamp) files['.build-stamp'] = build.stamp;
+  return files;
+}
+
+/** Writes a fixture build into `dir` (replacing what was there, as webpack's `clean` does). */
+export function writeBuild(dir: string, app: AppName, build: FixtureBuild = {}): string {
+  fs.rmSync(dir, { recursive: true, force: true });
+  for (const [file, content] of Object.entries(fixtureFiles(app, build))) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+export interface ReleaseFixture {
+  /** A STATIC_ROOT with a built shell (shell/dist) and the dist folders of every remote. */
+  staticRoot: string;
+  releasesDir: string;
+  /** A scratch folder for builds to publish with --dist. */
+  scratch: string;
+  context: ReleaseContext;
+  /** Writes a build into a fresh scratch folder and returns that folder. */
+  build(app: AppName, build?: FixtureBuild): string;
+  cleanup(): void;
+}
+
+export function createReleaseFixture(): ReleaseFixture {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-releases-'));
+  const staticRoot = path.join(base, 'site');
+  const releasesDir = path.join(base, 'releases');
+  const scratch = path.join(base, 'builds');
+  for (const app of APP_NAMES) writeBuild(distDir(staticRoot, app), app, { label: 'dist' });
+  let count = 0;
+  // A clock a second apart per call, so "newest first" never depends on timing.
+  let time = Date.parse('2026-01-01T00:00:00Z');
+  return {
+    staticRoot,
+    releasesDir,
+    scratch,
+    context: { releasesDir, staticRoot, remoteUrls: {}, keep: 5, repoRoot: REPO_ROOT, now: () => new Date((time += 1000)) },
+    build: (app, build) => writeBuild(path.join(scratch, `${appFolder(app)}-${(count += 1)}`), app, build),
+    cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestApp, type TestContext } from './helpers/app';
+import { createReleaseFixture, type FixtureBuild, type ReleaseFixture } from './helpers/releases';
+import { runTs } from './helpers/server-process';
+
+// Runs the real command (src/cli/release.ts through tsx, the code `npm run release` runs
+// compiled) with --dist builds, next to a server that must keep serving through a refusal.
+jest.setTimeout(90_000);
+
+let fixture: ReleaseFixture;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  fixture = createReleaseFixture();
+  ctx = await startTestApp({ staticRoot: fixture.staticRoot, releasesDir: fixture.releasesDir });
+});
+
+afterAll(async () => {
+  await ctx.close();
+  fixture.cleanup();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function release(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = runTs('src/cli/release.ts', args, { RELEASES_DIR: fixture.releasesDir, STATIC_ROOT: fixture.staticRoot, ...env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function publishBuild(app: string, build: FixtureBuild = {}, extra: string[] = []): Promise<Run> {
+  return release([app, '--dist', fixture.build(app, build), ...extra]);
+}
+
+const idOf = (run: Run) => /release (\S+) is now current/.exec(run.stdout)?.[1] ?? '';
+const remotesJson = async () => (await ctx.request('GET', '/remotes.json')).json<{ remotes: Record<string, { release: string }> }>();
+
+describe('npm run release', () => {
+  let first = '';
+  let second = '';
+
+  it('prints the usage for bad arguments, exit code 2', async () => {
+    const help = await release(['--help']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toMatch(/^Usage: npm run release -- <shell\|home\|blog\|forms> \[--dist <dir>\] \[--keep <n>\]$/m);
+    const unknown = await release(['blogg']);
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'Unknown app "blogg": shell|home|blog|forms']);
+    expect((await release(['blog', '--list', '--rollback'])).stderr).toMatch(/^Choose one of --list, --rollback/);
+    expect((await release(['blog', '--rollback', '--keep', '2'])).code).toBe(2);
+  });
+
+  it('publishes a build, which --list then shows as current', async () => {
+    const run = await publishBuild('blog', { label: 'b1', stamp: '2026-11-22T06:15:00Z' });
+    expect(run.code).toBe(0);
+    first = idOf(run);
+    expect(first).toMatch(/^1\.0\.0-\S+-20261122T061500Z$/);
+    expect(run.stdout).toContain(`Published blog release ${first} from `);
+    const listing = await release(['blog', '--list']);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toMatch(new RegExp(`^\\* ${first.replace(/\./g, '\\.')} +2026-11-22T06:15:00.000Z +\\S+ +\\S+ +current$`, 'm'));
+  });
+
+  it('refuses an incompatible release, exit 1, while the server keeps serving the current one', async () => {
+    const run = await publishBuild('blog', { label: 'bad', required: { 'react-dom': '^99.0.0' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^Refused: blog release \S+ needs react-dom \^99\.0\.0, but the current shell \(release dist\) provides react-dom 19\.3\.1\. /,
+    );
+    expect(run.stderr).toContain(`The current blog release stays ${first}.`);
+    // Longer than the server's re-read interval: it has seen whatever state.json now says.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect((await remotesJson()).remotes.blog?.release).toBe(first);
+    const file = await ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
+    expect([file.statusCode, file.body]).toEqual([200, 'var agency_blog; // b1']);
+  });
+
+  it('rolls back and promotes', async () => {
+    second = idOf(await publishBuild('blog', { label: 'b2' }));
+    expect(second).not.toBe('');
+    const back = await release(['blog', '--rollback']);
+    expect([back.code, back.stdout.trim()]).toEqual([0, `Rolled back blog: release ${first} is now current (was ${second})`]);
+    const forward = await release(['blog', '--promote', second]);
+    expect([forward.code, forward.stdout.trim()]).toEqual([0, `blog release ${second} is now current (was ${first})`]);
+    const unknown = await release(['blog', '--promote', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^There is no blog release nope\. Kept releases: /);
+  });
+
+  it('prunes to --keep, never the current or previous release', async () => {
+    const third = idOf(await publishBuild('blog', { label: 'b3' }, ['--keep', '1']));
+    const kept = fs.readdirSync(path.join(fixture.releasesDir, 'blog')).filter((name) => name.startsWith('1.'));
+    expect(kept.sort()).toEqual([second, third].sort());
+  });
+
+  it('refuses to run while the app is locked', async () => {
+    const lock = path.join(fixture.releasesDir, 'blog', '.lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
+    try {
+      const run = await release(['blog', '--rollback']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Another release command is running for blog (pid ${process.pid} on ${os.hostname()}`);
+      expect(run.stderr).toContain(`delete ${lock}`);
+    } finally {
+      fs.rmSync(lock);
+    }
+  });
+});
