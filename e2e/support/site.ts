@@ -58,6 +58,8 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000',
+      // Releases a developer published locally (data/releases) must not change what a test sees.
+      RELEASES_DIR: path.join(dataDir, 'releases'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router-dom';
-import { POST_LOADING_TEXT, type BlogPostPageProps } from '@agency/shared';
+import { POST_LOADING_TEXT } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import styles from './BlogPostRoute.module.css';
 
@@ -10,7 +10,7 @@ export function BlogPostRoute() {
   const { postId = '' } = useParams();
   return (
     <div className={styles.container}>
-      <RemoteSlot<BlogPostPageProps>
+      <RemoteSlot
         key={postId}
         id="blog/BlogPostPage"
         props={{ postId }}

@@ -1,31 +1,39 @@
 import { render, screen } from '@testing-library/react';
-import { loadRemote } from '@module-federation/enhanced/runtime';
+import type { ComponentType } from 'react';
+import { loadRemoteModule, type LoadedRemoteModule } from './load-remote-module';
 import { RemoteSlot, REMOTE_UNAVAILABLE_MESSAGE } from './remote-slot';
-import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
 
-jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
-jest.mock('./remotes-config', () => ({ registerRuntimeRemotes: () => Promise.resolve() }));
+jest.mock('./load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
 
-const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
+const mockedLoad = loadRemoteModule as jest.MockedFunction<typeof loadRemoteModule>;
 
+function loaded(component: ComponentType<never>, release = 'r1'): Promise<LoadedRemoteModule> {
+  return Promise.resolve({ component: component as ComponentType<object>, release });
+}
+
+// Loaded modules are kept for the page's lifetime, so each test uses another module id.
 describe('RemoteSlot', () => {
   beforeEach(() => {
+    mockedLoad.mockReset();
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('renders the remote component with the props the shell passes', async () => {
-    mockedLoadRemote.mockResolvedValueOnce({ default: ({ postId }: { postId: string }) => <p>Стаття {postId}</p> });
-    render(<RemoteSlot id="blog/BlogPostPage-ok" props={{ postId: '7' }} />);
-    expect(await screen.findByText('Стаття 7')).toBeInTheDocument();
-    expect(mockedLoadRemote).toHaveBeenCalledWith('blog/BlogPostPage-ok');
+  it('renders the remote component with the props the shell passes, marked with its release', async () => {
+    mockedLoad.mockReturnValueOnce(loaded(({ postId }: { postId: string }) => <p>Стаття {postId}</p>, '1.0.0-abc'));
+    render(<RemoteSlot id="blog/BlogPostPage" props={{ postId: '7' }} />);
+    const text = await screen.findByText('Стаття 7');
+    expect(mockedLoad).toHaveBeenCalledWith('blog/BlogPostPage');
+    const slot = text.closest('[data-remote-module]');
+    expect(slot).toHaveAttribute('data-remote-module', 'blog/BlogPostPage');
+    expect(slot).toHaveAttribute('data-remote-release', '1.0.0-abc');
   });
 
-  it('shows the message in its own slot when the runtime reports the remote unavailable', async () => {
-    mockedLoadRemote.mockResolvedValueOnce({ [REMOTE_UNAVAILABLE]: true });
+  it('shows the message in its own slot when the remote cannot be loaded', async () => {
+    mockedLoad.mockRejectedValueOnce(new Error('Remote module home/Hero is unavailable'));
     render(
       <>
-        <RemoteSlot id="home/Hero-down" />
+        <RemoteSlot id="home/Hero" />
         <p>Решта сторінки</p>
       </>,
     );
@@ -33,22 +41,32 @@ describe('RemoteSlot', () => {
     expect(screen.getByText('Решта сторінки')).toBeInTheDocument();
   });
 
+  it('tries a failed remote again the next time its slot appears', async () => {
+    mockedLoad.mockRejectedValueOnce(new Error('offline')).mockReturnValueOnce(loaded(() => <p>Про нас</p>));
+    const first = render(<RemoteSlot id="home/About" />);
+    expect(await screen.findByText(REMOTE_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+    first.unmount();
+    render(<RemoteSlot id="home/About" />);
+    expect(await screen.findByText('Про нас')).toBeInTheDocument();
+    expect(mockedLoad).toHaveBeenCalledTimes(2);
+  });
+
   it('shows a custom message when the remote throws while rendering', async () => {
-    mockedLoadRemote.mockResolvedValueOnce({
-      default: () => {
+    mockedLoad.mockReturnValueOnce(
+      loaded(() => {
         throw new Error('boom');
-      },
-    });
-    render(<RemoteSlot id="blog/BlogPostPage-throws" message="Не вдалося завантажити статтю." />);
+      }),
+    );
+    render(<RemoteSlot id="blog/BlogTeaser" message="Не вдалося завантажити статтю." />);
     expect(await screen.findByRole('status')).toHaveTextContent('Не вдалося завантажити статтю.');
   });
 
   it('shows the loading placeholder until the remote arrives', async () => {
-    let resolve!: (value: unknown) => void;
-    mockedLoadRemote.mockReturnValueOnce(new Promise((r) => (resolve = r)) as never);
-    render(<RemoteSlot id="home/Team-slow" loading={<p>Завантаження…</p>} />);
+    let resolve!: (value: LoadedRemoteModule) => void;
+    mockedLoad.mockReturnValueOnce(new Promise((r) => (resolve = r)));
+    render(<RemoteSlot id="home/Team" loading={<p>Завантаження…</p>} />);
     expect(screen.getByText('Завантаження…')).toBeInTheDocument();
-    resolve({ default: () => <p>Команда</p> });
+    resolve({ component: () => <p>Команда</p>, release: 'r1' });
     expect(await screen.findByText('Команда')).toBeInTheDocument();
   });
 });

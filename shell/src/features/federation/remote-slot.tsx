@@ -1,26 +1,31 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import { loadRemote } from '@module-federation/enhanced/runtime';
-import { registerRuntimeRemotes } from './remotes-config';
-import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
+import type { NoProps, PropsOf, RemoteModuleId } from '@agency/shared';
+import { loadRemoteModule } from './load-remote-module';
 import styles from './remote-slot.module.css';
 
 export const REMOTE_UNAVAILABLE_MESSAGE = 'Цей розділ тимчасово недоступний. Спробуйте оновити сторінку пізніше.';
 
-type RemoteModule = { default?: ComponentType<never> } & Record<string, unknown>;
+// One lazy component per exposed module, so re-renders never refetch a remote. A failed one is
+// forgotten, so the next time its slot mounts it is tried again.
+const lazyComponents = new Map<RemoteModuleId, ComponentType<object>>();
 
-// One lazy component per exposed module, so re-renders never refetch a remote.
-const lazyComponents = new Map<string, ComponentType<object>>();
-
-function lazyRemote(id: string): ComponentType<object> {
+function lazyRemote(id: RemoteModuleId): ComponentType<object> {
   let component = lazyComponents.get(id);
   if (!component) {
     component = lazy(async () => {
-      await registerRuntimeRemotes();
-      const remoteModule = await loadRemote<RemoteModule>(id);
-      if (!remoteModule || remoteModule[REMOTE_UNAVAILABLE] || typeof remoteModule.default !== 'function') {
-        throw new Error(`Remote module ${id} is unavailable`);
+      try {
+        const { component: Loaded, release } = await loadRemoteModule(id);
+        // The wrapper tells support which release of the remote this slot shows.
+        const WithRelease = (props: object) => (
+          <div className={styles.slot} data-remote-module={id} data-remote-release={release}>
+            <Loaded {...props} />
+          </div>
+        );
+        return { default: WithRelease };
+      } catch (error) {
+        lazyComponents.delete(id);
+        throw error;
       }
-      return { default: remoteModule.default as ComponentType<object> };
     });
     lazyComponents.set(id, component);
   }
@@ -28,7 +33,7 @@ function lazyRemote(id: string): ComponentType<object> {
 }
 
 interface BoundaryProps {
-  id: string;
+  id: RemoteModuleId;
   message: string;
   children: ReactNode;
 }
@@ -56,24 +61,26 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-interface RemoteSlotProps<P extends object> {
-  /** `remote/Module`, e.g. `home/Hero`. */
-  id: string;
-  props?: P;
+/** Props a module takes, as the contract in @agency/shared names them; optional when it takes none. */
+type ModuleProps<Id extends RemoteModuleId> = PropsOf<Id> extends NoProps ? { props?: NoProps } : { props: PropsOf<Id> };
+
+type RemoteSlotProps<Id extends RemoteModuleId> = {
+  /** `remote/Module`, e.g. `home/Hero`: only ids the registry exposes compile. */
+  id: Id;
   /** Space kept while the remote loads, so nothing below it jumps. */
   minHeight?: string;
   loading?: ReactNode;
   message?: string;
-}
+} & ModuleProps<Id>;
 
 /** Renders one exposed remote module, isolated: its failure stays inside this slot. */
-export function RemoteSlot<P extends object>({
+export function RemoteSlot<Id extends RemoteModuleId>({
   id,
   props,
   minHeight,
   loading,
   message = REMOTE_UNAVAILABLE_MESSAGE,
-}: RemoteSlotProps<P>) {
+}: RemoteSlotProps<Id>) {
   const RemoteComponent = lazyRemote(id);
   return (
     <RemoteErrorBoundary id={id} message={message}>

@@ -1,30 +1,80 @@
+import type { RemotesDocument } from '@agency/shared';
+
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
 
-describe('registerRuntimeRemotes', () => {
+function documentWithBlog(release: string): RemotesDocument {
+  return {
+    shell: { release: 'shell-1' },
+    remotes: {
+      home: { entry: '/remotes/home/h1/mf-manifest.json', release: 'h1' },
+      blog: { entry: `/remotes/blog/${release}/mf-manifest.json`, release },
+      forms: { entry: 'https://cdn.example/forms/mf-manifest.json', release: 'external' },
+    },
+  };
+}
+
+function serve(...documents: RemotesDocument[]): jest.Mock {
+  const fetchMock = jest.fn();
+  for (const document of documents) fetchMock.mockResolvedValueOnce({ ok: true, json: () => Promise.resolve(document) });
+  global.fetch = fetchMock;
+  return fetchMock;
+}
+
+describe('remotes-config', () => {
   let registerRemotes: jest.Mock;
 
   // A fresh module per test: the registration is memoised for the page's lifetime.
   beforeEach(async () => {
     jest.resetModules();
     registerRemotes = (await import('@module-federation/enhanced/runtime')).registerRemotes as jest.Mock;
+    delete window.__AGENCY_RELEASES__;
   });
 
   it('registers each remote at the manifest URL the server announces, once', async () => {
-    const config = {
-      home: '/remotes/home/mf-manifest.json',
-      blog: 'https://cdn.example/blog/mf-manifest.json',
-      forms: '/remotes/forms/mf-manifest.json',
-    };
-    global.fetch = jest.fn().mockResolvedValue({ ok: true, json: () => Promise.resolve(config) });
-    const { registerRuntimeRemotes } = await import('./remotes-config');
+    const fetchMock = serve(documentWithBlog('b1'));
+    const { registerRuntimeRemotes, registeredRemote } = await import('./remotes-config');
     await Promise.all([registerRuntimeRemotes(), registerRuntimeRemotes()]);
-    expect(global.fetch).toHaveBeenCalledTimes(1);
-    expect(global.fetch).toHaveBeenCalledWith('/remotes.json', { cache: 'no-cache' });
-    expect(registerRemotes).toHaveBeenCalledWith([
-      { name: 'agency_home', alias: 'home', entry: '/remotes/home/mf-manifest.json' },
-      { name: 'agency_blog', alias: 'blog', entry: 'https://cdn.example/blog/mf-manifest.json' },
-      { name: 'agency_forms', alias: 'forms', entry: '/remotes/forms/mf-manifest.json' },
-    ]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledWith('/remotes.json', { cache: 'no-cache' });
+    expect(registerRemotes).toHaveBeenCalledWith(
+      [
+        { name: 'agency_home', alias: 'home', entry: '/remotes/home/h1/mf-manifest.json' },
+        { name: 'agency_blog', alias: 'blog', entry: '/remotes/blog/b1/mf-manifest.json' },
+        { name: 'agency_forms', alias: 'forms', entry: 'https://cdn.example/forms/mf-manifest.json' },
+      ],
+      { force: false },
+    );
+    expect(registeredRemote('blog')?.release).toBe('b1');
+  });
+
+  it('tells support which release of each app the page runs, through window', async () => {
+    serve(documentWithBlog('b1'));
+    const { registerRuntimeRemotes } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    expect(window.__AGENCY_RELEASES__).toEqual({
+      shell: 'shell-1',
+      remotes: documentWithBlog('b1').remotes,
+    });
+  });
+
+  it('moves a remote to the release the server now announces, replacing the old registration', async () => {
+    serve(documentWithBlog('b1'), documentWithBlog('b2'));
+    const { registerRuntimeRemotes, refreshRemote, registeredRemote } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    await expect(refreshRemote('blog')).resolves.toBe(true);
+    expect(registerRemotes).toHaveBeenLastCalledWith(
+      [{ name: 'agency_blog', alias: 'blog', entry: '/remotes/blog/b2/mf-manifest.json' }],
+      { force: true },
+    );
+    expect(registeredRemote('blog')?.release).toBe('b2');
+    expect(window.__AGENCY_RELEASES__?.remotes.blog?.release).toBe('b2');
+  });
+
+  it('reports no move when the release is unchanged', async () => {
+    serve(documentWithBlog('b1'), documentWithBlog('b1'));
+    const { registerRuntimeRemotes, refreshRemote } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    await expect(refreshRemote('blog')).resolves.toBe(false);
   });
 
   it('rejects when the server cannot say where the remotes are', async () => {

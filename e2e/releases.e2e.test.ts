@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
+import { describeInBrowser, openPage } from './support/browser';
+import { ROOT } from './support/site';
+import { setUpSiteAndBrowser } from './support/suite';
+
+const OLD_BACK_LINK = 'Повернутися на головну';
+const NEW_BACK_LINK = 'До всіх новин агенції';
+
+const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-releases-e2e-'));
+
+/** `npm run release -- <args>` against this suite's releases directory. */
+function release(...args: string[]): string {
+  const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, RELEASES_DIR: releasesDir },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** The blog release the release command made current (the last one in its state's history). */
+function currentBlogRelease(): string {
+  const state = JSON.parse(readFileSync(path.join(releasesDir, 'blog', 'state.json'), 'utf8')) as { history: string[] };
+  const current = state.history.at(-1);
+  if (!current) throw new Error('no blog release is current');
+  return current;
+}
+
+/** A blog build whose post page says something else: the built blog with one text changed. */
+function changedBlogBuild(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-blog-changed-'));
+  cpSync(path.join(ROOT, 'mfe-blog/dist'), dir, { recursive: true });
+  let changed = 0;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.js'))) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    if (!text.includes(OLD_BACK_LINK)) continue;
+    writeFileSync(path.join(dir, file), text.replaceAll(OLD_BACK_LINK, NEW_BACK_LINK));
+    changed += 1;
+  }
+  if (changed === 0) throw new Error(`No built blog file contains "${OLD_BACK_LINK}"`);
+  return dir;
+}
+
+describeInBrowser('independent releases of a remote', () => {
+  const suite = setUpSiteAndBrowser({ RELEASES_DIR: releasesDir });
+  const cleanUp: string[] = [releasesDir];
+  afterAll(() => cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  async function remotes(): Promise<RemotesDocument> {
+    const response = await fetch(`${suite.site.baseUrl}/remotes.json`);
+    return (await response.json()) as RemotesDocument;
+  }
+
+  /** Waits (bounded) until the running server announces `release` as the blog's current one. */
+  async function blogReleaseBecomes(release: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((await remotes()).remotes.blog.release !== release) {
+      if (Date.now() > deadline) throw new Error(`the server still announces ${(await remotes()).remotes.blog.release}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The shell's HTML and every script it loads first, as a visitor's browser receives them. */
+  async function shellFiles(): Promise<Record<string, string>> {
+    const html = await (await fetch(`${suite.site.baseUrl}/`)).text();
+    const files: Record<string, string> = { '/': html };
+    for (const [, src] of html.matchAll(/<script[^>]+src="([^"]+)"/g)) {
+      files[src!] = await (await fetch(new URL(src!, suite.site.baseUrl))).text();
+    }
+    return files;
+  }
+
+  async function openFirstPost(page: Page): Promise<void> {
+    const card = page.locator(`#${SECTION_IDS.blog} article`).first();
+    await card.getByRole('link', { name: /Читати далі/ }).click();
+    await page.getByRole('heading', { level: 1 }).and(page.locator('#blog-post-title')).waitFor();
+  }
+
+  const postRelease = (page: Page) =>
+    page.locator('[data-remote-module="blog/BlogPostPage"]').getAttribute('data-remote-release');
+
+  it('keeps an open page working across a blog release, serves the new one to the next visitor and rolls back', async () => {
+    release('blog');
+    const first = currentBlogRelease();
+    await blogReleaseBecomes(first);
+    const shellBefore = await shellFiles();
+
+    const openBefore = await openPage(suite.browser, suite.site.baseUrl);
+    await openBefore.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    await expect(
+      openBefore.locator('[data-remote-module="blog/BlogTeaser"]').getAttribute('data-remote-release'),
+    ).resolves.toBe(first);
+
+    const changed = changedBlogBuild();
+    cleanUp.push(changed);
+    release('blog', '--dist', changed);
+    const second = currentBlogRelease();
+    expect(second).not.toBe(first);
+    await blogReleaseBecomes(second);
+
+    // The page opened before the deploy still opens a post, from the release it started with.
+    await openFirstPost(openBefore);
+    await expect(openBefore.getByRole('link', { name: OLD_BACK_LINK }).count()).resolves.toBeGreaterThan(0);
+    await expect(postRelease(openBefore)).resolves.toBe(first);
+    await expect(openBefore.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
+
+    // A fresh visitor gets the new release, and the page says which one it runs.
+    const fresh = await openPage(suite.browser, `${suite.site.baseUrl}/blog/1`);
+    await fresh.getByRole('link', { name: NEW_BACK_LINK }).waitFor();
+    await expect(postRelease(fresh)).resolves.toBe(second);
+    await expect(fresh.evaluate(() => window.__AGENCY_RELEASES__?.remotes.blog?.release)).resolves.toBe(second);
+
+    // Rollback: the next visitor sees the old text again, with no restart.
+    release('blog', '--rollback');
+    expect(currentBlogRelease()).toBe(first);
+    await blogReleaseBecomes(first);
+    const afterRollback = await openPage(suite.browser, `${suite.site.baseUrl}/blog/1`);
+    await afterRollback.getByRole('link', { name: OLD_BACK_LINK }).waitFor();
+    await expect(postRelease(afterRollback)).resolves.toBe(first);
+
+    expect(await shellFiles()).toEqual(shellBefore);
+    await Promise.all([openBefore, fresh, afterRollback].map((page) => page.context().close()));
+  });
+
+  it('moves an open page to the current release when the files of its own release are gone', async () => {
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    const started = await page.locator('[data-remote-module="blog/BlogTeaser"]').getAttribute('data-remote-release');
+    if (!started) throw new Error('the teaser does not say which release it came from');
+
+    const changed = changedBlogBuild();
+    cleanUp.push(changed);
+    release('blog', '--dist', changed);
+    const current = currentBlogRelease();
+    await blogReleaseBecomes(current);
+    // As if a host had lost the old release: its chunks now answer 404.
+    rmSync(path.join(releasesDir, 'blog', started), { recursive: true, force: true });
+
+    await openFirstPost(page);
+    await page.getByRole('link', { name: NEW_BACK_LINK }).waitFor();
+    await expect(postRelease(page)).resolves.toBe(current);
+    await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+});
