@@ -1,26 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestApp, type TestContext } from './helpers/app';
-import { createReleaseFixture, type FixtureBuild, type ReleaseFixture } from './helpers/releases';
+import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
 import { runTs } from './helpers/server-process';
 
 // Runs the real command (src/cli/release.ts through tsx, the code `npm run release` runs
 // compiled) with --dist builds, next to a server that must keep serving through a refusal.
 jest.setTimeout(90_000);
 
-let fixture: ReleaseFixture;
-let ctx: TestContext;
-
-beforeAll(async () => {
-  fixture = createReleaseFixture();
-  ctx = await startTestApp({ staticRoot: fixture.staticRoot, releasesDir: fixture.releasesDir });
-});
-
-afterAll(async () => {
-  await ctx.close();
-  fixture.cleanup();
-});
+const suite = setUpReleaseSuite();
 
 interface Run {
   code: number | null;
@@ -29,7 +17,7 @@ interface Run {
 }
 
 function release(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = runTs('src/cli/release.ts', args, { RELEASES_DIR: fixture.releasesDir, STATIC_ROOT: fixture.staticRoot, ...env });
+  const child = runTs('src/cli/release.ts', args, { RELEASES_DIR: suite.fixture.releasesDir, STATIC_ROOT: suite.fixture.staticRoot, ...env });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,11 +26,11 @@ function release(args: string[], env: Record<string, string> = {}): Promise<Run>
 }
 
 async function publishBuild(app: string, build: FixtureBuild = {}, extra: string[] = []): Promise<Run> {
-  return release([app, '--dist', fixture.build(app, build), ...extra]);
+  return release([app, '--dist', suite.fixture.build(app, build), ...extra]);
 }
 
 const idOf = (run: Run) => /release (\S+) is now current/.exec(run.stdout)?.[1] ?? '';
-const remotesJson = async () => (await ctx.request('GET', '/remotes.json')).json<{ remotes: Record<string, { release: string }> }>();
+const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')).json<{ remotes: Record<string, { release: string }> }>();
 
 describe('npm run release', () => {
   let first = '';
@@ -79,7 +67,7 @@ describe('npm run release', () => {
     // Longer than the server's re-read interval: it has seen whatever state.json now says.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect((await remotesJson()).remotes.blog?.release).toBe(first);
-    const file = await ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
+    const file = await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
     expect([file.statusCode, file.body]).toEqual([200, 'var agency_blog; // b1']);
   });
 
@@ -97,12 +85,12 @@ describe('npm run release', () => {
 
   it('prunes to --keep, never the current or previous release', async () => {
     const third = idOf(await publishBuild('blog', { label: 'b3' }, ['--keep', '1']));
-    const kept = fs.readdirSync(path.join(fixture.releasesDir, 'blog')).filter((name) => name.startsWith('1.'));
+    const kept = fs.readdirSync(path.join(suite.fixture.releasesDir, 'blog')).filter((name) => name.startsWith('1.'));
     expect(kept.sort()).toEqual([second, third].sort());
   });
 
   it('refuses to run while the app is locked', async () => {
-    const lock = path.join(fixture.releasesDir, 'blog', '.lock');
+    const lock = path.join(suite.fixture.releasesDir, 'blog', '.lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
     try {
       const run = await release(['blog', '--rollback']);

@@ -1,31 +1,20 @@
 import { publish, rollback } from '../src/releases/commands';
-import { startTestApp, type TestContext } from './helpers/app';
-import { createReleaseFixture, type ReleaseFixture } from './helpers/releases';
+import { startTestApp } from './helpers/app';
+import { setUpReleaseSuite } from './helpers/releases';
 
 // The all-in-one server with published releases: what /remotes.json says, which files are served
 // from which release, and that a new current release shows within 2 s without a restart.
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-let fixture: ReleaseFixture;
-let ctx: TestContext;
-
-beforeAll(async () => {
-  fixture = createReleaseFixture();
-  ctx = await startTestApp({ staticRoot: fixture.staticRoot, releasesDir: fixture.releasesDir });
-});
-
-afterAll(async () => {
-  await ctx.close();
-  fixture.cleanup();
-});
+const suite = setUpReleaseSuite();
 
 interface Document {
   shell: { release: string };
   remotes: Record<string, { entry: string; release: string }>;
 }
 
-const remotesJson = async () => (await ctx.request('GET', '/remotes.json')).json<Document>();
+const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')).json<Document>();
 
 /** Polls until `check` passes; resolves with the milliseconds it took. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
@@ -39,7 +28,7 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 
 /** Publishes a build and waits for the server to name it current; returns its id. */
 async function releaseAndWait(app: string, label: string, keep?: number): Promise<string> {
-  const output = await publish(fixture.context, app, fixture.build(app, { label }), keep);
+  const output = await publish(suite.fixture.context, app, suite.fixture.build(app, { label }), keep);
   const id = /release (\S+) is now current/.exec(output.join('\n'))?.[1] ?? '';
   const current = async () => {
     const document = await remotesJson();
@@ -49,7 +38,7 @@ async function releaseAndWait(app: string, label: string, keep?: number): Promis
   return id;
 }
 
-const page = async (url: string) => (await ctx.request('GET', url, { headers: { accept: 'text/html' } })).body;
+const page = async (url: string) => (await suite.ctx.request('GET', url, { headers: { accept: 'text/html' } })).body;
 
 describe('remotes with releases', () => {
   let first: string;
@@ -69,36 +58,36 @@ describe('remotes with releases', () => {
 
   it('serves every file of a release immutable, with CORS; the dist folder stays served as before', async () => {
     for (const file of ['mf-manifest.json', 'remoteEntry.js', 'chunk.0123abcd45.js', 'assets/logo.bbbbbbbb22.svg']) {
-      const response = await ctx.request('GET', `/remotes/blog/${first}/${file}`);
+      const response = await suite.ctx.request('GET', `/remotes/blog/${first}/${file}`);
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe(IMMUTABLE);
       expect(response.headers['access-control-allow-origin']).toBe('*');
       expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
     }
-    expect((await ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`)).body).toContain('b1');
-    const dist = await ctx.request('GET', '/remotes/blog/remoteEntry.js');
+    expect((await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`)).body).toContain('b1');
+    const dist = await suite.ctx.request('GET', '/remotes/blog/remoteEntry.js');
     expect(dist.body).toContain('dist');
     expect(dist.headers['cache-control']).toBe('no-cache');
   });
 
   it('keeps serving an older release after a new one, and answers 404 once it is pruned', async () => {
     const second = await releaseAndWait('blog', 'b2');
-    const old = await ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
+    const old = await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
     expect([old.statusCode, old.headers['cache-control']]).toEqual([200, IMMUTABLE]);
     expect(old.body).toContain('b1');
     // keep 1: the newest and the previous one stay, the first goes.
     await releaseAndWait('blog', 'b3', 1);
-    const pruned = await ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
+    const pruned = await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
     expect([pruned.statusCode, pruned.headers['cache-control']]).toEqual([404, 'no-store']);
     expect(pruned.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
-    expect((await ctx.request('GET', `/remotes/blog/${second}/remoteEntry.js`)).statusCode).toBe(200);
+    expect((await suite.ctx.request('GET', `/remotes/blog/${second}/remoteEntry.js`)).statusCode).toBe(200);
   });
 
   it.each(['/remotes/blog/ID/../../../site/secret.txt', '/remotes/blog/ID/%2e%2e/state.json', '/remotes/blog/ID/..%2f..%2fhome%2fstate.json', '/remotes/home/ID/remoteEntry.js', '/remotes/blog/.lock', '/remotes/blog/ID'])(
     'refuses %s',
     async (url) => {
       const { remotes } = await remotesJson();
-      expect((await ctx.request('GET', url.replace('ID', remotes.blog?.release ?? ''))).statusCode).toBe(404);
+      expect((await suite.ctx.request('GET', url.replace('ID', remotes.blog?.release ?? ''))).statusCode).toBe(404);
     },
   );
 });
@@ -113,16 +102,16 @@ describe('the shell with releases', () => {
     expect(await page('/')).toContain('data-build="s2"');
     expect(await page('/about')).toContain('data-build="s2"');
     // The same name in several releases: the current one wins.
-    expect((await ctx.request('GET', '/main.3f2a9c1b7d.js')).body).toContain('s2');
+    expect((await suite.ctx.request('GET', '/main.3f2a9c1b7d.js')).body).toContain('s2');
     // A page opened before the deploy still finds its lazy chunks…
-    const lazy = await ctx.request('GET', '/only-s1.0a1b2c3d4e.js');
+    const lazy = await suite.ctx.request('GET', '/only-s1.0a1b2c3d4e.js');
     expect([lazy.statusCode, lazy.headers['cache-control']]).toEqual([200, IMMUTABLE]);
     // …and files only shell/dist has are still found last.
-    expect((await ctx.request('GET', '/only-dist.0a1b2c3d4e.js')).statusCode).toBe(200);
-    expect((await ctx.request('GET', '/index.html')).headers['cache-control']).toBe('no-cache');
-    expect((await ctx.request('GET', '/only-s1.0a1b2c3d4e.js')).headers['access-control-allow-origin']).toBeUndefined();
+    expect((await suite.ctx.request('GET', '/only-dist.0a1b2c3d4e.js')).statusCode).toBe(200);
+    expect((await suite.ctx.request('GET', '/index.html')).headers['cache-control']).toBe('no-cache');
+    expect((await suite.ctx.request('GET', '/only-s1.0a1b2c3d4e.js')).headers['access-control-allow-origin']).toBeUndefined();
 
-    await rollback(fixture.context, 'shell');
+    await rollback(suite.fixture.context, 'shell');
     await within(2000, async () => (await remotesJson()).shell.release === s1);
     expect(await page('/')).toContain('data-build="s1"');
   });
@@ -131,8 +120,8 @@ describe('the shell with releases', () => {
 describe('a remote with a release but a REMOTE_*_URL override', () => {
   it('answers the override as external', async () => {
     const other = await startTestApp({
-      staticRoot: fixture.staticRoot,
-      releasesDir: fixture.releasesDir,
+      staticRoot: suite.fixture.staticRoot,
+      releasesDir: suite.fixture.releasesDir,
       remoteUrls: { blog: 'https://cdn.example/blog/mf-manifest.json' },
     });
     try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '../../src/config';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/releases/apps';
 import type { ReleaseContext } from '../../src/releases/commands';
+import { startTestApp, type TestContext } from './app';
 
 /** What the real builds share today (shell and remotes alike). */
 export const CURRENT_VERSIONS: Record<string, string> = {
@@ -98,4 +99,27 @@ export function createReleaseFixture(): ReleaseFixture {
     build: (app, build) => writeBuild(path.join(scratch, `${appFolder(app)}-${(count += 1)}`), app, build),
     cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
   };
+}
+
+export interface ReleaseSuite {
+  fixture: ReleaseFixture;
+  /** The server, started on the fixture's static root and releases folder. */
+  ctx: TestContext;
+}
+
+/**
+ * A release fixture and a server on it for the enclosing `describe` (or file), stopped after it.
+ * Read `fixture` and `ctx` inside tests and later hooks, once they have started.
+ */
+export function setUpReleaseSuite(): ReleaseSuite {
+  const suite = {} as ReleaseSuite;
+  beforeAll(async () => {
+    suite.fixture = createReleaseFixture();
+    suite.ctx = await startTestApp({ staticRoot: suite.fixture.staticRoot, releasesDir: suite.fixture.releasesDir });
+  });
+  afterAll(async () => {
+    await suite.ctx?.close();
+    suite.fixture?.cleanup();
+  });
+  return suite;
 }
