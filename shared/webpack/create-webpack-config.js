@@ -6,9 +6,9 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const { createSharedConfig } = require('./shared-dependencies');
-const { HOST, remoteInFolder, devRemotesDocument } = require('./apps');
+const { API, HOST, remoteInFolder, devRemotesDocument } = require('./apps');
 
-const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? 3000}`;
+const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? API.devPort}`;
 
 /** `{ Hero: './src/…' }` → Module Federation's `{ './Hero': './src/…' }`. */
 function federationExposes(exposes) {
