@@ -128,6 +128,17 @@ describeInBrowser('independent releases of a remote', () => {
     await Promise.all([openBefore, fresh, afterRollback].map((page) => page.context().close()));
   });
 
+  it('retries a chunk that failed to load, with no message to the visitor', async () => {
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    let requests = 0;
+    await page.route(/__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/, (route) => (requests++ === 0 ? route.abort() : route.continue()));
+    await openFirstPost(page);
+    expect(requests).toBe(2);
+    await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
   it('moves an open page to the current release when the files of its own release are gone', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);
     await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();

@@ -3,7 +3,6 @@
 const path = require('node:path');
 const registry = require('../src/federation/registry.json');
 
-const REPO_ROOT = path.resolve(__dirname, '../..');
 const SHARED_FOLDER = path.basename(path.resolve(__dirname, '..'));
 
 /** Remotes as a list: `{ id, federationName, folder, devPort, urlVariable, title, exposes }`. */
@@ -16,12 +15,6 @@ const BROWSER_APP_FOLDERS = [HOST.folder, ...REMOTES.map((remote) => remote.fold
 
 /** Every workspace in build order: shared first (everyone imports it), the API last. */
 const WORKSPACES = [SHARED_FOLDER, ...BROWSER_APP_FOLDERS, API.folder];
-
-const DEV_PORTS = {
-  [HOST.id]: HOST.devPort,
-  api: API.devPort,
-  ...Object.fromEntries(REMOTES.map((remote) => [remote.id, remote.devPort])),
-};
 
 /** The remote whose folder is `appDir`, or undefined for the shell. */
 function remoteInFolder(appDir) {
@@ -47,14 +40,12 @@ function devRemotesDocument(env) {
 }
 
 module.exports = {
-  REPO_ROOT,
   SHARED_FOLDER,
   HOST,
   API,
   REMOTES,
   BROWSER_APP_FOLDERS,
   WORKSPACES,
-  DEV_PORTS,
   remoteInFolder,
   devRemotesDocument,
 };

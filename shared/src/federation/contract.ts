@@ -31,13 +31,13 @@ export interface ExposedModuleProps {
 
 type Remotes = (typeof registry)['remotes'];
 
-/** Every `remote/Module` id the registry exposes. */
-export type RegisteredModuleId = {
+/**
+ * Every `remote/Module` id the registry exposes: the ids the shell may load, so a renamed expose
+ * fails where the shell names it.
+ */
+export type RemoteModuleId = {
   [R in keyof Remotes]: `${R & string}/${keyof Remotes[R]['exposes'] & string}`;
 }[keyof Remotes];
-
-/** The ids the shell may load: those the registry exposes (so a rename fails where the shell names it). */
-export type RemoteModuleId = RegisteredModuleId;
 
 /** Props of a module by id; `never` for an id the contract does not list (the check below fails then). */
 export type PropsOf<Id extends RemoteModuleId> = Id extends keyof ExposedModuleProps ? ExposedModuleProps[Id] : never;
@@ -50,6 +50,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
  * Fails to compile, naming the odd ids, when the registry and the props above list different
  * modules.
  */
-export const REGISTRY_MATCHES_CONTRACT: Same<RegisteredModuleId, keyof ExposedModuleProps> extends true
+export const REGISTRY_MATCHES_CONTRACT: Same<RemoteModuleId, keyof ExposedModuleProps> extends true
   ? true
-  : { unlistedInContract: Exclude<RegisteredModuleId, keyof ExposedModuleProps>; notInRegistry: Exclude<keyof ExposedModuleProps, RegisteredModuleId> } = true;
+  : { unlistedInContract: Exclude<RemoteModuleId, keyof ExposedModuleProps>; notInRegistry: Exclude<keyof ExposedModuleProps, RemoteModuleId> } = true;

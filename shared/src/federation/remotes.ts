@@ -20,9 +20,12 @@ export function remoteUrlVariable(name: RemoteName): string {
   return registry.remotes[name].urlVariable;
 }
 
-/** Path under which the all-in-one server serves each remote's files. */
+/** Path under which the all-in-one server serves the remotes' files. */
+export const REMOTES_PATH = '/remotes/';
+
+/** Path under which the all-in-one server serves one remote's files. */
 export function remoteBasePath(name: RemoteName): string {
-  return `/remotes/${name}/`;
+  return `${REMOTES_PATH}${name}/`;
 }
 
 /** Release id of an app served straight from its build folder (`<app>/dist`), with no release published. */

@@ -30,8 +30,11 @@ async function tryLoad(id: RemoteModuleId): Promise<ComponentType<object> | unde
 
 /**
  * Loads an exposed module's component. A failed manifest, entry or chunk load is retried; before
- * each retry the remote is looked up again, so a page opened before a deploy that removed its
- * release moves to the current one.
+ * each retry the remote is looked up again, so a page whose release is gone (a host lost it, or it
+ * was pruned while the tab stayed open) moves to the current one. The move loads a second
+ * container of that remote beside the first; both builds share webpack's chunk registry (one
+ * `uniqueName`), so modules the old release already loaded may be reused by the new one: the price
+ * of not failing until a reload, paid only on this path.
  */
 export async function loadRemoteModule(id: RemoteModuleId): Promise<LoadedRemoteModule> {
   await registerRuntimeRemotes();

@@ -70,11 +70,30 @@ describe('remotes-config', () => {
     expect(window.__AGENCY_RELEASES__?.remotes.blog?.release).toBe('b2');
   });
 
-  it('reports no move when the release is unchanged', async () => {
+  it('leaves a remote registered as it is when its release is unchanged', async () => {
     serve(documentWithBlog('b1'), documentWithBlog('b1'));
     const { registerRuntimeRemotes, refreshRemote } = await import('./remotes-config');
     await registerRuntimeRemotes();
     await expect(refreshRemote('blog')).resolves.toBe(false);
+    expect(registerRemotes).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks the server once for slots of one remote that fail together', async () => {
+    const fetchMock = serve(documentWithBlog('b1'), documentWithBlog('b2'));
+    const { registerRuntimeRemotes, refreshRemote } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    await expect(Promise.all([refreshRemote('blog'), refreshRemote('blog')])).resolves.toEqual([true, true]);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(registerRemotes).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps reporting the shell release the page was loaded with', async () => {
+    const later = { ...documentWithBlog('b2'), shell: { release: 'shell-2' } };
+    serve(documentWithBlog('b1'), later);
+    const { registerRuntimeRemotes, refreshRemote } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    await refreshRemote('blog');
+    expect(window.__AGENCY_RELEASES__?.shell).toBe('shell-1');
   });
 
   it('rejects when the server cannot say where the remotes are', async () => {

@@ -16,7 +16,9 @@ function register(document: RemotesDocument, names: readonly RemoteName[], force
     { force },
   );
   for (const name of names) registered.set(name, document.remotes[name]);
-  window.__AGENCY_RELEASES__ = { shell: document.shell.release, remotes: Object.fromEntries(registered) };
+  // The shell's own release is the one this page was loaded with, whatever the server says later.
+  const shell = window.__AGENCY_RELEASES__?.shell ?? document.shell.release;
+  window.__AGENCY_RELEASES__ = { shell, remotes: Object.fromEntries(registered) };
 }
 
 /**
@@ -33,15 +35,26 @@ export function registeredRemote(name: RemoteName): RemoteLocation | undefined {
   return registered.get(name);
 }
 
+const refreshing = new Map<RemoteName, Promise<boolean>>();
+
 /**
- * After a failed load: asks the server again and registers the remote anew. When a deploy has
- * made another release current, the page switches to it instead of failing until a reload; when
- * not, re-registering still drops the runtime's record of the failed load, so it is tried again.
- * Resolves whether the release changed.
+ * After a failed load: asks the server again where the remote lives. When a deploy has made
+ * another release current, the remote is registered anew at it (the runtime then forgets the old
+ * container), so the page moves on instead of failing until a reload; otherwise nothing changes
+ * and the caller simply retries (the runtime and webpack do not keep failed loads). Slots failing
+ * together share one request. Resolves whether the remote moved.
  */
-export async function refreshRemote(name: RemoteName): Promise<boolean> {
-  const document = await fetchRemotesDocument();
-  const before = registered.get(name);
-  register(document, [name], true);
-  return before?.entry !== document.remotes[name].entry;
+export function refreshRemote(name: RemoteName): Promise<boolean> {
+  let pending = refreshing.get(name);
+  if (!pending) {
+    pending = fetchRemotesDocument()
+      .then((document) => {
+        if (registered.get(name)?.entry === document.remotes[name].entry) return false;
+        register(document, [name], true);
+        return true;
+      })
+      .finally(() => refreshing.delete(name));
+    refreshing.set(name, pending);
+  }
+  return pending;
 }
