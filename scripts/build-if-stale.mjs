@@ -30,6 +30,27 @@ function newestMtime(target) {
   return newest;
 }
 
+function git(args) {
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The checkout's short revision, `-dirty` with uncommitted changes, `unknown` outside git (as api/src/releases/release-id.ts). */
+function gitRevision() {
+  const revision = git(['rev-parse', '--short', 'HEAD']);
+  if (!revision) return 'unknown';
+  return git(['status', '--porcelain']) ? `${revision}-dirty` : revision;
+}
+
+/**
+ * Marks `dist` as built now, from the checkout's revision: `{ "builtAt": ISO, "revision": … }`.
+ * The release command names a release after it, so a build published elsewhere (a CI artifact)
+ * keeps the revision it was built from. Its modification time is what isStale() compares.
+ */
+export function writeBuildStamp(dist, { builtAt = new Date(), revision = gitRevision() } = {}) {
+  writeFileSync(path.join(dist, STAMP), `${JSON.stringify({ builtAt: builtAt.toISOString(), revision })}\n`);
+}
+
 export function isStale(workspace) {
   const stamp = path.join(root, workspace, 'dist', STAMP);
   if (!existsSync(stamp)) return true;
@@ -45,9 +66,11 @@ export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
   for (const workspace of WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w))) {
     if (!isStale(workspace)) continue;
     log(`[build] ${workspace} is missing or stale: building`);
+    // The sources built are those of this moment.
+    const revision = gitRevision();
     const result = spawnSync('npm', ['run', 'build', '--silent', '-w', workspace], { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) throw new Error(`Build of ${workspace} failed`);
-    writeFileSync(path.join(root, workspace, 'dist', STAMP), new Date().toISOString());
+    writeBuildStamp(path.join(root, workspace, 'dist'), { revision });
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { RemoteName } from '@agency/shared';
+import { REMOTES_PATH, type RemoteName } from '@agency/shared';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
@@ -162,7 +162,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
-    const isAsset = pathname.startsWith('/remotes/') || pathname.startsWith('/media/');
+    const isAsset = pathname.startsWith(REMOTES_PATH) || pathname.startsWith('/media/');
     const shellIndex =
       !isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request.headers.accept)
         ? await site.shellIndex()

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from '../src/config';
 import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
 import { runTs } from './helpers/server-process';
 
@@ -35,6 +36,12 @@ const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')
 describe('npm run release', () => {
   let first = '';
   let second = '';
+
+  it('is the root script only, which builds shared and api first', () => {
+    const scripts = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts(path.join(REPO_ROOT, 'package.json')).release).toMatch(/^node scripts\/build-if-stale\.mjs shared api && node api\/dist\/cli\/release\.js$/);
+    expect(scripts(path.join(REPO_ROOT, 'api/package.json')).release).toBeUndefined();
+  });
 
   it('prints the usage for bad arguments, exit code 2', async () => {
     const help = await release(['--help']);
@@ -89,13 +96,13 @@ describe('npm run release', () => {
     expect(kept.sort()).toEqual([second, third].sort());
   });
 
-  it('refuses to run while the app is locked', async () => {
-    const lock = path.join(suite.fixture.releasesDir, 'blog', '.lock');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
+  it('refuses to run while another release command holds the lock', async () => {
+    const lock = path.join(suite.fixture.releasesDir, '.lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z', command: 'publish shell' }));
     try {
       const run = await release(['blog', '--rollback']);
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`Another release command is running for blog (pid ${process.pid} on ${os.hostname()}`);
+      expect(run.stderr).toContain(`Another release command is running (publish shell, pid ${process.pid} on ${os.hostname()}`);
       expect(run.stderr).toContain(`delete ${lock}`);
     } finally {
       fs.rmSync(lock);

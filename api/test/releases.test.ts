@@ -1,12 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../src/config';
 import { list, promote, publish, RefusedError, rollback } from '../src/releases/commands';
 import { REFRESH_MS, ReleaseReader } from '../src/releases/reader';
-import { LockHeldError, readState } from '../src/releases/state';
+import { gitRevision, releaseId } from '../src/releases/release-id';
+import { LockHeldError } from '../src/releases/lock';
+import { readState } from '../src/releases/state';
 import { appReleasesDir, loadAppReleases } from '../src/releases/store';
-import { createReleaseFixture, type ReleaseFixture } from './helpers/releases';
+import { createReleaseFixture, CURRENT_VERSIONS, type ReleaseFixture } from './helpers/releases';
 
 // The release model in process: publish, list, rollback, promote, pruning, ids and the
 // compatibility gate, on temp folders (release-cli.test.ts runs the real command).
@@ -67,6 +72,36 @@ describe('publishing', () => {
     expect(output).toEqual([`home release ${first} already holds this build`, `home release ${first} is now current`]);
     expect(await history('home')).toEqual([first, second, first]);
     expect((await loadAppReleases(fixture.releasesDir, 'home')).releases).toHaveLength(2);
+  });
+
+  it("takes the id's version and revision from the build, not the checkout", async () => {
+    // A CI artifact: its manifest names the app's version, its stamp the revision it was built from.
+    const stamp = JSON.stringify({ builtAt: '2026-11-22T06:15:00.000Z', revision: '0badc0d-dirty' });
+    const id = await release('blog', { stamp, buildVersion: '2.5.0' });
+    expect(id).toBe('2.5.0-0badc0d-dirty-20261122T061500Z');
+    expect(JSON.parse(fs.readFileSync(path.join(fixture.releasesDir, 'blog', id, 'release.json'), 'utf8'))).toMatchObject({
+      version: '2.5.0',
+      revision: '0badc0d-dirty',
+      builtAt: '2026-11-22T06:15:00.000Z',
+    });
+    // A changed copy of that build (its stamp copied along) still gets a release of its own.
+    expect(await release('blog', { stamp, buildVersion: '2.5.0', label: 'v2' })).toBe(`${id}-2`);
+    expect(await release('shell', { stamp, buildVersion: '3.0.0' })).toBe('3.0.0-0badc0d-dirty-20261122T061500Z');
+    // Without them: the checkout's package.json version and revision.
+    const fallback = await release('home', { stamp: JSON.stringify({ builtAt: '2026-11-22T06:15:00.000Z' }) });
+    expect(fallback).toBe(releaseId('1.0.0', gitRevision(REPO_ROOT), new Date('2026-11-22T06:15:00.000Z')));
+  });
+
+  it('reads the stamp scripts/build-if-stale.mjs writes', async () => {
+    const dist = fixture.build('forms');
+    const script = pathToFileURL(path.join(REPO_ROOT, 'scripts/build-if-stale.mjs')).href;
+    const code = `const { writeBuildStamp } = await import(${JSON.stringify(script)}); writeBuildStamp(${JSON.stringify(dist)});`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    const stamp = JSON.parse(fs.readFileSync(path.join(dist, '.build-stamp'), 'utf8')) as { builtAt: string; revision: string };
+    expect(stamp).toEqual({ builtAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), revision: gitRevision(REPO_ROOT) });
+    await publish(fixture.context, 'forms', dist);
+    expect(await currentId('forms')).toBe(releaseId('1.0.0', stamp.revision, new Date(stamp.builtAt)));
   });
 
   it('refuses a folder that is not a build of the app', async () => {
@@ -164,19 +199,84 @@ describe('compatibility gate', () => {
 });
 
 describe('the lock', () => {
-  it('refuses to run while another command holds it, and takes over one left by a dead process', async () => {
-    const appDir = path.join(fixture.releasesDir, 'blog');
-    fs.mkdirSync(appDir, { recursive: true });
-    const lock = path.join(appDir, '.lock');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
+  const lockFile = () => path.join(fixture.releasesDir, '.lock');
+  const holder = (pid: number | undefined, command = 'publish shell') =>
+    JSON.stringify({ pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z', command });
+  const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
+
+  it('is one lock for the whole releases folder: a command on any app refuses to run while it is held', async () => {
+    const first = await release('blog', { label: 'a' });
+    await release('blog', { label: 'b' });
+    fs.writeFileSync(lockFile(), holder(process.pid));
+    const running = `Another release command is running (publish shell, pid ${process.pid} on ${os.hostname()} since 2026-01-01T00:00:00.000Z)`;
     await expect(release('blog')).rejects.toThrow(LockHeldError);
-    await expect(release('blog')).rejects.toThrow(`Another release command is running for blog (pid ${process.pid}`);
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    fs.writeFileSync(lock, JSON.stringify({ pid: dead, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
+    await expect(release('home')).rejects.toThrow(running);
+    await expect(promote(fixture.context, 'blog', first)).rejects.toThrow(running);
+    await expect(rollback(fixture.context, 'blog')).rejects.toThrow(running);
+    expect(fs.readFileSync(lockFile(), 'utf8')).toBe(holder(process.pid));
+  });
+
+  it('serializes the compatibility check across apps: a shell and a remote released at once cannot both pass it', async () => {
+    // The blog accepts any axios 1.x or later: a shell with axios 2 passes against it, and a blog
+    // that needs ^1.21.1 passes against the dist shell (1.21.1). Both together must not become current.
+    // (Home and forms are loaded from elsewhere, so only the blog is checked.)
+    const context = { ...fixture.context, remoteUrls: { home: 'https://a.example/m.json', forms: 'https://c.example/m.json' } };
+    await publish(context, 'blog', fixture.build('blog', { label: 'loose', required: { axios: '>=1.0.0' } }));
+    const shell = fixture.build('shell', { label: 'axios-2', versions: { ...CURRENT_VERSIONS, axios: '2.0.0' } });
+    const blog = fixture.build('blog', { label: 'strict' });
+    const runs = [() => publish(context, 'shell', shell), () => publish(context, 'blog', blog)];
+    const results = await Promise.allSettled(runs.map((run) => run()));
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const loser = results.findIndex((result) => result.status === 'rejected');
+    expect((results[loser] as PromiseRejectedResult).reason).toBeInstanceOf(LockHeldError);
+    // Run again, the loser meets the winner in the compatibility check and is refused.
+    await expect(runs[loser]?.()).rejects.toThrow(/^Refused: /);
+  });
+
+  it('takes over a lock left by a dead process, and cleans up what that process left behind', async () => {
+    fs.mkdirSync(fixture.releasesDir, { recursive: true });
+    fs.writeFileSync(lockFile(), holder(deadPid()));
     // The crashed command also left a half-made copy behind: cleaned up, never listed.
-    fs.mkdirSync(path.join(appDir, '.tmp-0123456789ab'));
+    const appDir = path.join(fixture.releasesDir, 'blog');
+    fs.mkdirSync(path.join(appDir, '.tmp-0123456789ab'), { recursive: true });
     const id = await release('blog');
     expect(fs.readdirSync(appDir).sort()).toEqual([id, 'state.json']);
+    expect(fs.readdirSync(fixture.releasesDir)).toEqual(['blog']);
+  });
+
+  it('refuses, and puts back, a live lock it moved away while taking over a stale one', async () => {
+    // Another command saw the same dead holder and took the lock over first, between this
+    // command's read of the stale lock and its rename of it.
+    fs.mkdirSync(fixture.releasesDir, { recursive: true });
+    fs.writeFileSync(lockFile(), holder(deadPid()));
+    const fresh = holder(process.pid, 'promote home');
+    const rename = jest.spyOn(fsp, 'rename').mockImplementationOnce(async (from, to) => {
+      fs.writeFileSync(lockFile(), fresh);
+      return fsp.rename(from, to);
+    });
+    try {
+      await expect(release('blog')).rejects.toThrow(`Another release command is running (promote home, pid ${process.pid}`);
+    } finally {
+      rename.mockRestore();
+    }
+    expect(fs.readFileSync(lockFile(), 'utf8')).toBe(fresh);
+    expect(fs.readdirSync(fixture.releasesDir)).toEqual(['.lock']);
+  });
+
+  it('tries again when the stale lock is gone by the time it renames it', async () => {
+    fs.mkdirSync(fixture.releasesDir, { recursive: true });
+    fs.writeFileSync(lockFile(), holder(deadPid()));
+    // Another command took the stale lock over and already finished.
+    const rename = jest.spyOn(fsp, 'rename').mockImplementationOnce(async (from, to) => {
+      fs.rmSync(lockFile());
+      return fsp.rename(from, to);
+    });
+    try {
+      expect(await release('blog')).toMatch(/^1\.0\.0-/);
+    } finally {
+      rename.mockRestore();
+    }
+    expect(fs.existsSync(lockFile())).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { loadReleaseConfig, REPO_ROOT } from '../config';
 import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
 import { list, promote, publish, RefusedError, rollback, type Output, type ReleaseContext } from '../releases/commands';
-import { LockHeldError } from '../releases/state';
+import { LockHeldError } from '../releases/lock';
 
 /**
  * Immutable releases with instant rollback (see api/README.md, "Releases"):

@@ -4,13 +4,15 @@ import { appFolder, type AppName } from './apps';
 import { refusal, type GateContext } from './compat';
 import { compactHistory, pruneReleases, removeLeftovers } from './prune';
 import { createRelease } from './publish';
-import { buildTime, gitRevision } from './release-id';
-import { withLock, writeState } from './state';
+import { buildVersion, filesTime, gitRevision, readBuildStamp } from './release-id';
+import { withLock } from './lock';
+import { writeState } from './state';
 import { appReleasesDir, loadAppReleases, type ReleaseInfo } from './store';
 
 /**
  * What `npm run release` does: publish, list, roll back, promote. Every command that changes
- * something holds the app's lock and runs the compatibility gate before a release becomes current.
+ * something holds the lock of the whole releases folder (`RELEASES_DIR/.lock`: the gate of one app
+ * reads the others' current releases) and runs the compatibility gate before a release becomes current.
  */
 export interface ReleaseContext extends GateContext {
   /** Releases to keep per app. */
@@ -26,7 +28,8 @@ export class RefusedError extends Error {}
 /** Lines to print. */
 export type Output = string[];
 
-function appVersion(context: ReleaseContext, app: AppName): string {
+/** The checkout's version of the app (its package.json), for builds that do not name theirs. */
+function checkoutVersion(context: ReleaseContext, app: AppName): string {
   const file = path.join(context.repoRoot, appFolder(app), 'package.json');
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
 }
@@ -45,14 +48,18 @@ async function prune(context: ReleaseContext, app: AppName, keep: number): Promi
 
 export async function publish(context: ReleaseContext, app: AppName, dist: string, keep = context.keep): Promise<Output> {
   const appDir = appReleasesDir(context.releasesDir, app);
-  return withLock(appDir, app, async () => {
+  // The copy is made under the lock too: removeLeftovers may then treat every temp folder as a
+  // crashed command's.
+  return withLock(context.releasesDir, `publish ${app}`, async () => {
     await removeLeftovers(appDir);
+    const stamp = readBuildStamp(dist);
     const { release, created } = await createRelease(context.releasesDir, {
       app,
       dist,
-      version: appVersion(context, app),
-      revision: gitRevision(context.repoRoot),
-      builtAt: buildTime(dist),
+      // What the build says it is (a CI artifact is not the checkout), else the checkout.
+      version: buildVersion(dist) ?? checkoutVersion(context, app),
+      revision: stamp?.revision ?? gitRevision(context.repoRoot),
+      builtAt: stamp?.builtAt ?? filesTime(dist),
       publishedAt: (context.now ?? (() => new Date()))(),
     });
     const output = [created ? `Published ${app} release ${release.id} from ${dist}` : `${app} release ${release.id} already holds this build`];
@@ -71,7 +78,7 @@ export async function publish(context: ReleaseContext, app: AppName, dist: strin
 }
 
 export async function promote(context: ReleaseContext, app: AppName, id: string): Promise<Output> {
-  return withLock(appReleasesDir(context.releasesDir, app), app, async () => {
+  return withLock(context.releasesDir, `promote ${app} ${id}`, async () => {
     const state = await loadAppReleases(context.releasesDir, app);
     const release = state.releases.find((candidate) => candidate.id === id);
     if (!release) {
@@ -85,7 +92,7 @@ export async function promote(context: ReleaseContext, app: AppName, id: string)
 }
 
 export async function rollback(context: ReleaseContext, app: AppName): Promise<Output> {
-  return withLock(appReleasesDir(context.releasesDir, app), app, async () => {
+  return withLock(context.releasesDir, `rollback ${app}`, async () => {
     const state = await loadAppReleases(context.releasesDir, app);
     if (!state.current || !state.previous) {
       throw new RefusedError(

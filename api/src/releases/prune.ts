@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppName } from './apps';
-import { LOCK_FILE, writeState } from './state';
+import { writeState } from './state';
 import { appReleasesDir, loadAppReleases, type ReleaseInfo } from './store';
 
 /** Drops ids that no longer exist and repeats left next to each other by that. */
@@ -15,13 +15,14 @@ export function compactHistory(history: readonly string[], kept: ReadonlySet<str
 }
 
 /**
- * Deletes temp copies, trash and temp state files a crashed command left behind. Only a lock
- * holder creates them, so under the lock every dot entry but the lock itself is a leftover.
+ * Deletes temp copies, trash and temp state files a crashed command left in an app's folder. Only
+ * the holder of the releases folder's lock creates them, so under that lock every dot entry of an
+ * app folder is a leftover (a per-app `.lock` of an older version of the command included).
  */
 export async function removeLeftovers(appDir: string): Promise<void> {
   const entries = await fs.readdir(appDir).catch(() => [] as string[]);
   for (const name of entries) {
-    if (name.startsWith('.') && name !== LOCK_FILE) await fs.rm(path.join(appDir, name), { recursive: true, force: true });
+    if (name.startsWith('.')) await fs.rm(path.join(appDir, name), { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Written by scripts/build-if-stale.mjs into each dist folder; holds the build's ISO time. */
+/**
+ * Written by scripts/build-if-stale.mjs into each dist folder: JSON `{ "builtAt": ISO time,
+ * "revision": "<git short rev>[-dirty]" }` (older builds hold just the ISO time).
+ */
 export const BUILD_STAMP = '.build-stamp';
 
 function git(repoRoot: string, args: string[]): string | undefined {
@@ -13,6 +16,7 @@ function git(repoRoot: string, args: string[]): string | undefined {
 /**
  * The checkout's short revision, `-dirty` when it has uncommitted changes (the build may then
  * not match the commit), or `unknown` outside a git checkout (e.g. a Docker build context).
+ * scripts/build-if-stale.mjs computes the stamp's revision the same way.
  */
 export function gitRevision(repoRoot: string): string {
   const revision = git(repoRoot, ['rev-parse', '--short', 'HEAD']);
@@ -21,17 +25,59 @@ export function gitRevision(repoRoot: string): string {
   return changes ? `${revision}-dirty` : revision;
 }
 
-/**
- * When the build in `dist` was made: the build stamp if there is one, else the newest
- * modification time of its top-level files. The same build therefore always gets the same id.
- */
-export function buildTime(dist: string): Date {
+/** What a build's stamp says about it; each part is undefined when the stamp does not say. */
+export interface BuildStamp {
+  builtAt?: Date;
+  revision?: string;
+}
+
+function validDate(value: unknown): Date | undefined {
+  if (typeof value !== 'string') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** The build's stamp (JSON, or a plain ISO time from older builds), or undefined without a readable one. */
+export function readBuildStamp(dist: string): BuildStamp | undefined {
+  let text: string;
   try {
-    const stamp = new Date(fs.readFileSync(path.join(dist, BUILD_STAMP), 'utf8').trim());
-    if (!Number.isNaN(stamp.getTime())) return stamp;
+    text = fs.readFileSync(path.join(dist, BUILD_STAMP), 'utf8').trim();
   } catch {
-    // No stamp (a CI artifact, or a build not made by build-if-stale).
+    // No stamp (a build not made by build-if-stale).
+    return undefined;
   }
+  if (!text.startsWith('{')) return { builtAt: validDate(text) };
+  try {
+    const parsed = JSON.parse(text) as { builtAt?: unknown; revision?: unknown };
+    const revision = typeof parsed.revision === 'string' && parsed.revision ? parsed.revision : undefined;
+    return { builtAt: validDate(parsed.builtAt), revision };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The app version the build was made from: `metaData.buildInfo.buildVersion` of its
+ * mf-manifest.json (the module federation plugin writes the app's package.json version there,
+ * for the shell as for the remotes), or undefined when it has none.
+ */
+export function buildVersion(dist: string): string | undefined {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as {
+      metaData?: { buildInfo?: { buildVersion?: unknown } };
+    };
+    const version = manifest.metaData?.buildInfo?.buildVersion;
+    return typeof version === 'string' && version ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a build without a stamp: the newest modification time of its top-level files, so the same
+ * build always gets the same id.
+ */
+export function filesTime(dist: string): Date {
   let newest = 0;
   for (const entry of fs.readdirSync(dist, { withFileTypes: true })) {
     if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(dist, entry.name)).mtimeMs);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
 /** `state.json`: the ids made current, oldest first. The last one is current. */
@@ -9,7 +8,6 @@ export interface ReleaseState {
 }
 
 export const STATE_FILE = 'state.json';
-export const LOCK_FILE = '.lock';
 
 /** The one reader of state.json (the server and the release command both use it). */
 export async function readState(appDir: string): Promise<ReleaseState> {
@@ -61,53 +59,5 @@ export async function syncDir(dir: string): Promise<void> {
     }
   } catch {
     // Not supported here (e.g. Windows): the rename is still atomic, only not yet durable.
-  }
-}
-
-export class LockHeldError extends Error {}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Runs `task` holding the app's lock file, so two release commands on one app never interleave
- * their reads and writes of state.json. A lock left by a crashed command on this machine (its
- * process is gone) is taken over; any other held lock is refused with a clear message.
- */
-export async function withLock<T>(appDir: string, app: string, task: () => Promise<T>): Promise<T> {
-  await fs.mkdir(appDir, { recursive: true });
-  const lockPath = path.join(appDir, LOCK_FILE);
-  const owner = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await fs.writeFile(lockPath, JSON.stringify(owner), { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const held = await fs.readFile(lockPath, 'utf8').then(
-        (text) => JSON.parse(text) as Partial<typeof owner>,
-        () => ({}) as Partial<typeof owner>,
-      );
-      if (attempt === 0 && held.host === owner.host && typeof held.pid === 'number' && !isAlive(held.pid)) {
-        await fs.rm(lockPath, { force: true });
-        continue;
-      }
-      throw new LockHeldError(
-        `Another release command is running for ${app} (pid ${held.pid ?? '?'} on ${held.host ?? '?'} since ${held.since ?? '?'}). ` +
-          `Wait for it to finish; if none is running, delete ${lockPath}.`,
-      );
-    }
-  }
-  try {
-    return await task();
-  } finally {
-    await fs.rm(lockPath, { force: true });
   }
 }

@@ -11,9 +11,14 @@ const ENTRY_POINTS = new Set(['remoteEntry.js', 'mf-manifest.json', 'mf-stats.js
 /** A content hash of 8+ hex digits as its own dot- or dash-separated name segment: `main.3f2a9c1b7d.js`. */
 const HASHED = /(?:^|[.-])[0-9a-f]{8,}(?=\.)/i;
 
+/** Whether a file name carries a content hash, so its content can never change under that name. */
+export function isHashed(filePath: string): boolean {
+  return HASHED.test(path.basename(filePath));
+}
+
 export function cacheControlFor(filePath: string): string {
   const name = path.basename(filePath);
   if (name.endsWith('.html') || ENTRY_POINTS.has(name)) return NO_CACHE;
-  if (HASHED.test(name)) return IMMUTABLE;
+  if (isHashed(name)) return IMMUTABLE;
   return SHORT;
 }

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { REMOTES_PATH } from '@agency/shared';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_DIR } from '../config';
 import { APP_NAMES, distDir, entryFile, isRemote, SHELL } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
-import { cacheControlFor, IMMUTABLE, SHORT } from './cache-policy';
+import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from './cache-policy';
 
 export interface StaticSite {
   /** The page client-side routes get: the current shell release's index.html, else shell/dist's. */
@@ -62,7 +63,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
    * /remotes/<name>/<release id>/<file>: a kept release, `immutable` since its folder never changes.
    * /remotes/<name>/<file>: the remote's dist folder, cached by file kind.
    */
-  app.get<{ Params: { name: string; '*': string } }>('/remotes/:name/*', async (request, reply) => {
+  app.get<{ Params: { name: string; '*': string } }>(`${REMOTES_PATH}:name/*`, async (request, reply) => {
     const { name } = request.params;
     const segments = safeSegments(request.params['*']);
     if (!isRemote(name) || !segments) return reply.callNotFound();
@@ -76,13 +77,19 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
   });
 
   /**
-   * The shell's folders, in lookup order: the current release, the other kept releases newest
-   * first (a page opened before a deploy still finds its lazy chunks), then shell/dist.
+   * Where a shell file is looked up. The page (`index.html`) and every unhashed name come only from
+   * the live shell: its current release, else shell/dist (exactly what client routes get, and never
+   * a kept release that was refused or rolled back). A content-hashed name can never mean other
+   * content, so it may also come from the other kept releases, newest first, then shell/dist: a
+   * page opened before a deploy still finds its lazy chunks.
    */
-  async function shellRoots(): Promise<string[]> {
+  async function shellRoots(file: string): Promise<string[]> {
     const { releases: kept, current } = await releases.get(SHELL);
+    const dist = distDir(staticRoot, SHELL);
+    const live = current?.dir ?? dist;
+    if (!isHashed(file)) return [live];
     const others = kept.filter((release) => release !== current).map((release) => release.dir);
-    return [...(current ? [current.dir] : []), ...others, distDir(staticRoot, SHELL)];
+    return [live, ...others, ...(current ? [dist] : [])];
   }
 
   app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
@@ -90,7 +97,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     const segments = wildcard === '' ? ['index.html'] : safeSegments(wildcard);
     if (!segments) return reply.callNotFound();
     const file = segments.join('/');
-    for (const root of await shellRoots()) {
+    for (const root of await shellRoots(file)) {
       if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
     }
     return reply.callNotFound();

@@ -23,8 +23,12 @@ export interface FixtureBuild {
   required?: Record<string, string>;
   /** Text that makes this build's files differ from another's. */
   label?: string;
-  /** Written as the build stamp, which fixes the build time in the release id. */
+  /** Written as the build stamp (plain ISO time, or JSON `{ builtAt, revision }`), which fixes the id's build time. */
   stamp?: string;
+  /** Written to the manifest's `metaData.buildInfo.buildVersion`, as the webpack plugin does. */
+  buildVersion?: string;
+  /** Extra files (name → content). */
+  files?: Record<string, string>;
 }
 
 /** An `mf-manifest.json` `shared` list shaped like the real one (with a `react-dom/client` subpath). */
@@ -46,7 +50,8 @@ function sharedList(app: AppName, build: FixtureBuild) {
 /** The file names a fixture build of the app contains (chunk names carry a content hash). */
 export function fixtureFiles(app: AppName, build: FixtureBuild = {}): Record<string, string> {
   const label = build.label ?? 'v1';
-  const manifest = JSON.stringify({ id: `agency_${app}`, name: `agency_${app}`, shared: sharedList(app, build) });
+  const metaData = build.buildVersion ? { metaData: { name: `agency_${app}`, buildInfo: { buildVersion: build.buildVersion, buildName: `@agency/${app}` } } } : {};
+  const manifest = JSON.stringify({ id: `agency_${app}`, name: `agency_${app}`, ...metaData, shared: sharedList(app, build) });
   const files: Record<string, string> = isRemote(app)
     ? { 'mf-manifest.json': manifest, 'remoteEntry.js': `var agency_${app}; // ${label}`, 'chunk.0123abcd45.js': `chunk("${label}")` }
     : {
@@ -57,7 +62,7 @@ export function fixtureFiles(app: AppName, build: FixtureBuild = {}): Record<str
   files[`assets/logo.${label === 'v1' ? 'aaaaaaaa11' : 'bbbbbbbb22'}.svg`] = `<svg data-build="${label}"/>`;
   files[`only-${label}.0a1b2c3d4e.js`] = `only("${label}")`;
   if (build.stamp) files['.build-stamp'] = build.stamp;
-  return files;
+  return { ...files, ...build.files };
 }
 
 /** Writes a fixture build into `dir` (replacing what was there, as webpack's `clean` does). */
