@@ -281,6 +281,19 @@ describe('the lock', () => {
 });
 
 describe("the server's reader", () => {
+  it('serves a new current release once its last read is a refresh interval (1 s) old', async () => {
+    let now = 0;
+    const reader = new ReleaseReader(fixture.releasesDir, () => undefined, () => now);
+    const first = await release('forms');
+    expect((await reader.get('forms')).current?.id).toBe(first);
+    const second = await release('forms', { label: 'forms-2' });
+    now += REFRESH_MS - 1;
+    expect((await reader.get('forms')).current?.id).toBe(first);
+    now += 1;
+    expect((await reader.get('forms')).current?.id).toBe(second);
+    expect(REFRESH_MS).toBeLessThanOrEqual(1000);
+  });
+
   it('re-reads after a second, and keeps the last good state when state.json is unreadable', async () => {
     let now = 0;
     const errors: unknown[] = [];

@@ -3,7 +3,9 @@ import { startTestApp } from './helpers/app';
 import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
 
 // The all-in-one server with published releases: what /remotes.json says, which files are served
-// from which release, and that a new current release shows within 2 s without a restart.
+// from which release, and that a new current release shows without a restart. (How soon is the
+// reader's refresh interval, pinned with a fake clock in releases.test.ts; here the waits are
+// generous bounds, not timings.)
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -16,14 +18,13 @@ interface Document {
 
 const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')).json<Document>();
 
-/** Polls until `check` passes; resolves with the milliseconds it took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
+/** Polls until `check` passes, failing after a generous bound. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
   while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not seen within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error('not seen within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return Date.now() - started;
 }
 
 /** Publishes a build and waits for the server to name it current; returns its id. */
@@ -34,7 +35,7 @@ async function releaseAndWait(app: string, build: string | FixtureBuild, keep?: 
     const document = await remotesJson();
     return (app === 'shell' ? document.shell.release : document.remotes[app]?.release) === id;
   };
-  expect(await within(2000, current)).toBeLessThan(2000);
+  await eventually(current);
   return id;
 }
 
@@ -43,7 +44,7 @@ const page = async (url: string) => (await suite.ctx.request('GET', url, { heade
 describe('remotes with releases', () => {
   let first: string;
 
-  it('switches /remotes.json to a new current release within 2 s, without a restart', async () => {
+  it('switches /remotes.json to a new current release without a restart', async () => {
     expect((await remotesJson()).remotes.blog).toEqual({ entry: '/remotes/blog/mf-manifest.json', release: 'dist' });
     first = await releaseAndWait('blog', 'b1');
     expect(await remotesJson()).toEqual({
@@ -98,7 +99,7 @@ describe('a refused shell release', () => {
     const build = { label: 'refused', versions: { react: '18.3.1', 'react-dom': '18.3.1' }, files: { 'robots.txt': 'refused' } };
     await expect(publish(suite.fixture.context, 'shell', suite.fixture.build('shell', build))).rejects.toThrow(RefusedError);
     // Once the server lists the kept release, its hashed files are found (after dist's)…
-    await within(2000, async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode === 200);
+    await eventually(async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode === 200);
     expect((await remotesJson()).shell.release).toBe('dist');
     // …but the page, its entry files and unhashed names are shell/dist's, as for client routes.
     expect(await page('/')).toContain('data-build="dist"');
@@ -133,7 +134,7 @@ describe('the shell with releases', () => {
     expect((await suite.ctx.request('GET', '/only-s1.0a1b2c3d4e.js')).headers['access-control-allow-origin']).toBeUndefined();
 
     await rollback(suite.fixture.context, 'shell');
-    await within(2000, async () => (await remotesJson()).shell.release === s1);
+    await eventually(async () => (await remotesJson()).shell.release === s1);
     expect(await page('/')).toContain('data-build="s1"');
   });
 });
