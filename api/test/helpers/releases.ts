@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/config';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/releases/apps';
-import type { ReleaseContext } from '../../src/releases/commands';
+import { publish, type ReleaseContext } from '../../src/releases/commands';
+import { loadAppReleases } from '../../src/releases/store';
 import { startTestApp, type TestContext } from './app';
 
 /** What the real builds share today (shell and remotes alike). */
@@ -127,4 +128,12 @@ export function setUpReleaseSuite(): ReleaseSuite {
     suite.fixture?.cleanup();
   });
   return suite;
+}
+
+/** Publishes a fixture build and returns the new current release id. */
+export async function publishFixture(fixture: ReleaseFixture, app: string, build: FixtureBuild = {}, keep?: number): Promise<string> {
+  await publish(fixture.context, app, fixture.build(app, build), keep);
+  const { current } = await loadAppReleases(fixture.releasesDir, app);
+  if (!current) throw new Error('no current release');
+  return current.id;
 }
