@@ -2,16 +2,16 @@
 // order. `npm start` and the end-to-end suite use it so they never serve a stale build.
 // `node scripts/build-if-stale.mjs mfe-blog` builds only shared and the named workspaces.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { SHARED_FOLDER, WORKSPACES } = require('../shared/webpack/apps.js');
+const { STAMP_FILE, gitRevision, writeBuildStamp } = require('../shared/webpack/build-stamp.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAMP = '.build-stamp';
 
 // Inputs every workspace shares: the shared package and the lockfile.
 const COMMON_INPUTS = ['src', 'webpack', 'styles', 'package.json']
@@ -30,29 +30,8 @@ function newestMtime(target) {
   return newest;
 }
 
-function git(args) {
-  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-  return result.status === 0 ? result.stdout.trim() : undefined;
-}
-
-/** The checkout's short revision, `-dirty` with uncommitted changes, `unknown` outside git (as api/src/releases/release-id.ts). */
-function gitRevision() {
-  const revision = git(['rev-parse', '--short', 'HEAD']);
-  if (!revision) return 'unknown';
-  return git(['status', '--porcelain']) ? `${revision}-dirty` : revision;
-}
-
-/**
- * Marks `dist` as built now, from the checkout's revision: `{ "builtAt": ISO, "revision": … }`.
- * The release command names a release after it, so a build published elsewhere (a CI artifact)
- * keeps the revision it was built from. Its modification time is what isStale() compares.
- */
-export function writeBuildStamp(dist, { builtAt = new Date(), revision = gitRevision() } = {}) {
-  writeFileSync(path.join(dist, STAMP), `${JSON.stringify({ builtAt: builtAt.toISOString(), revision })}\n`);
-}
-
 export function isStale(workspace) {
-  const stamp = path.join(root, workspace, 'dist', STAMP);
+  const stamp = path.join(root, workspace, 'dist', STAMP_FILE);
   if (!existsSync(stamp)) return true;
   const builtAt = statSync(stamp).mtimeMs;
   const inputs = [...COMMON_INPUTS.map((p) => path.join(root, p)), ...OWN_INPUTS.map((p) => path.join(root, workspace, p))];
@@ -67,7 +46,7 @@ export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
     if (!isStale(workspace)) continue;
     log(`[build] ${workspace} is missing or stale: building`);
     // The sources built are those of this moment.
-    const revision = gitRevision();
+    const revision = gitRevision(root);
     const result = spawnSync('npm', ['run', 'build', '--silent', '-w', workspace], { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) throw new Error(`Build of ${workspace} failed`);
     writeBuildStamp(path.join(root, workspace, 'dist'), { revision });

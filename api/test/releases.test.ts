@@ -1,13 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../src/config';
 import { list, promote, publish, RefusedError, rollback } from '../src/releases/commands';
 import { gitRevision, releaseId } from '../src/releases/release-id';
 import { readState } from '../src/releases/state';
 import { appReleasesDir, loadAppReleases } from '../src/releases/store';
 import { createReleaseFixture, publishFixture, type FixtureBuild, type ReleaseFixture } from './helpers/releases';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { writeBuildStamp } = require('@agency/shared/webpack/build-stamp.js') as { writeBuildStamp(dist: string, stamp: { revision: string }): void };
 
 // The release model in process: publish, list, rollback, promote, pruning, ids and the
 // compatibility gate, on temp folders (release-cli.test.ts runs the real command).
@@ -85,10 +86,7 @@ describe('publishing', () => {
 
   it('reads the stamp scripts/build-if-stale.mjs writes', async () => {
     const dist = fixture.build('forms');
-    const script = pathToFileURL(path.join(REPO_ROOT, 'scripts/build-if-stale.mjs')).href;
-    const code = `const { writeBuildStamp } = await import(${JSON.stringify(script)}); writeBuildStamp(${JSON.stringify(dist)});`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
-    expect([run.status, run.stderr]).toEqual([0, '']);
+    writeBuildStamp(dist, { revision: gitRevision(REPO_ROOT) });
     const stamp = JSON.parse(fs.readFileSync(path.join(dist, '.build-stamp'), 'utf8')) as { builtAt: string; revision: string };
     expect(stamp).toEqual({ builtAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), revision: gitRevision(REPO_ROOT) });
     await publish(fixture.context, 'forms', dist);

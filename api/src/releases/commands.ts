@@ -34,11 +34,11 @@ function checkoutVersion(context: ReleaseContext, app: AppName): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
 }
 
-/** Gate, then append the release to the history: from now on it is current. */
+/** Gate, then write `history`, whose last entry is `release`: from now on it is current. */
 async function makeCurrent(context: ReleaseContext, app: AppName, release: ReleaseInfo, history: string[]): Promise<void> {
   const reason = await refusal(context, { app, release: release.id, dir: release.dir });
   if (reason) throw new RefusedError(reason);
-  await writeState(appReleasesDir(context.releasesDir, app), { history: [...history, release.id] });
+  await writeState(appReleasesDir(context.releasesDir, app), { history });
 }
 
 async function prune(context: ReleaseContext, app: AppName, keep: number): Promise<Output> {
@@ -66,7 +66,7 @@ export async function publish(context: ReleaseContext, app: AppName, dist: strin
     const state = await loadAppReleases(context.releasesDir, app);
     if (state.current?.id === release.id) return [...output, `${release.id} is already the current ${app} release`];
     try {
-      await makeCurrent(context, app, release, state.history);
+      await makeCurrent(context, app, release, [...state.history, release.id]);
     } catch (error) {
       if (error instanceof RefusedError && created) {
         error.message += ` Release ${release.id} is kept: make it current later with --promote ${release.id}.`;
@@ -86,7 +86,7 @@ export async function promote(context: ReleaseContext, app: AppName, id: string)
       throw new RefusedError(`There is no ${app} release ${id}. Kept releases: ${kept}.`);
     }
     if (state.current?.id === id) return [`${id} is already the current ${app} release`];
-    await makeCurrent(context, app, release, state.history);
+    await makeCurrent(context, app, release, [...state.history, release.id]);
     return [`${app} release ${id} is now current (was ${state.current?.id ?? 'dist'})`];
   });
 }
@@ -102,9 +102,7 @@ export async function rollback(context: ReleaseContext, app: AppName): Promise<O
       );
     }
     const history = compactHistory(state.history, new Set(state.releases.map((release) => release.id)));
-    const reason = await refusal(context, { app, release: state.previous.id, dir: state.previous.dir });
-    if (reason) throw new RefusedError(reason);
-    await writeState(appReleasesDir(context.releasesDir, app), { history: history.slice(0, -1) });
+    await makeCurrent(context, app, state.previous, history.slice(0, -1));
     return [`Rolled back ${app}: release ${state.previous.id} is now current (was ${state.current.id})`];
   });
 }

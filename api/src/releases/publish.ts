@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { entryFile, type AppName } from './apps';
 import { BUILD_STAMP, releaseId, suffixedId } from './release-id';
-import { syncDir } from './state';
+import { syncDir, writeNewFileSynced } from './state';
 import { appReleasesDir, RELEASE_FILE, type ReleaseInfo, type ReleaseMetadata } from './store';
 
 export interface NewRelease {
@@ -91,13 +91,7 @@ export async function createRelease(releasesDir: string, input: NewRelease): Pro
         builtAt: input.builtAt.toISOString(),
         publishedAt: input.publishedAt.toISOString(),
       };
-      const handle = await fs.open(path.join(temp, RELEASE_FILE), 'wx');
-      try {
-        await handle.writeFile(`${JSON.stringify(metadata, null, 2)}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await writeNewFileSynced(path.join(temp, RELEASE_FILE), `${JSON.stringify(metadata, null, 2)}\n`);
       await syncDir(temp);
       // rename() refuses a non-empty target, so even a racing publisher cannot overwrite one.
       await fs.rename(temp, target);

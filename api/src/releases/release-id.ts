@@ -1,60 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
-/**
- * Written by scripts/build-if-stale.mjs into each dist folder: JSON `{ "builtAt": ISO time,
- * "revision": "<git short rev>[-dirty]" }` (older builds hold just the ISO time).
- */
-export const BUILD_STAMP = '.build-stamp';
-
-function git(repoRoot: string, args: string[]): string | undefined {
-  const result = spawnSync('git', args, { cwd: repoRoot, encoding: 'utf8' });
-  return result.status === 0 ? result.stdout.trim() : undefined;
+/** The build stamp's reader (shared/webpack/build-stamp.js, which build-if-stale writes with). */
+interface BuildStampModule {
+  STAMP_FILE: string;
+  gitRevision(repoRoot: string): string;
+  readBuildStamp(dist: string): { builtAt?: Date; revision?: string } | undefined;
 }
 
-/**
- * The checkout's short revision, `-dirty` when it has uncommitted changes (the build may then
- * not match the commit), or `unknown` outside a git checkout (e.g. a Docker build context).
- * scripts/build-if-stale.mjs computes the stamp's revision the same way.
- */
-export function gitRevision(repoRoot: string): string {
-  const revision = git(repoRoot, ['rev-parse', '--short', 'HEAD']);
-  if (!revision) return 'unknown';
-  const changes = git(repoRoot, ['status', '--porcelain']);
-  return changes ? `${revision}-dirty` : revision;
-}
+const buildStamp = createRequire(__filename)('@agency/shared/webpack/build-stamp.js') as BuildStampModule;
 
-/** What a build's stamp says about it; each part is undefined when the stamp does not say. */
-export interface BuildStamp {
-  builtAt?: Date;
-  revision?: string;
-}
-
-function validDate(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** The build's stamp (JSON, or a plain ISO time from older builds), or undefined without a readable one. */
-export function readBuildStamp(dist: string): BuildStamp | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(dist, BUILD_STAMP), 'utf8').trim();
-  } catch {
-    // No stamp (a build not made by build-if-stale).
-    return undefined;
-  }
-  if (!text.startsWith('{')) return { builtAt: validDate(text) };
-  try {
-    const parsed = JSON.parse(text) as { builtAt?: unknown; revision?: unknown };
-    const revision = typeof parsed.revision === 'string' && parsed.revision ? parsed.revision : undefined;
-    return { builtAt: validDate(parsed.builtAt), revision };
-  } catch {
-    return undefined;
-  }
-}
+/** The file in a build folder that says when and from which revision it was built. */
+export const BUILD_STAMP = buildStamp.STAMP_FILE;
+export const { gitRevision, readBuildStamp } = buildStamp;
 
 /**
  * The app version the build was made from: `metaData.buildInfo.buildVersion` of its

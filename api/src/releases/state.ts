@@ -32,13 +32,7 @@ export async function readState(appDir: string): Promise<ReleaseState> {
 export async function writeState(appDir: string, state: ReleaseState): Promise<void> {
   const target = path.join(appDir, STATE_FILE);
   const temp = path.join(appDir, `.${STATE_FILE}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(temp, 'wx');
-  try {
-    await handle.writeFile(`${JSON.stringify({ history: state.history }, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await writeNewFileSynced(temp, `${JSON.stringify({ history: state.history }, null, 2)}\n`);
   try {
     await fs.rename(temp, target);
   } catch (error) {
@@ -46,6 +40,17 @@ export async function writeState(appDir: string, state: ReleaseState): Promise<v
     throw error;
   }
   await syncDir(appDir);
+}
+
+/** Creates `file` (never replacing one) with `text`, on disk before this resolves. */
+export async function writeNewFileSynced(file: string, text: string): Promise<void> {
+  const handle = await fs.open(file, 'wx');
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes a rename in the folder durable (where the platform allows opening a directory). */
