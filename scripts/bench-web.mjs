@@ -1,0 +1,178 @@
+// npm run bench:web — builds what is stale, serves the production site on a free port with a fresh
+// SQLite database, and runs Lighthouse (mobile and desktop, default simulated throttling) on the
+// local Chromium several times on `/` and on a blog post. Prints the median of each figure and
+// the bytes each app contributes. Options: --runs <n> (default 3), --json <file> (raw medians).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { buildIfStale } from './build-if-stale.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const RUNS = Number(option('runs') ?? 3);
+const JSON_OUT = option('json');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startSite() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-web-'));
+  const child = spawn(process.execPath, [path.join(root, 'api/dist/server.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'agency.sqlite')}`,
+      RELEASES_DIR: path.join(dataDir, 'releases'),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries += 1) {
+    if (child.exitCode !== null) throw new Error(`the site exited with ${child.exitCode}`);
+    const healthy = await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false);
+    if (healthy) break;
+    if (tries > 300) throw new Error('the site did not become healthy');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const stop = () => {
+    child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { baseUrl, stop };
+}
+
+/** Which app a request belongs to, by the path the server serves it under. */
+function appOf(url, baseUrl) {
+  if (!url.startsWith(baseUrl)) return 'other origins';
+  const pathname = new URL(url).pathname;
+  const remote = /^\/remotes\/([^/]+)\//.exec(pathname);
+  if (remote) return remote[1];
+  if (pathname.startsWith('/api/')) return 'api';
+  if (pathname.startsWith('/media/')) return 'media';
+  return 'shell';
+}
+
+function figures(lhr, baseUrl) {
+  const audit = (id) => lhr.audits[id]?.numericValue ?? NaN;
+  const requests = lhr.audits['network-requests']?.details?.items ?? [];
+  const kib = (bytes) => bytes / 1024;
+  const sum = (items) => kib(items.reduce((total, item) => total + (item.transferSize ?? 0), 0));
+  const byApp = {};
+  for (const item of requests) byApp[appOf(item.url, baseUrl)] = (byApp[appOf(item.url, baseUrl)] ?? 0) + kib(item.transferSize ?? 0);
+  return {
+    performance: lhr.categories.performance.score * 100,
+    accessibility: lhr.categories.accessibility.score * 100,
+    'best-practices': lhr.categories['best-practices'].score * 100,
+    seo: lhr.categories.seo.score * 100,
+    'FCP s': audit('first-contentful-paint') / 1000,
+    'LCP s': audit('largest-contentful-paint') / 1000,
+    'TBT ms': audit('total-blocking-time'),
+    CLS: audit('cumulative-layout-shift'),
+    'JS KiB': sum(requests.filter((item) => item.resourceType === 'Script')),
+    'total KiB': sum(requests),
+    requests: requests.length,
+    byApp,
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+function medianFigures(runs) {
+  const result = {};
+  for (const key of Object.keys(runs[0])) {
+    if (key === 'byApp') continue;
+    result[key] = median(runs.map((run) => run[key]));
+  }
+  const apps = new Set(runs.flatMap((run) => Object.keys(run.byApp)));
+  result.byApp = Object.fromEntries([...apps].sort().map((app) => [app, median(runs.map((run) => run.byApp[app] ?? 0))]));
+  return result;
+}
+
+const format = (key, value) => {
+  if (key === 'CLS') return value.toFixed(3);
+  if (key.endsWith(' s')) return value.toFixed(2);
+  if (key.endsWith('KiB')) return value.toFixed(0);
+  return String(Math.round(value));
+};
+
+function printTable(rows) {
+  const keys = Object.keys(rows[0].figures).filter((key) => key !== 'byApp');
+  const header = ['page', 'device', ...keys];
+  const lines = rows.map(({ page, device, figures: values }) => [page, device, ...keys.map((key) => format(key, values[key]))]);
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
+  const row = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  console.log(row(header));
+  console.log(row(widths.map((width) => '-'.repeat(width))));
+  for (const line of lines) console.log(row(line));
+  console.log('\nKiB transferred per app (median):');
+  for (const { page, device, figures: values } of rows) {
+    const parts = Object.entries(values.byApp).map(([app, bytes]) => `${app} ${bytes.toFixed(0)}`);
+    console.log(`  ${page} ${device}: ${parts.join(', ')}`);
+  }
+}
+
+buildIfStale();
+const site = await startSite();
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
+try {
+  const posts = await fetch(`${site.baseUrl}/api/blog?limit=1`).then((response) => response.json());
+  const postPath = `/blog/${posts[0].id}`;
+  const rows = [];
+  for (const page of ['/', postPath]) {
+    for (const device of ['mobile', 'desktop']) {
+      const runs = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const result = await lighthouse(
+          `${site.baseUrl}${page}`,
+          { port: chrome.port, output: 'json', logLevel: 'error' },
+          device === 'desktop' ? desktopConfig : undefined,
+        );
+        runs.push(figures(result.lhr, site.baseUrl));
+      }
+      rows.push({ page, device, figures: medianFigures(runs) });
+      console.error(`measured ${page} on ${device}`);
+    }
+  }
+  console.log(`\nLighthouse ${RUNS} runs each, median (simulated throttling):\n`);
+  printTable(rows);
+  if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(rows, null, 2));
+} finally {
+  await chrome.kill();
+  site.stop();
+}
