@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { REMOTES_PATH, type RemoteName } from '@agency/shared';
@@ -123,6 +124,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     // agency stores it with each submission; other sites still get only our origin.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  // API JSON and server-rendered pages are compressed per response (brotli, else gzip); static
+  // files come precompressed from the build and already carry their content-encoding.
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
   await app.register(rateLimit, {
     global: false,
     // Thrown, then shaped by the error handler below.

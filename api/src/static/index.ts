@@ -57,7 +57,9 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     setHeaders: (res) => res.setHeader('cache-control', SHORT),
   });
   // Only reply.sendFile(file, root): the routes below choose the folder. Cache headers are theirs.
-  await app.register(fastifyStatic, { serve: false, cacheControl: false, index: false });
+  // The build writes brotli and gzip copies beside each text asset; the one the browser accepts
+  // is sent as is (content-encoding, vary), so nothing is compressed per request.
+  await app.register(fastifyStatic, { serve: false, cacheControl: false, index: false, preCompressed: true });
 
   /**
    * /remotes/<name>/<release id>/<file>: a kept release, `immutable` since its folder never changes.
