@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -10,11 +9,14 @@ import { migrateToLatest } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
 import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
+import { seoRoutes } from './routes/seo';
 import { submissionRoutes } from './routes/submissions';
 import { ReleaseReader } from './releases/reader';
 import { NO_CACHE } from './static/cache-policy';
 import { registerStatic } from './static';
 import { remotesDocument } from './static/remotes-document';
+import { createPageRenderer } from './pages/render-page';
+import { siteOrigin } from './seo/site-origin';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -89,10 +91,6 @@ function toApiError(error: FastifyError | ApiError): ApiError {
   return new ApiError(500, 'INTERNAL_ERROR', MESSAGES.internal);
 }
 
-function wantsHtml(accept: string | undefined): boolean {
-  return typeof accept === 'string' && accept.includes('text/html');
-}
-
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -145,6 +143,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   await app.register(healthRoutes, { db });
   await app.register(contentRoutes, { db });
+  await app.register(seoRoutes, { db, siteUrl: config.siteUrl });
   await app.register(submissionRoutes, {
     db,
     rateLimitMax: config.rateLimitMax,
@@ -156,25 +155,25 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
   );
 
+  const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
   app.get('/remotes.json', async (_request, reply) => {
     reply.header('cache-control', NO_CACHE);
-    return remotesDocument(releases, config.remoteUrls);
+    return currentRemotes();
   });
 
-  const site = await registerStatic(app, { staticRoot: config.staticRoot, releases });
+  await registerStatic(app, { staticRoot: config.staticRoot, releases });
+  const pages = createPageRenderer({ app, releases, staticRoot: config.staticRoot, remotesDocument: currentRemotes });
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
     const isAsset = pathname.startsWith(REMOTES_PATH) || pathname.startsWith('/media/');
-    const shellIndex =
-      !isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request.headers.accept)
-        ? await site.shellIndex()
-        : undefined;
-    if (shellIndex) {
-      // Client-side routes (/blog/1, …) get the shell, which routes in the browser.
-      const html = await fs.readFile(shellIndex);
-      return reply.code(200).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(html);
+    if (!isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Every page path: rendered on the server (404 for what does not exist), then run in the browser.
+      const page = await pages.render(request.url, siteOrigin(request, config.siteUrl), request.log);
+      if (page) {
+        return reply.code(page.status).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(page.html);
+      }
     }
     const error = new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
     return reply.code(404).header('cache-control', 'no-store').send(error.toBody());

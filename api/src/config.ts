@@ -29,6 +29,11 @@ export interface AppConfig {
   releasesDir: string;
   /** How many releases per app the release command keeps (the current and previous ones always stay). */
   releasesKeep: number;
+  /**
+   * The public origin of the site (SITE_URL, e.g. https://khvylia.com.ua) used in canonical links,
+   * Open Graph URLs and the sitemap; without it the request's own origin is used.
+   */
+  siteUrl?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -70,6 +75,29 @@ function parseWindow(value: string | undefined): number {
   return windowMs;
 }
 
+/**
+ * SITE_URL → its origin (`https://example.com`, no trailing slash), or undefined when unset. Only a
+ * bare origin is accepted: a path, query or hash would be silently dropped from every link built on it.
+ */
+export function parseSiteUrl(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
+  if (
+    url &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname === '/' &&
+    // A bare `?` or `#` leaves search and hash empty, so the text itself is checked too.
+    !/[?#]/.test(trimmed) &&
+    // Credentials would be dropped from the origin without a word.
+    url.username === '' &&
+    url.password === ''
+  ) {
+    return url.origin;
+  }
+  throw new Error(`SITE_URL must be an http(s) origin such as https://example.com, got "${value}"`);
+}
+
 /** `sqlite:data/agency.sqlite` → an absolute path under the repo root; other URLs unchanged. */
 export function normalizeDatabaseUrl(url: string | undefined): string {
   const value = url?.trim() || 'sqlite:data/agency.sqlite';
@@ -104,6 +132,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX', 1),
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    siteUrl: parseSiteUrl(env.SITE_URL),
     ...loadReleaseConfig(env),
   };
 }

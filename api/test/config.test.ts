@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       releasesDir: path.join(REPO_ROOT, 'data/releases'),
       releasesKeep: 5,
     });
+    expect(config.siteUrl).toBeUndefined();
     expect(REPO_ROOT).toBe(path.resolve(__dirname, '../..'));
   });
 
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       REMOTE_HOME_URL: 'https://home.example/mf-manifest.json',
       RELEASES_DIR: 'var/releases',
       RELEASES_KEEP: '3',
+      SITE_URL: 'https://khvylia.com.ua',
     });
     expect(config).toMatchObject({
       port: 9090,
@@ -48,6 +50,7 @@ describe('loadConfig', () => {
       // Relative to the repo root, like the SQLite file.
       releasesDir: path.join(REPO_ROOT, 'var/releases'),
       releasesKeep: 3,
+      siteUrl: 'https://khvylia.com.ua',
     });
     expect(loadConfig({ RELEASES_DIR: '/srv/releases' }).releasesDir).toBe('/srv/releases');
     expect(loadConfig({ RATE_LIMIT_WINDOW: '120000', TRUST_PROXY: 'true' })).toMatchObject({ rateLimitWindow: 120_000, trustProxy: true });
@@ -74,6 +77,40 @@ describe('loadConfig', () => {
     ['250ms', 250],
   ])('reads the rate-limit window %s as %d ms', (value, ms) => {
     expect(loadConfig({ RATE_LIMIT_WINDOW: value }).rateLimitWindow).toBe(ms);
+  });
+});
+
+describe('SITE_URL', () => {
+  it.each([
+    ['https://khvylia.com.ua', 'https://khvylia.com.ua'],
+    ['https://khvylia.com.ua/', 'https://khvylia.com.ua'],
+    ['  https://khvylia.com.ua  ', 'https://khvylia.com.ua'],
+    ['HTTPS://Khvylia.COM.ua:443/', 'https://khvylia.com.ua'],
+    ['http://localhost:8080', 'http://localhost:8080'],
+    ['http://127.0.0.1:3000/', 'http://127.0.0.1:3000'],
+  ])('reads %s as the origin %s', (value, origin) => {
+    expect(loadConfig({ SITE_URL: value }).siteUrl).toBe(origin);
+  });
+
+  it.each(['', '   '])('treats %j as unset', (value) => {
+    expect(loadConfig({ SITE_URL: value }).siteUrl).toBeUndefined();
+  });
+
+  it.each([
+    'khvylia.com.ua',
+    '/blog',
+    'ftp://khvylia.com.ua',
+    'https://khvylia.com.ua/uk',
+    'https://khvylia.com.ua/blog/',
+    'https://khvylia.com.ua?lang=uk',
+    'https://khvylia.com.ua/?',
+    'https://khvylia.com.ua#top',
+    'https://user:secret@khvylia.com.ua',
+    'https://',
+  ])('refuses %s, which is no bare http(s) origin', (value) => {
+    expect(() => loadConfig({ SITE_URL: value })).toThrow(
+      `SITE_URL must be an http(s) origin such as https://example.com, got "${value}"`,
+    );
   });
 });
 

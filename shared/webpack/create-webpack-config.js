@@ -7,6 +7,10 @@ const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const { createSharedConfig } = require('./shared-dependencies');
+const { moduleRules } = require('./module-rules');
+const { hasServerEntry, serverBundleConfig } = require('./server-bundle-config');
+const { SERVER_DIR } = require('./server-files');
+const { PageAssetsPlugin } = require('./page-assets-plugin');
 const { API, HOST, remoteInFolder, devRemotesDocument } = require('./apps');
 
 const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? API.devPort}`;
@@ -81,106 +85,86 @@ function createWebpackConfig(app) {
   const packageJson = require(path.join(app.appDir, 'package.json'));
   return (_env, argv) => {
     const production = argv.mode !== 'development';
-    return {
-      mode: production ? 'production' : 'development',
-      context: app.appDir,
-      entry: './src/index.ts',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
-      output: {
-        path: path.join(app.appDir, 'dist'),
-        // The shell is served from the site root; remotes load their chunks relative to their own
-        // manifest wherever they are deployed.
-        publicPath: app.isHost ? '/' : 'auto',
-        filename: production ? '[name].[contenthash:10].js' : '[name].js',
-        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
-        assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-        uniqueName: app.name,
-        clean: true,
+    const browser = browserConfig(app, packageJson, production);
+    // The server bundle of the app's first-screen pieces ships in the same dist (and release).
+    return production && hasServerEntry(app.appDir) ? [browser, serverBundleConfig(app)] : browser;
+  };
+}
+
+function browserConfig(app, packageJson, production) {
+  return {
+    mode: production ? 'production' : 'development',
+    context: app.appDir,
+    entry: './src/index.ts',
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    output: {
+      path: path.join(app.appDir, 'dist'),
+      // The shell is served from the site root; remotes load their chunks relative to their own
+      // manifest wherever they are deployed.
+      publicPath: app.isHost ? '/' : 'auto',
+      filename: production ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      uniqueName: app.name,
+      // The server bundle is written beside the browser build by a parallel compiler.
+      clean: { keep: (file) => file.startsWith(`${SERVER_DIR}/`) },
+    },
+    resolve: { extensions: ['.ts', '.tsx', '.js'] },
+    module: { rules: moduleRules(app, production) },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: app.name,
+        filename: 'remoteEntry.js',
+        exposes: app.exposes ?? {},
+        remotes: {},
+        shared: createSharedConfig(packageJson),
+        shareStrategy: 'loaded-first',
+        runtimePlugins: app.runtimePlugins ?? [],
+        manifest: true,
+        dts: false,
+        // One federation runtime on the page: the shell provides it, production remotes use it
+        // instead of bundling their own copy (about 25 KiB gzip each). A remote's development
+        // build keeps its own, so its standalone page still runs without the shell.
+        experiments: app.isHost
+          ? { provideExternalRuntime: true }
+          : production
+            ? { externalRuntime: true }
+            : {},
+      }),
+      new MiniCssExtractPlugin({
+        filename: production ? '[name].[contenthash:10].css' : '[name].css',
+        chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
+      }),
+      new HtmlWebpackPlugin({
+        template: app.template ?? path.join(__dirname, 'standalone.html'),
+        title: app.title ?? app.name,
+        scriptLoading: 'defer',
+      }),
+      ...(app.isHost ? [new PageAssetsPlugin()] : []),
+      ...(production ? precompression() : []),
+    ],
+    performance: { hints: false },
+    devServer: {
+      port: app.port,
+      host: '127.0.0.1',
+      // A remote's live-reload socket is opened from the shell's origin (another port).
+      allowedHosts: 'all',
+      historyApiFallback: true,
+      hot: false,
+      liveReload: true,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      proxy: [{ context: ['/api', '/media'], target: API_URL }],
+      setupMiddlewares: (middlewares) => {
+        if (app.isHost) {
+          middlewares.unshift({
+            name: 'remotes-json',
+            path: '/remotes.json',
+            middleware: (_req, res) => res.json(devRemotesDocument(process.env)),
+          });
+        }
+        return middlewares;
       },
-      resolve: { extensions: ['.ts', '.tsx', '.js'] },
-      module: {
-        rules: [
-          {
-            test: /\.tsx?$/,
-            exclude: /node_modules/,
-            // Type-checking is `npm run typecheck`; the build only transpiles.
-            use: { loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(app.appDir, 'tsconfig.json') } },
-          },
-          {
-            test: /\.css$/,
-            use: [
-              MiniCssExtractPlugin.loader,
-              {
-                loader: 'css-loader',
-                options: {
-                  modules: {
-                    auto: true,
-                    namedExport: false,
-                    exportLocalsConvention: 'as-is',
-                    // The app name in every class keeps one remote's styles from matching another's.
-                    localIdentName: production ? `${app.name}-[hash:base64:6]` : `${app.name}-[name]__[local]`,
-                  },
-                },
-              },
-            ],
-          },
-          { test: /\.(png|jpe?g|webp|svg|woff2?)$/, type: 'asset/resource' },
-        ],
-      },
-      plugins: [
-        new ModuleFederationPlugin({
-          name: app.name,
-          filename: 'remoteEntry.js',
-          exposes: app.exposes ?? {},
-          remotes: {},
-          shared: createSharedConfig(packageJson),
-          shareStrategy: 'loaded-first',
-          runtimePlugins: app.runtimePlugins ?? [],
-          manifest: true,
-          dts: false,
-          // One federation runtime on the page: the shell provides it, production remotes use it
-          // instead of bundling their own copy (about 25 KiB gzip each). A remote's development
-          // build keeps its own, so its standalone page still runs without the shell.
-          experiments: app.isHost
-            ? { provideExternalRuntime: true }
-            : production
-              ? { externalRuntime: true }
-              : {},
-        }),
-        new MiniCssExtractPlugin({
-          filename: production ? '[name].[contenthash:10].css' : '[name].css',
-          chunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
-        }),
-        new HtmlWebpackPlugin({
-          template: app.template ?? path.join(__dirname, 'standalone.html'),
-          title: app.title ?? app.name,
-          scriptLoading: 'defer',
-        }),
-        ...(production ? precompression() : []),
-      ],
-      performance: { hints: false },
-      devServer: {
-        port: app.port,
-        host: '127.0.0.1',
-        // A remote's live-reload socket is opened from the shell's origin (another port).
-        allowedHosts: 'all',
-        historyApiFallback: true,
-        hot: false,
-        liveReload: true,
-        headers: { 'Access-Control-Allow-Origin': '*' },
-        proxy: [{ context: ['/api', '/media'], target: API_URL }],
-        setupMiddlewares: (middlewares) => {
-          if (app.isHost) {
-            middlewares.unshift({
-              name: 'remotes-json',
-              path: '/remotes.json',
-              middleware: (_req, res) => res.json(devRemotesDocument(process.env)),
-            });
-          }
-          return middlewares;
-        },
-      },
-    };
+    },
   };
 }
 

@@ -3,4 +3,4 @@
 import { registerRuntimeRemotes } from './features/federation/remotes-config';
 
 void registerRuntimeRemotes();
-void import('./bootstrap');
+void import(/* webpackChunkName: "bootstrap" */ './bootstrap');

@@ -45,6 +45,17 @@ export async function getBlogPost(db: Database, id: number): Promise<BlogPost | 
   return { ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) };
 }
 
+/** Every blog post's id and date, newest first: what the sitemap lists. */
+export async function listPublishedPostDates(db: Database): Promise<{ id: number; created_at: string }[]> {
+  const rows = await db.kysely
+    .selectFrom('blog_posts')
+    .select(['id', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((row) => ({ id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
+}
+
 export interface ServiceInput {
   slug: string;
   title: string;

@@ -7,11 +7,9 @@ import { PUBLIC_DIR } from '../config';
 import { APP_NAMES, distDir, entryFile, isRemote, SHELL } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from './cache-policy';
+import { BUILD_FILES } from '../pages/build-files';
 
-export interface StaticSite {
-  /** The page client-side routes get: the current shell release's index.html, else shell/dist's. */
-  shellIndex(): Promise<string | undefined>;
-}
+const SERVER_DIR = BUILD_FILES.SERVER_BUNDLE_FILE.split('/')[0]!;
 
 export interface StaticOptions {
   /** Where `<app folder>/dist` is looked up. */
@@ -28,6 +26,11 @@ export function safeSegments(wildcard: string): string[] | undefined {
   const segments = wildcard.split('/');
   const unsafe = (segment: string) => segment === '' || segment.startsWith('.') || /[\\\0]/.test(segment);
   return segments.some(unsafe) ? undefined : segments;
+}
+
+/** The server bundle inside a build is for the API to run, not for browsers to download. */
+function isServerFile(file: string): boolean {
+  return file === SERVER_DIR || file.startsWith(`${SERVER_DIR}/`);
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -48,7 +51,7 @@ function send(reply: FastifyReply, root: string, file: string, cacheControl: str
  * Folders are looked up per request, so a new build or release shows without a restart. Also
  * serves the seed images under /media/.
  */
-export async function registerStatic(app: FastifyInstance, { staticRoot, releases }: StaticOptions): Promise<StaticSite> {
+export async function registerStatic(app: FastifyInstance, { staticRoot, releases }: StaticOptions): Promise<void> {
   await app.register(fastifyStatic, {
     root: path.join(PUBLIC_DIR, 'media'),
     prefix: '/media/',
@@ -73,8 +76,9 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
     const [first, ...rest] = segments;
     const release = rest.length > 0 ? (await releases.get(name)).releases.find((kept) => kept.id === first) : undefined;
-    if (release) return send(reply, release.dir, rest.join('/'), IMMUTABLE);
+    if (release) return isServerFile(rest.join('/')) ? reply.callNotFound() : send(reply, release.dir, rest.join('/'), IMMUTABLE);
     const file = segments.join('/');
+    if (isServerFile(file)) return reply.callNotFound();
     return send(reply, distDir(staticRoot, name), file, cacheControlFor(file));
   });
 
@@ -95,10 +99,10 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
   }
 
   app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
-    const wildcard = request.params['*'];
-    const segments = wildcard === '' ? ['index.html'] : safeSegments(wildcard);
-    if (!segments) return reply.callNotFound();
-    const file = segments.join('/');
+    const segments = safeSegments(request.params['*']);
+    // Pages (the shell's index.html among them) are rendered per request by the not-found handler.
+    const file = segments?.join('/');
+    if (!file || file === 'index.html' || isServerFile(file)) return reply.callNotFound();
     for (const root of await shellRoots(file)) {
       if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
     }
@@ -111,12 +115,4 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
       app.log.warn({ root: dist }, `"${name}" is neither built nor released: its files will answer 404 until it is`);
     }
   }
-
-  return {
-    async shellIndex() {
-      const { current } = await releases.get(SHELL);
-      const index = path.join(current?.dir ?? distDir(staticRoot, SHELL), 'index.html');
-      return (await isFile(index)) ? index : undefined;
-    },
-  };
 }

@@ -28,8 +28,13 @@ export async function fetchBlogPosts(limit?: number): Promise<BlogPostSummary[]>
   return response.data;
 }
 
+/** The API path of one post, below /api; also the key of its server-rendered data. */
+export function blogPostPath(postId: string): string {
+  return `/blog/${encodeURIComponent(postId)}`;
+}
+
 export async function fetchBlogPost(postId: string): Promise<BlogPost> {
-  const response = await apiClient.get<BlogPost>(`/blog/${encodeURIComponent(postId)}`);
+  const response = await apiClient.get<BlogPost>(blogPostPath(postId));
   return response.data;
 }
 

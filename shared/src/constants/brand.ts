@@ -1,4 +1,7 @@
-/** The agency's identity: one source for the header, footer and contact section. */
+const POSTAL_ADDRESS = { street: 'вул. Городоцька, 36, офіс 12', city: 'Львів', postalCode: '79007' } as const;
+const WEEKDAY_HOURS = { opens: '09:00', closes: '18:00' } as const;
+
+/** The agency's identity: one source for the header, footer, contact section and the pages' structured data. */
 export const BRAND = {
   name: 'Хвиля',
   fullName: 'Діджитал-агенція «Хвиля»',
@@ -6,12 +9,14 @@ export const BRAND = {
   city: 'Львів',
   /** The city in the locative case: «у Львові». */
   cityLocative: 'у Львові',
-  address: 'вул. Городоцька, 36, офіс 12, Львів, 79007',
+  postalAddress: POSTAL_ADDRESS,
+  address: `${POSTAL_ADDRESS.street}, ${POSTAL_ADDRESS.city}, ${POSTAL_ADDRESS.postalCode}`,
   phone: '+380 (32) 245-17-80',
   phoneHref: 'tel:+380322451780',
   email: 'hello@khvylia.com.ua',
+  weekdayHours: WEEKDAY_HOURS,
   workingHours: [
-    { days: 'Понеділок – пʼятниця', hours: '09:00–18:00' },
+    { days: 'Понеділок – пʼятниця', hours: `${WEEKDAY_HOURS.opens}–${WEEKDAY_HOURS.closes}` },
     { days: 'Субота – неділя', hours: 'вихідні' },
   ],
   socials: [

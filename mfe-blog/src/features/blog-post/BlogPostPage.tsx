@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
-import { BRAND, POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
+import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
 import { BlogPostArticle } from './BlogPostArticle';
 import { useBlogPost } from './use-blog-post';
 import { useDocumentMeta } from './use-document-meta';
+import { postNotFoundMeta, postPageMeta } from './post-page-meta';
 import styles from './BlogPostPage.module.css';
 
 /** `/blog/:postId`: loading, then the post or "not found". The shell supplies header and footer. */
@@ -21,14 +22,9 @@ export default function BlogPostPage({ postId }: BlogPostPageProps) {
     if (state.status !== 'loading') headingRef.current?.focus({ preventScroll: true });
   }, [state.status]);
 
-  useDocumentMeta(
-    state.status === 'loaded'
-      ? `${state.post.title} — блог агенції «${BRAND.name}»`
-      : state.status === 'not-found'
-        ? `${POST_NOT_FOUND_TEXT} — ${BRAND.name}`
-        : null,
-    state.status === 'loaded' ? state.post.excerpt : null,
-  );
+  const meta =
+    state.status === 'loaded' ? postPageMeta(state.post) : state.status === 'not-found' ? postNotFoundMeta(postId) : null;
+  useDocumentMeta(meta?.title ?? null, state.status === 'loaded' ? state.post.excerpt : null);
 
   if (state.status === 'loading') {
     return (

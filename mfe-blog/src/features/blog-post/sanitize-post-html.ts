@@ -28,7 +28,12 @@ function getPurifier(): DOMPurify {
   return purifier;
 }
 
-/** Article HTML with scripts, event handlers and javascript: URLs removed. */
+/**
+ * Article HTML with scripts, event handlers and javascript: URLs removed. A server render (no DOM)
+ * gets the HTML as stored, which the API sanitized on write with the same allow-list; the browser
+ * then sanitizes it again when the page takes over.
+ */
 export function sanitizePostHtml(html: string): string {
+  if (typeof window === 'undefined') return html;
   return getPurifier().sanitize(html, CONFIG);
 }

@@ -1,6 +1,8 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import type { NoProps, PropsOf, RemoteModuleId } from '@agency/shared';
+import { SERVER_SLOT_ATTRIBUTE, type NoProps, type PropsOf, type RemoteModuleId } from '@agency/shared';
+import { usePageRenderCollector } from '../page/page-render-context';
 import { loadRemoteModule } from './load-remote-module';
+import { serverSlotHtml } from './server-slots';
 import styles from './remote-slot.module.css';
 
 export const REMOTE_UNAVAILABLE_MESSAGE = 'Цей розділ тимчасово недоступний. Спробуйте оновити сторінку пізніше.';
@@ -73,7 +75,17 @@ type RemoteSlotProps<Id extends RemoteModuleId> = {
   message?: string;
 } & ModuleProps<Id>;
 
-/** Renders one exposed remote module, isolated: its failure stays inside this slot. */
+/** The remote's server markup, in the same wrapper the loaded remote gets. */
+function ServerMarkup({ id, html }: { id: RemoteModuleId; html: string }) {
+  const attributes = { [SERVER_SLOT_ATTRIBUTE]: id };
+  return <div className={styles.slot} {...attributes} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/**
+ * Renders one exposed remote module, isolated: its failure stays inside this slot. On the server
+ * it records the slot and shows the remote's server markup when there is some; in the browser
+ * that markup stays on screen until the remote has loaded.
+ */
 export function RemoteSlot<Id extends RemoteModuleId>({
   id,
   props,
@@ -81,10 +93,18 @@ export function RemoteSlot<Id extends RemoteModuleId>({
   loading,
   message = REMOTE_UNAVAILABLE_MESSAGE,
 }: RemoteSlotProps<Id>) {
+  const collector = usePageRenderCollector();
+  const placeholder = loading ?? <div className={styles.loading} style={{ minHeight }} aria-hidden="true" />;
+  if (collector) {
+    if (!collector.slots.some((slot) => slot.id === id)) collector.slots.push({ id, props: props ?? {} });
+    const html = collector.slotHtml[id];
+    return html === undefined ? placeholder : <ServerMarkup id={id} html={html} />;
+  }
+  const html = serverSlotHtml(id);
   const RemoteComponent = lazyRemote(id);
   return (
     <RemoteErrorBoundary id={id} message={message}>
-      <Suspense fallback={loading ?? <div className={styles.loading} style={{ minHeight }} aria-hidden="true" />}>
+      <Suspense fallback={html === undefined ? placeholder : <ServerMarkup id={id} html={html} />}>
         <RemoteComponent {...(props ?? {})} />
       </Suspense>
     </RemoteErrorBoundary>

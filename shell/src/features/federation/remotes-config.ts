@@ -1,5 +1,12 @@
 import { registerRemotes } from '@module-federation/enhanced/runtime';
-import { REMOTE_NAMES, remoteFederationName, type RemoteLocation, type RemoteName, type RemotesDocument } from '@agency/shared';
+import {
+  PAGE_DATA_IDS,
+  REMOTE_NAMES,
+  remoteFederationName,
+  type RemoteLocation,
+  type RemoteName,
+  type RemotesDocument,
+} from '@agency/shared';
 
 const registered = new Map<RemoteName, RemoteLocation>();
 let registration: Promise<void> | undefined;
@@ -21,12 +28,25 @@ function register(document: RemotesDocument, names: readonly RemoteName[], force
   window.__AGENCY_RELEASES__ = { shell, remotes: Object.fromEntries(registered) };
 }
 
+/** The remotes map the server put into the page it sent (absent from the dev server's page). */
+function remotesDocumentInPage(): RemotesDocument | undefined {
+  const element = document.getElementById(PAGE_DATA_IDS.remotes);
+  try {
+    return element?.textContent ? (JSON.parse(element.textContent) as RemotesDocument) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Asks the server where the remotes live (`/remotes.json`) and registers them with the
- * federation runtime. Called once; every remote slot waits on the same promise.
+ * Registers where the remotes live with the federation runtime: from the map in the page, else
+ * from `/remotes.json`. Called once; every remote slot waits on the same promise.
  */
 export function registerRuntimeRemotes(): Promise<void> {
-  registration ??= fetchRemotesDocument().then((document) => register(document, REMOTE_NAMES, false));
+  const inPage = remotesDocumentInPage();
+  registration ??= (inPage ? Promise.resolve(inPage) : fetchRemotesDocument()).then((remotes) =>
+    register(remotes, REMOTE_NAMES, false),
+  );
   return registration;
 }
 

@@ -1,11 +1,9 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { SECTION_IDS } from '@agency/shared';
+import { HOME_PAGE_META, SECTION_IDS } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
+import { usePageMeta } from '../page/page-render-context';
 import styles from './HomePage.module.css';
-
-// The home page's title is the one in public/index.html, read before any page changes it.
-const HOME_TITLE = document.title;
 
 /** Scrolls to `#section` after arriving from another page (react-router does not). */
 function useScrollToHash() {
@@ -26,9 +24,7 @@ function useScrollToHash() {
  */
 export function HomePage() {
   useScrollToHash();
-  useEffect(() => {
-    document.title = HOME_TITLE;
-  }, []);
+  usePageMeta(HOME_PAGE_META);
   return (
     <>
       <section id={SECTION_IDS.hero} className={styles.hero} aria-label="Головне">

@@ -1,0 +1,176 @@
+import {
+  HOME_PAGE_META,
+  PAGE_DATA_IDS,
+  remoteBasePath,
+  type PageMeta,
+  type RemoteModuleId,
+  type RemoteName,
+  type RemoteServerBundle,
+  type RemotesDocument,
+  type ServerData,
+  type ShellServerBundle,
+} from '@agency/shared';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { distDir, SHELL } from '../releases/apps';
+import type { ReleaseReader } from '../releases/reader';
+import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './build-files';
+import { escapeHtml, headTags, scriptJson } from './head-tags';
+
+export interface PageRendererOptions {
+  /** The app itself: the data a render needs comes from its own API routes. */
+  app: FastifyInstance;
+  releases: ReleaseReader;
+  staticRoot: string;
+  remotesDocument: () => Promise<RemotesDocument>;
+}
+
+export interface RenderedPage {
+  status: number;
+  html: string;
+}
+
+/** The first-render files the shell's build lists (shared/webpack/page-assets-plugin.js). */
+interface PageAssets {
+  scripts: string[];
+  styles: string[];
+  fonts: string[];
+}
+
+/** The part of Module Federation's manifest a page needs: the entry and each exposed module's files. */
+interface RemoteManifest {
+  metaData: { remoteEntry: { name: string; path: string } };
+  exposes: { name: string; assets: { js: { sync: string[] }; css: { sync: string[] } } }[];
+}
+
+/** Where an app is served from now: its current release, else its dist folder. */
+async function liveApp(releases: ReleaseReader, staticRoot: string, name: string, basePath: string) {
+  const { current } = await releases.get(name);
+  return current ? { dir: current.dir, baseUrl: `${basePath}${current.id}/` } : { dir: distDir(staticRoot, name), baseUrl: basePath };
+}
+
+function joinUrl(base: string, file: string): string {
+  return `${base}${file.replace(/^\/+/, '')}`;
+}
+
+/** A remote slot's server render, its data and what the browser should fetch early for it. */
+interface SlotResult {
+  html?: string;
+  meta?: PageMeta;
+  status?: number;
+  data: ServerData;
+  links: string[];
+}
+
+/**
+ * Renders pages on the server: the shell's server bundle gives the frame for the URL and names its
+ * slots; each slot's remote renders its own markup (with the API data it asks for) from its
+ * current release; the result goes into the shell's index.html with the head, the links the first
+ * screen needs, the remotes map and the data, so the page shows with no script and the remotes
+ * take over where it stands.
+ */
+export function createPageRenderer({ app, releases, staticRoot, remotesDocument }: PageRendererOptions) {
+  /** An API answer as the browser would get it. */
+  async function apiAnswer(apiPath: string) {
+    const response = await app.inject({ method: 'GET', url: `/api${apiPath}`, headers: { accept: 'application/json' } });
+    return { status: response.statusCode, body: response.json() as unknown };
+  }
+
+  async function renderSlot(
+    log: FastifyBaseLogger,
+    id: RemoteModuleId,
+    props: object,
+    remotes: RemotesDocument,
+  ): Promise<SlotResult> {
+    const remote = id.slice(0, id.indexOf('/')) as RemoteName;
+    const module = id.slice(remote.length + 1);
+    const location = remotes.remotes[remote];
+    // A remote hosted elsewhere renders in the browser only.
+    if (!location.entry.startsWith(remoteBasePath(remote))) return { data: {}, links: [] };
+    const served = await liveApp(releases, staticRoot, remote, remoteBasePath(remote));
+    try {
+      const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
+      const paths = bundle?.dataFor(module, props);
+      if (!bundle || !paths) return { data: {}, links: [] };
+      const data: ServerData = {};
+      for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath);
+      const rendered = bundle.renderSlot(module, props, data);
+      const manifest = await readBuildJson<RemoteManifest>(served.dir, BUILD_FILES.MANIFEST_FILE);
+      const expose = manifest?.exposes.find((candidate) => candidate.name === module);
+      const links = manifest
+        ? [
+            `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(location.entry)}">`,
+            `<link rel="preload" as="script" href="${escapeHtml(joinUrl(served.baseUrl, manifest.metaData.remoteEntry.name))}">`,
+            ...(expose?.assets.css.sync ?? []).map((file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
+            ...(expose?.assets.js.sync ?? []).map((file) => `<link rel="preload" as="script" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
+          ]
+        : [];
+      return { html: rendered.html, meta: rendered.meta, status: rendered.status, data, links };
+    } catch (error) {
+      // The slot then renders in the browser, as it did before server rendering.
+      log.error({ err: error, slot: id }, 'server render of a slot failed');
+      return { data: {}, links: [] };
+    }
+  }
+
+  function shellLinks(assets: PageAssets | undefined): string[] {
+    if (!assets) return [];
+    return [
+      ...assets.styles.map((file) => `<link rel="stylesheet" href="/${escapeHtml(file)}">`),
+      ...assets.fonts.map((file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/${escapeHtml(file)}">`),
+      ...assets.scripts.map((file) => `<link rel="preload" as="script" href="/${escapeHtml(file)}">`),
+    ];
+  }
+
+  /**
+   * The page for `url` (path and query), or undefined when the shell is not built or released.
+   * `origin` is the site's public origin, for canonical and preview URLs.
+   */
+  async function render(url: string, origin: string, log: FastifyBaseLogger): Promise<RenderedPage | undefined> {
+    const shell = await liveApp(releases, staticRoot, SHELL, '/');
+    const template = await readBuildText(shell.dir, 'index.html');
+    if (!template) return undefined;
+    const remotes = await remotesDocument();
+    const bundle = await loadServerBundle<ShellServerBundle>(shell.dir).catch((error: unknown) => {
+      log.error({ err: error }, 'the shell server bundle failed to load: pages render in the browser only');
+      return undefined;
+    });
+    const pathname = url.split('?')[0] ?? '/';
+
+    let body = '';
+    let meta: PageMeta | undefined;
+    let status = 200;
+    const data: ServerData = {};
+    const links: string[] = [];
+    if (bundle) {
+      const frame = bundle.renderPage(pathname, {});
+      const slotHtml: Partial<Record<RemoteModuleId, string>> = {};
+      for (const slot of frame.slots) {
+        const result = await renderSlot(log, slot.id, slot.props, remotes);
+        if (result.html !== undefined) slotHtml[slot.id] = result.html;
+        meta ??= result.meta;
+        status = Math.max(status, result.status ?? 200);
+        Object.assign(data, result.data);
+        links.push(...result.links);
+      }
+      const page = bundle.renderPage(pathname, slotHtml);
+      body = page.html;
+      meta ??= page.meta;
+      status = Math.max(status, page.status);
+    }
+    const assets = await readBuildJson<PageAssets>(shell.dir, BUILD_FILES.PAGE_ASSETS_FILE);
+    // Slots of one remote share its manifest and entry: each link once.
+    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...shellLinks(assets), ...links])].join('\n    ');
+    const json = [
+      `<script type="application/json" id="${PAGE_DATA_IDS.remotes}">${scriptJson(remotes)}</script>`,
+      `<script type="application/json" id="${PAGE_DATA_IDS.serverData}">${scriptJson(data)}</script>`,
+    ].join('');
+    const html = template
+      .replace(/<title>[^<]*<\/title>/, '')
+      .replace('</head>', `    ${head}\n  </head>`)
+      // The shell's build minifies its template (`<div id=root>`).
+      .replace(/<div id="?root"?><\/div>/, () => `<div id="root">${body}</div>${json}`);
+    return { status, html };
+  }
+
+  return { render };
+}

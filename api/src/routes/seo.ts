@@ -1,0 +1,57 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Database } from '../db/connection';
+import { listPublishedPostDates } from '../db/repository';
+import { siteOrigin } from '../seo/site-origin';
+
+/** robots.txt rarely changes; an hour keeps crawlers from asking on every visit. */
+const ROBOTS_CACHE_CONTROL = 'public, max-age=3600';
+/** Short, so a new post reaches the sitemap within minutes. */
+const SITEMAP_CACHE_CONTROL = 'public, max-age=300';
+
+const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+/** Both routes answer a text body: the schema documents it; the text itself is sent as is. */
+const textResponseSchema = { response: { 200: { type: 'string' } } };
+
+const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Escapes text for XML content or attributes (the origin may come from the Host header). */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
+}
+
+export function robotsTxt(origin: string): string {
+  // The API and the remotes' bundles are no pages; everything else is the site.
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /remotes/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+}
+
+function urlEntry(loc: string, lastmod: string | undefined): string {
+  const lastmodLine = lastmod ? `\n    <lastmod>${escapeXml(lastmod)}</lastmod>` : '';
+  return `  <url>\n    <loc>${escapeXml(loc)}</loc>${lastmodLine}\n  </url>`;
+}
+
+/** The home page, then every post (newest first); dates are ISO strings, which W3C date-times allow. */
+export function sitemapXml(origin: string, posts: readonly { id: number; created_at: string }[]): string {
+  // The home page changes whenever a post is added (its blog teaser), so it takes the newest date.
+  const entries = [urlEntry(`${origin}/`, posts[0]?.created_at)];
+  for (const post of posts) entries.push(urlEntry(`${origin}/blog/${post.id}`, post.created_at));
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<urlset xmlns="${SITEMAP_NAMESPACE}">`, ...entries, '</urlset>', ''].join('\n');
+}
+
+export const seoRoutes: FastifyPluginAsync<{ db: Database; siteUrl?: string }> = async (app, { db, siteUrl }) => {
+  app.get('/robots.txt', { schema: textResponseSchema }, async (request, reply) =>
+    reply
+      .header('cache-control', ROBOTS_CACHE_CONTROL)
+      .type('text/plain; charset=utf-8')
+      .send(robotsTxt(siteOrigin(request, siteUrl))),
+  );
+
+  app.get('/sitemap.xml', { schema: textResponseSchema }, async (request, reply) => {
+    // Read before any header is set, so a database error still gets the usual JSON error reply.
+    const posts = await listPublishedPostDates(db);
+    return reply
+      .header('cache-control', SITEMAP_CACHE_CONTROL)
+      .type('application/xml; charset=utf-8')
+      .send(sitemapXml(siteOrigin(request, siteUrl), posts));
+  });
+};

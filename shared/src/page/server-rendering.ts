@@ -1,0 +1,61 @@
+import type { RemoteModuleId } from '../federation/contract';
+import type { PageMeta } from './page-meta';
+
+// How pages are rendered on the server. Each app's build also makes a server bundle of its
+// first-screen pieces (shared/webpack/server-bundle-config.js); it travels in the app's own
+// release, and the API loads the current one to stitch the page, so a remote's release changes its
+// markup with no shell build.
+
+/** API responses a server render used, keyed by API path (`/blog/5`), handed to the browser too. */
+export type ServerData = Record<string, ServerDataEntry>;
+export interface ServerDataEntry {
+  status: number;
+  body: unknown;
+}
+
+/** A remote's server bundle. */
+export interface RemoteServerBundle {
+  /** API paths `renderSlot` needs for this module, or undefined when it does not render it on the server. */
+  dataFor(module: string, props: object): string[] | undefined;
+  renderSlot(module: string, props: object, data: ServerData): SlotRender;
+}
+
+export interface SlotRender {
+  html: string;
+  /** The page's meta when this slot is the page's subject (a blog post). */
+  meta?: PageMeta;
+  /** 404 when what the slot shows does not exist. */
+  status?: number;
+}
+
+/** A slot the shell's markup holds: which module with which props. */
+export interface SlotRequest {
+  id: RemoteModuleId;
+  props: object;
+}
+
+export interface ShellPageRender {
+  html: string;
+  /** Unset when a slot's remote gives the page its meta (a blog post). */
+  meta?: PageMeta;
+  status: number;
+  /** The slots on this route, in page order (each once). */
+  slots: SlotRequest[];
+}
+
+/** The shell's server bundle. */
+export interface ShellServerBundle {
+  /** The page frame for `url` with each slot's server markup in place (a slot without any keeps its placeholder). */
+  renderPage(url: string, slotHtml: Partial<Record<RemoteModuleId, string>>): ShellPageRender;
+}
+
+/** Ids of the JSON the server puts into the page. */
+export const PAGE_DATA_IDS = {
+  /** The remotes document (where each remote's current release is), so no request is needed for it. */
+  remotes: 'agency-remotes',
+  /** ServerData of the server render, so the remotes start from what the page already shows. */
+  serverData: 'agency-server-data',
+} as const;
+
+/** The attribute on a slot's wrapper whose content came from the server. */
+export const SERVER_SLOT_ATTRIBUTE = 'data-server-slot';

@@ -1,0 +1,35 @@
+import { createContext, useContext, useEffect } from 'react';
+import type { PageMeta, RemoteModuleId, SlotRequest } from '@agency/shared';
+
+/**
+ * What a server render of the shell learns while rendering: the slots on the route (with their
+ * props) and the page's meta and status. Absent in the browser.
+ */
+export interface PageRenderCollector {
+  /** Server markup for slots, from the remotes' server bundles. */
+  slotHtml: Partial<Record<RemoteModuleId, string>>;
+  slots: SlotRequest[];
+  meta?: PageMeta;
+  status: number;
+}
+
+export const PageRenderContext = createContext<PageRenderCollector | null>(null);
+
+export function usePageRenderCollector(): PageRenderCollector | null {
+  return useContext(PageRenderContext);
+}
+
+/**
+ * The page's title and meta: on the server they go into the <head> the server sends (with the
+ * status, 404 for pages that do not exist); in the browser the title follows client navigation.
+ */
+export function usePageMeta(meta: PageMeta, status = 200): void {
+  const collector = usePageRenderCollector();
+  if (collector) {
+    collector.meta = meta;
+    collector.status = status;
+  }
+  useEffect(() => {
+    document.title = meta.title;
+  }, [meta.title]);
+}

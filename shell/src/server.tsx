@@ -1,0 +1,19 @@
+// The shell's server bundle (see shared/src/page/server-rendering.ts): the page frame for a URL,
+// rendered from the same components as in the browser.
+import { renderToString } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import type { ShellServerBundle } from '@agency/shared';
+import { App } from './app/App';
+import { PageRenderContext, type PageRenderCollector } from './features/page/page-render-context';
+
+export const renderPage: ShellServerBundle['renderPage'] = (url, slotHtml) => {
+  const collector: PageRenderCollector = { slotHtml, slots: [], status: 200 };
+  const html = renderToString(
+    <PageRenderContext.Provider value={collector}>
+      <StaticRouter location={url}>
+        <App />
+      </StaticRouter>
+    </PageRenderContext.Provider>,
+  );
+  return { html, meta: collector.meta, status: collector.status, slots: collector.slots };
+};
