@@ -163,6 +163,7 @@ try {
           { port: chrome.port, output: 'json', logLevel: 'error' },
           device === 'desktop' ? desktopConfig : undefined,
         );
+        if (result.lhr.runtimeError) console.error(`${page} ${device}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
         runs.push(figures(result.lhr, site.baseUrl));
       }
       rows.push({ page, device, figures: medianFigures(runs) });

@@ -96,12 +96,16 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
       const rendered = bundle.renderSlot(module, props, data);
       const manifest = await readBuildJson<RemoteManifest>(served.dir, BUILD_FILES.MANIFEST_FILE);
       const expose = manifest?.exposes.find((candidate) => candidate.name === module);
+      // The server markup needs its styles before the first paint; the scripts only make it
+      // interactive, so they are fetched early but below the styles and fonts in priority.
       const links = manifest
         ? [
-            `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(location.entry)}">`,
-            `<link rel="preload" as="script" href="${escapeHtml(joinUrl(served.baseUrl, manifest.metaData.remoteEntry.name))}">`,
             ...(expose?.assets.css.sync ?? []).map((file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
-            ...(expose?.assets.js.sync ?? []).map((file) => `<link rel="preload" as="script" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
+            `<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="${escapeHtml(location.entry)}">`,
+            `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, manifest.metaData.remoteEntry.name))}">`,
+            ...(expose?.assets.js.sync ?? []).map(
+              (file) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`,
+            ),
           ]
         : [];
       return { html: rendered.html, meta: rendered.meta, status: rendered.status, data, links };
@@ -117,7 +121,7 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     return [
       ...assets.styles.map((file) => `<link rel="stylesheet" href="/${escapeHtml(file)}">`),
       ...assets.fonts.map((file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/${escapeHtml(file)}">`),
-      ...assets.scripts.map((file) => `<link rel="preload" as="script" href="/${escapeHtml(file)}">`),
+      ...assets.scripts.map((file) => `<link rel="preload" as="script" fetchpriority="low" href="/${escapeHtml(file)}">`),
     ];
   }
 

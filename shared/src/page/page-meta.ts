@@ -28,7 +28,7 @@ export interface PageMeta {
 
 /** The picture of the agency every page without its own shares. */
 export const SITE_SHARE_IMAGE: PageImage = {
-  url: '/media/og/khvylia-1200x630.png',
+  url: '/media/og/khvylia-1200x630.jpg',
   width: 1200,
   height: 630,
   alt: `${BRAND.fullName}: ${BRAND.tagline.toLowerCase()}`,

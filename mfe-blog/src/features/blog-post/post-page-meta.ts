@@ -8,7 +8,7 @@ const postPath = (postId: string) => `/blog/${encodeURIComponent(postId)}`;
  */
 function shareImage(post: BlogPost): PageImage {
   return {
-    url: post.image_url.replace(/\.svg$/i, '.png'),
+    url: post.image_url.replace(/\.svg$/i, '.jpg'),
     width: 1200,
     height: 630,
     alt: `Ілюстрація до статті «${post.title}»`,

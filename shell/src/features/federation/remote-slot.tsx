@@ -3,6 +3,7 @@ import { SERVER_SLOT_ATTRIBUTE, type NoProps, type PropsOf, type RemoteModuleId 
 import { usePageRenderCollector } from '../page/page-render-context';
 import { loadRemoteModule } from './load-remote-module';
 import { serverSlotHtml } from './server-slots';
+import { useNearViewport } from './use-near-viewport';
 import styles from './remote-slot.module.css';
 
 export const REMOTE_UNAVAILABLE_MESSAGE = 'Цей розділ тимчасово недоступний. Спробуйте оновити сторінку пізніше.';
@@ -73,6 +74,8 @@ type RemoteSlotProps<Id extends RemoteModuleId> = {
   minHeight?: string;
   loading?: ReactNode;
   message?: string;
+  /** Below the first screen: the remote's code is fetched only when the slot nears the viewport. */
+  whenVisible?: boolean;
 } & ModuleProps<Id>;
 
 /** The remote's server markup, in the same wrapper the loaded remote gets. */
@@ -92,15 +95,25 @@ export function RemoteSlot<Id extends RemoteModuleId>({
   minHeight,
   loading,
   message = REMOTE_UNAVAILABLE_MESSAGE,
+  whenVisible = false,
 }: RemoteSlotProps<Id>) {
   const collector = usePageRenderCollector();
-  const placeholder = loading ?? <div className={styles.loading} style={{ minHeight }} aria-hidden="true" />;
+  const html = collector ? collector.slotHtml[id] : serverSlotHtml(id);
+  // Markup from the server is already on screen: its remote takes over at once.
+  const [nearRef, near] = useNearViewport(whenVisible && html === undefined && !collector);
+  const placeholder =
+    loading !== undefined && !whenVisible ? (
+      loading
+    ) : (
+      <div className={styles.loading} style={{ minHeight }} aria-hidden={loading === undefined} ref={nearRef}>
+        {loading}
+      </div>
+    );
   if (collector) {
     if (!collector.slots.some((slot) => slot.id === id)) collector.slots.push({ id, props: props ?? {} });
-    const html = collector.slotHtml[id];
     return html === undefined ? placeholder : <ServerMarkup id={id} html={html} />;
   }
-  const html = serverSlotHtml(id);
+  if (!near) return placeholder;
   const RemoteComponent = lazyRemote(id);
   return (
     <RemoteErrorBoundary id={id} message={message}>

@@ -20,7 +20,8 @@ function useScrollToHash() {
 
 /**
  * The home page in the spec's order. The shell owns each section's frame and anchor; the
- * remotes fill them, so navigation works even while a remote is down.
+ * remotes fill them, so navigation works even while a remote is down. The first screen comes
+ * rendered from the server; the sections below it load their remotes as they near the viewport.
  */
 export function HomePage() {
   useScrollToHash();
@@ -34,27 +35,27 @@ export function HomePage() {
         <RemoteSlot id="home/About" minHeight="320px" />
       </section>
       <section id={SECTION_IDS.services} className={styles.sectionAlt} aria-label="Послуги">
-        <RemoteSlot id="home/Services" minHeight="720px" />
+        <RemoteSlot id="home/Services" whenVisible minHeight="720px" />
       </section>
       <section id={SECTION_IDS.reasons} className={styles.section} aria-label="Чому ми">
-        <RemoteSlot id="home/Reasons" minHeight="480px" />
+        <RemoteSlot id="home/Reasons" whenVisible minHeight="480px" />
       </section>
       <section id={SECTION_IDS.team} className={styles.sectionAlt} aria-label="Команда">
-        <RemoteSlot id="home/Team" minHeight="520px" />
+        <RemoteSlot id="home/Team" whenVisible minHeight="520px" />
       </section>
       <section id={SECTION_IDS.vacancies} className={styles.section} aria-label="Вакансії">
         <div className={styles.split}>
-          <RemoteSlot id="home/Vacancies" minHeight="480px" />
-          <RemoteSlot id="forms/JobApplicationForm" minHeight="560px" />
+          <RemoteSlot id="home/Vacancies" whenVisible minHeight="480px" />
+          <RemoteSlot id="forms/JobApplicationForm" whenVisible minHeight="560px" />
         </div>
       </section>
       <section id={SECTION_IDS.blog} className={styles.sectionAlt} aria-label="Блог">
-        <RemoteSlot id="blog/BlogTeaser" minHeight="520px" />
+        <RemoteSlot id="blog/BlogTeaser" whenVisible minHeight="520px" />
       </section>
       <section id={SECTION_IDS.contact} className={styles.section} aria-label="Контакти">
         <div className={styles.split}>
-          <RemoteSlot id="home/ContactDetails" minHeight="400px" />
-          <RemoteSlot id="forms/ContactForm" minHeight="600px" />
+          <RemoteSlot id="home/ContactDetails" whenVisible minHeight="400px" />
+          <RemoteSlot id="forms/ContactForm" whenVisible minHeight="600px" />
         </div>
       </section>
     </>
