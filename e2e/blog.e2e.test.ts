@@ -107,7 +107,14 @@ describeInBrowser('blog', () => {
         }),
       }),
     );
-    await page.goto(`${suite.site.baseUrl}/blog/777777`);
+    // Reached by client-side navigation, so the browser asks the (mocked) API: a page loaded
+    // directly would come rendered by the server from the real database.
+    await page.goto(suite.site.baseUrl);
+    await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    await page.evaluate(() => {
+      history.pushState({}, '', '/blog/777777');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
     await page.getByText('Звичайний абзац').waitFor();
     await page.getByText('Підозріле посилання').click();
     // Let the broken image's error event fire, had its handler survived.

@@ -167,7 +167,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
-    const isAsset = pathname.startsWith(REMOTES_PATH) || pathname.startsWith('/media/');
+    // A name with an extension (`/missing.js`, `/../secret.txt`) asks for a file, not a page;
+    // `.html` names are pages.
+    const isFile = /\.(?!html?$)[a-z0-9]+$/i.test(pathname.slice(pathname.lastIndexOf('/') + 1));
+    const isAsset = isFile || pathname.startsWith(REMOTES_PATH) || pathname.startsWith('/media/');
     if (!isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD')) {
       // Every page path: rendered on the server (404 for what does not exist), then run in the browser.
       const page = await pages.render(request.url, siteOrigin(request, config.siteUrl), request.log);

@@ -96,7 +96,7 @@ describe('remotes with releases', () => {
 describe('a refused shell release', () => {
   it('is never served at / or for unhashed names; its content-hashed files are only a fallback', async () => {
     // The blog's current release requires React ^19.3.1: a shell providing React 18 is refused, and kept.
-    const build = { label: 'refused', versions: { react: '18.3.1', 'react-dom': '18.3.1' }, files: { 'robots.txt': 'refused' } };
+    const build = { label: 'refused', versions: { react: '18.3.1', 'react-dom': '18.3.1' }, files: { 'notes.txt': 'refused' } };
     await expect(publish(suite.fixture.context, 'shell', suite.fixture.build('shell', build))).rejects.toThrow(RefusedError);
     // Once the server lists the kept release, its hashed files are found (after dist's)…
     await eventually(async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode === 200);
@@ -106,7 +106,7 @@ describe('a refused shell release', () => {
     expect(await page('/index.html')).toContain('data-build="dist"');
     expect(await page('/blog/1')).toContain('data-build="dist"');
     expect((await suite.ctx.request('GET', '/mf-manifest.json')).body).toContain('"version":"19.3.1"');
-    expect((await suite.ctx.request('GET', '/robots.txt')).statusCode).toBe(404);
+    expect((await suite.ctx.request('GET', '/notes.txt')).statusCode).toBe(404);
     expect((await suite.ctx.request('GET', '/main.3f2a9c1b7d.js')).body).toContain('shell dist');
   });
 });
@@ -114,15 +114,15 @@ describe('a refused shell release', () => {
 describe('the shell with releases', () => {
   it('serves / and client routes from the current release, older files from older releases, then dist', async () => {
     expect(await page('/')).toContain('data-build="dist"');
-    const s1 = await releaseAndWait('shell', { label: 's1', files: { 'robots.txt': 's1' } });
+    const s1 = await releaseAndWait('shell', { label: 's1', files: { 'notes.txt': 's1' } });
     expect(await page('/')).toContain('data-build="s1"');
     expect(await page('/blog/3')).toContain('data-build="s1"');
-    expect((await suite.ctx.request('GET', '/robots.txt')).body).toBe('s1');
+    expect((await suite.ctx.request('GET', '/notes.txt')).body).toBe('s1');
     await releaseAndWait('shell', 's2');
     expect(await page('/')).toContain('data-build="s2"');
     expect(await page('/about')).toContain('data-build="s2"');
     // An unhashed name comes from the current release only, never an older one.
-    expect((await suite.ctx.request('GET', '/robots.txt')).statusCode).toBe(404);
+    expect((await suite.ctx.request('GET', '/notes.txt')).statusCode).toBe(404);
     // The same name in several releases: the current one wins.
     expect((await suite.ctx.request('GET', '/main.3f2a9c1b7d.js')).body).toContain('s2');
     // A page opened before the deploy still finds its lazy chunks…

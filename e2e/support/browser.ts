@@ -10,13 +10,27 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
 }
 
+export interface OpenPageOptions extends BrowserContextOptions {
+  /**
+   * Keep the home page's lower sections unloaded until scrolled near, as for visitors. Off by
+   * default: most suites test what the sections do, so the page behaves as in a browser without
+   * IntersectionObserver, where every section loads at once (the site's own fallback).
+   */
+  lazySections?: boolean;
+}
+
 /** A page in its own context (what @axe-core/playwright needs), with browser errors collected. */
 export async function openPage(
   browser: Browser,
   url?: string,
-  options: BrowserContextOptions = {},
+  { lazySections = false, ...options }: OpenPageOptions = {},
 ): Promise<Page & { consoleErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'uk-UA', ...options });
+  if (!lazySections) {
+    await context.addInitScript(() => {
+      delete (window as { IntersectionObserver?: unknown }).IntersectionObserver;
+    });
+  }
   const page = (await context.newPage()) as Page & { consoleErrors: string[] };
   page.consoleErrors = [];
   page.on('console', (message) => {

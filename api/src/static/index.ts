@@ -42,7 +42,8 @@ async function isFile(file: string): Promise<boolean> {
 
 /** Streams `file` from `root` through @fastify/static (ETag, ranges, 304s); a missing file is a 404. */
 function send(reply: FastifyReply, root: string, file: string, cacheControl: string): FastifyReply {
-  return reply.header('cache-control', cacheControl).sendFile(file, root);
+  // The body depends on Accept-Encoding (a precompressed copy or the file): caches must know.
+  return reply.header('cache-control', cacheControl).header('vary', 'accept-encoding').sendFile(file, root);
 }
 
 /**

@@ -1,0 +1,130 @@
+import { HOME_PAGE_META, NOT_FOUND_TEXT, POST_NOT_FOUND_TEXT, SECTION_IDS, type BlogPost } from '@agency/shared';
+import { describeInBrowser, openPage } from './support/browser';
+import { setUpSiteAndBrowser } from './support/suite';
+
+jest.setTimeout(60_000);
+
+/** The JSON-LD objects a page's HTML carries. */
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map(
+    (match) => JSON.parse(match[1]!) as Record<string, unknown>,
+  );
+}
+
+function metaContent(html: string, attribute: 'name' | 'property', key: string): string | undefined {
+  return new RegExp(`<meta ${attribute}="${key}" content="([^"]*)">`).exec(html)?.[1];
+}
+
+describeInBrowser('pages rendered by the server', () => {
+  const suite = setUpSiteAndBrowser();
+  let post: BlogPost;
+
+  beforeAll(async () => {
+    const [newest] = (await (await fetch(`${suite.site.baseUrl}/api/blog?limit=1`)).json()) as { id: number }[];
+    post = (await (await fetch(`${suite.site.baseUrl}/api/blog/${newest!.id}`)).json()) as BlogPost;
+  });
+
+  it('shows a post with JavaScript off: title, date, author and text', async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${post.id}`, { javaScriptEnabled: false });
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(post.title);
+    const article = page.locator('main article');
+    await expect(article.locator('time').getAttribute('datetime')).resolves.toBe(post.created_at);
+    await expect(article.textContent()).resolves.toContain(`Автор: ${post.author}`);
+    const firstParagraph = /<p>(.*?)<\/p>/s.exec(post.content)?.[1]?.replace(/<[^>]+>/g, '');
+    await expect(page.getByTestId('blog-post-content').textContent()).resolves.toContain(firstParagraph);
+    // The frame comes from the server too: header navigation and the footer.
+    await expect(page.locator('header a[href="/"]').count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByRole('contentinfo').count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
+  it('shows the hero with JavaScript off, where it stays once the remotes have taken over', async () => {
+    const staticPage = await openPage(suite.browser, suite.site.baseUrl, { javaScriptEnabled: false });
+    const heading = staticPage.locator(`#${SECTION_IDS.hero} h1`);
+    const before = await heading.boundingBox();
+    const text = await heading.textContent();
+    await staticPage.context().close();
+    expect(before).not.toBeNull();
+
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    await page.locator(`[data-remote-module="home/Hero"] h1`).waitFor();
+    await expect(page.locator(`#${SECTION_IDS.hero} h1`).textContent()).resolves.toBe(text);
+    await expect(page.locator(`#${SECTION_IDS.hero} h1`).boundingBox()).resolves.toEqual(before);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('gives a post its own title, description, canonical link, link preview and BlogPosting data', async () => {
+    const response = await fetch(`${suite.site.baseUrl}/blog/${post.id}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`<link rel="canonical" href="${suite.site.baseUrl}/blog/${post.id}">`);
+    expect(metaContent(html, 'property', 'og:type')).toBe('article');
+    expect(metaContent(html, 'property', 'og:title')).toContain(post.title.replace(/"/g, '&#34;').slice(0, 20));
+    const image = metaContent(html, 'property', 'og:image')!;
+    expect(image.startsWith(`${suite.site.baseUrl}/media/`)).toBe(true);
+    expect(metaContent(html, 'property', 'og:image:width')).toBe('1200');
+    expect(metaContent(html, 'property', 'og:image:height')).toBe('630');
+    // The preview picture is a real raster image.
+    const picture = await fetch(image);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toMatch(/^image\/(jpeg|png)/);
+    const [data] = jsonLd(html);
+    expect(data).toMatchObject({ '@type': 'BlogPosting', datePublished: post.created_at, author: { name: post.author } });
+  });
+
+  it('describes the agency on / as a local business with its hours', async () => {
+    const html = await (await fetch(suite.site.baseUrl)).text();
+    expect(html).toContain(`<title>${HOME_PAGE_META.title}</title>`);
+    const [business] = jsonLd(html);
+    expect(business).toMatchObject({
+      '@type': 'LocalBusiness',
+      address: { addressLocality: 'Львів' },
+      openingHoursSpecification: [{ dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], opens: '09:00', closes: '18:00' }],
+    });
+  });
+
+  it.each([
+    ['an unknown post', '/blog/987654', POST_NOT_FOUND_TEXT],
+    ['an unknown path', '/no/such/page', NOT_FOUND_TEXT],
+  ])('answers %s with 404 and a page that leads home', async (_label, path, heading) => {
+    const response = await fetch(`${suite.site.baseUrl}${path}`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('<meta name="robots" content="noindex">');
+
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}${path}`, { javaScriptEnabled: false });
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(heading);
+    await expect(page.locator('main a[href="/"]').count()).resolves.toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('sends precompressed assets and compressed API answers', async () => {
+    const html = await (await fetch(suite.site.baseUrl)).text();
+    const script = /<script defer src="?([^" >]+\.js)/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    // Node's fetch decodes the body; the headers still say how it travelled.
+    const asset = await fetch(`${suite.site.baseUrl}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('vary')).toMatch(/accept-encoding/i);
+    const gzipOnly = await fetch(`${suite.site.baseUrl}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipOnly.headers.get('content-encoding')).toBe('gzip');
+    const api = await fetch(`${suite.site.baseUrl}/api/blog`, { headers: { 'accept-encoding': 'br' } });
+    expect(api.headers.get('content-encoding')).toBe('br');
+  });
+
+  it('loads the forms only when the visitor scrolls near them', async () => {
+    const page = await openPage(suite.browser, undefined, { lazySections: true });
+    const formsRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/remotes/forms/')) formsRequests.push(request.url());
+    });
+    await page.goto(suite.site.baseUrl);
+    await page.locator(`[data-remote-module="home/Hero"]`).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(formsRequests).toEqual([]);
+    await page.locator(`#${SECTION_IDS.contact}`).scrollIntoViewIfNeeded();
+    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+    expect(formsRequests.length).toBeGreaterThan(0);
+    await page.context().close();
+  });
+});
