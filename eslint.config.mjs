@@ -33,6 +33,10 @@ export default tseslint.config(
               group: BROWSER_APP_FOLDERS.flatMap((folder) => [`**/${folder}/**`, `@agency/${folder}`, `@agency/${folder}/*`]),
               message: 'Apps share code only through @agency/shared.',
             },
+            {
+              group: ['react-router', 'react-router-dom', 'react-router/*', 'react-router-dom/*'],
+              message: 'Import routing from @agency/shared/router: it is the one shared router instance.',
+            },
           ],
         },
       ],

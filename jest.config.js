@@ -9,6 +9,7 @@ const tsTransform = {
 const sharedModuleMap = {
   '^@agency/shared$': path.join(__dirname, 'shared/src/index.ts'),
   '^@agency/shared/api-client$': path.join(__dirname, 'shared/src/api/api-client.ts'),
+  '^@agency/shared/router$': path.join(__dirname, 'shared/src/routing/router.ts'),
 };
 
 /** A browser-app suite: jsdom, CSS modules as class-name proxies, assets as file names. */

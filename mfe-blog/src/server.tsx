@@ -1,7 +1,7 @@
 // The blog's server bundle (see shared/src/page/server-rendering.ts): a post page rendered from
 // the API's answer, with its meta, so a post can be read and shared without JavaScript.
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from '@agency/shared/router';
 import { provideServerData, type BlogPost, type BlogPostPageProps, type RemoteServerBundle } from '@agency/shared';
 import { blogPostPath } from '@agency/shared/api-client';
 import BlogPostPage from './features/blog-post/BlogPostPage';

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
 import { captureServerSlots } from './features/federation/server-slots';
 import './styles/global.css';

@@ -1,7 +1,7 @@
 // The shell's server bundle (see shared/src/page/server-rendering.ts): the page frame for a URL,
 // rendered from the same components as in the browser.
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from '@agency/shared/router';
 import type { ShellServerBundle } from '@agency/shared';
 import { App } from './app/App';
 import { PageRenderContext, type PageRenderCollector } from './features/page/page-render-context';

@@ -1,6 +1,6 @@
 import '@agency/shared/styles/tokens.css';
 import './standalone.css';
-import { HashRouter, Link, Route, Routes, useParams } from 'react-router-dom';
+import { HashRouter, Link, Route, Routes, useParams } from '@agency/shared/router';
 import { BRAND } from '@agency/shared';
 import BlogTeaser from '../features/blog-teaser/BlogTeaser';
 import BlogPostPage from '../features/blog-post/BlogPostPage';

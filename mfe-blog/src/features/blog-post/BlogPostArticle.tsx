@@ -1,5 +1,5 @@
 import { useMemo, type Ref } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@agency/shared/router';
 import type { BlogPost } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
 import { sanitizePostHtml } from './sanitize-post-html';

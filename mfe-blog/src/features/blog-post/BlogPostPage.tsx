@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@agency/shared/router';
 import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
 import { BlogPostArticle } from './BlogPostArticle';
 import { useBlogPost } from './use-blog-post';

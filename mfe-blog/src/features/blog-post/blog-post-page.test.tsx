@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@agency/shared/router';
 import { AxiosError, AxiosHeaders } from 'axios';
 import type { BlogPost } from '@agency/shared';
 import { fetchBlogPost } from '@agency/shared/api-client';

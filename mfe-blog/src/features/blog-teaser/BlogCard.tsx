@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@agency/shared/router';
 import type { BlogPostSummary } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
 import { PostCover } from '../../shared/PostCover';

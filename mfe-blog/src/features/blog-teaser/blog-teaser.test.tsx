@@ -1,5 +1,5 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@agency/shared/router';
 import type { BlogPostSummary } from '@agency/shared';
 import { fetchBlogPosts } from '@agency/shared/api-client';
 import BlogTeaser from './BlogTeaser';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '@agency/shared/router';
 import { POST_LOADING_TEXT } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import styles from './BlogPostRoute.module.css';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '@agency/shared/router';
 import { HOME_PAGE_META, SECTION_IDS } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import { usePageMeta } from '../page/page-render-context';

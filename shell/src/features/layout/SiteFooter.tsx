@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@agency/shared/router';
 import { BRAND, SECTION_IDS, SERVICE_TYPES } from '@agency/shared';
 import { SocialIcon } from './SocialIcon';
 import styles from './SiteFooter.module.css';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '@agency/shared/router';
 import { BRAND } from '@agency/shared';
 import { NAV_LINKS } from './nav-links';
 import styles from './SiteHeader.module.css';

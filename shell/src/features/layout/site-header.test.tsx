@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@agency/shared/router';
 import { SiteHeader } from './SiteHeader';
 
 function renderAt(path: string) {

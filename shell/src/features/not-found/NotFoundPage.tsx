@@ -1,4 +1,4 @@
-import { useLocation, Link } from 'react-router-dom';
+import { useLocation, Link } from '@agency/shared/router';
 import { NOT_FOUND_TEXT, notFoundPageMeta } from '@agency/shared';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './NotFoundPage.module.css';
