@@ -1,20 +1,27 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
-import { captureServerSlots } from './features/federation/server-slots';
 import './styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
-// The page arrives rendered by the server; React renders it again from the same components, and
-// each slot keeps the server's markup until its remote has loaded.
-captureServerSlots(container);
 
-createRoot(container).render(
+const page = (
   <StrictMode>
     <BrowserRouter>
       <App />
     </BrowserRouter>
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The server sends the page already rendered from the same components: React adopts that markup
+// (each remote's part once its code has loaded) instead of drawing the page again. The
+// development server's page arrives empty.
+if (container.hasChildNodes()) {
+  hydrateRoot(container, page, {
+    onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),
+  });
+} else {
+  createRoot(container).render(page);
+}

@@ -6,8 +6,8 @@ import type { ShellServerBundle } from '@agency/shared';
 import { App } from './app/App';
 import { PageRenderContext, type PageRenderCollector } from './features/page/page-render-context';
 
-export const renderPage: ShellServerBundle['renderPage'] = (url, slotHtml) => {
-  const collector: PageRenderCollector = { slotHtml, slots: [], status: 200 };
+export const renderPage: ShellServerBundle['renderPage'] = (url, serverSlots) => {
+  const collector: PageRenderCollector = { serverSlots, slots: [], status: 200 };
   const html = renderToString(
     <PageRenderContext.Provider value={collector}>
       <StaticRouter location={url}>

@@ -8,6 +8,7 @@ import {
   type RemoteServerBundle,
   type RemotesDocument,
   type ServerData,
+  type ServerSlot,
   type ShellServerBundle,
 } from '@agency/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -48,13 +49,22 @@ async function liveApp(releases: ReleaseReader, staticRoot: string, name: string
   return current ? { dir: current.dir, baseUrl: `${basePath}${current.id}/` } : { dir: distDir(staticRoot, name), baseUrl: basePath };
 }
 
+/**
+ * React puts resource hints a render discovered (a priority image's preload) before the markup;
+ * they belong in the head, and the browser's hydration expects the markup alone.
+ */
+export function splitResourceHints(html: string): { hints: string[]; markup: string } {
+  const leading = /^(?:<link [^>]*>)+/.exec(html)?.[0] ?? '';
+  return { hints: leading.match(/<link [^>]*>/g) ?? [], markup: html.slice(leading.length) };
+}
+
 function joinUrl(base: string, file: string): string {
   return `${base}${file.replace(/^\/+/, '')}`;
 }
 
 /** A remote slot's server render, its data and what the browser should fetch early for it. */
 interface SlotResult {
-  html?: string;
+  slot?: ServerSlot;
   meta?: PageMeta;
   status?: number;
   data: ServerData;
@@ -108,7 +118,14 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
             ),
           ]
         : [];
-      return { html: rendered.html, meta: rendered.meta, status: rendered.status, data, links };
+      const { hints, markup } = splitResourceHints(rendered.html);
+      return {
+        slot: { html: markup, release: location.release },
+        meta: rendered.meta,
+        status: rendered.status,
+        data,
+        links: [...hints, ...links],
+      };
     } catch (error) {
       // The slot then renders in the browser, as it did before server rendering.
       log.error({ err: error, slot: id }, 'server render of a slot failed');
@@ -147,16 +164,16 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     const links: string[] = [];
     if (bundle) {
       const frame = bundle.renderPage(pathname, {});
-      const slotHtml: Partial<Record<RemoteModuleId, string>> = {};
+      const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
       for (const slot of frame.slots) {
         const result = await renderSlot(log, slot.id, slot.props, remotes);
-        if (result.html !== undefined) slotHtml[slot.id] = result.html;
+        if (result.slot) serverSlots[slot.id] = result.slot;
         meta ??= result.meta;
         status = Math.max(status, result.status ?? 200);
         Object.assign(data, result.data);
         links.push(...result.links);
       }
-      const page = bundle.renderPage(pathname, slotHtml);
+      const page = bundle.renderPage(pathname, serverSlots);
       body = page.html;
       meta ??= page.meta;
       status = Math.max(status, page.status);

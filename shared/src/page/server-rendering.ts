@@ -43,10 +43,20 @@ export interface ShellPageRender {
   slots: SlotRequest[];
 }
 
+/** A slot's markup from its remote's server bundle, and the release that made it. */
+export interface ServerSlot {
+  html: string;
+  release: string;
+}
+
 /** The shell's server bundle. */
 export interface ShellServerBundle {
-  /** The page frame for `url` with each slot's server markup in place (a slot without any keeps its placeholder). */
-  renderPage(url: string, slotHtml: Partial<Record<RemoteModuleId, string>>): ShellPageRender;
+  /**
+   * The page frame for `url` with each slot's server markup in place, wrapped exactly as the
+   * browser wraps a loaded remote, so React hydrates it instead of drawing it again (a slot
+   * without markup keeps its placeholder and renders in the browser).
+   */
+  renderPage(url: string, slots: Partial<Record<RemoteModuleId, ServerSlot>>): ShellPageRender;
 }
 
 /** Ids of the JSON the server puts into the page. */
@@ -56,6 +66,3 @@ export const PAGE_DATA_IDS = {
   /** ServerData of the server render, so the remotes start from what the page already shows. */
   serverData: 'agency-server-data',
 } as const;
-
-/** The attribute on a slot's wrapper whose content came from the server. */
-export const SERVER_SLOT_ATTRIBUTE = 'data-server-slot';

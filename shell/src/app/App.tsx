@@ -1,5 +1,5 @@
-import { useEffect, useRef, type CSSProperties } from 'react';
-import { Route, Routes, useLocation } from '@agency/shared/router';
+import type { CSSProperties } from 'react';
+import { Route, Routes } from '@agency/shared/router';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import { TOAST_CONTAINER, TOAST_GAP_PX, TOAST_WIDTH_PX } from '@agency/shared';
@@ -8,7 +8,6 @@ import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
 import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
-import { forgetServerSlots } from '../features/federation/server-slots';
 import styles from './App.module.css';
 
 // Spec section 9: toast width and the gap between toasts, from the shared constants.
@@ -17,18 +16,8 @@ const TOAST_SIZE = {
   '--toast-gap': `${TOAST_GAP_PX}px`,
 } as CSSProperties;
 
-/** The server's markup for slots describes the page it sent, not the next one. */
-function useForgetServerMarkupOnNavigation() {
-  const { pathname } = useLocation();
-  const first = useRef(pathname);
-  useEffect(() => {
-    if (pathname !== first.current) forgetServerSlots();
-  }, [pathname]);
-}
-
 /** The page frame: header, the routed page, footer and the one toast host of the site. */
 export function App() {
-  useForgetServerMarkupOnNavigation();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#main">

@@ -1,12 +1,29 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import { SERVER_SLOT_ATTRIBUTE, type NoProps, type PropsOf, type RemoteModuleId } from '@agency/shared';
-import { usePageRenderCollector } from '../page/page-render-context';
+import type { NoProps, PropsOf, RemoteModuleId } from '@agency/shared';
+import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
 import { loadRemoteModule } from './load-remote-module';
-import { serverSlotHtml } from './server-slots';
 import { useNearViewport } from './use-near-viewport';
 import styles from './remote-slot.module.css';
 
 export const REMOTE_UNAVAILABLE_MESSAGE = 'Цей розділ тимчасово недоступний. Спробуйте оновити сторінку пізніше.';
+
+function SlotWrapper({ id, release, children, html }: { id: RemoteModuleId; release: string; children?: ReactNode; html?: string }) {
+  return (
+    <div
+      className={styles.slot}
+      data-remote-module={id}
+      data-remote-release={release}
+      {...(html === undefined ? {} : { dangerouslySetInnerHTML: { __html: html } })}
+    >
+      {children}
+    </div>
+  );
+}
+
+/** On the server, a slot whose remote renders only in the browser: React sends its fallback. */
+function RendersInBrowser(): never {
+  throw new Promise<never>(() => undefined);
+}
 
 // One lazy component per exposed module, so re-renders never refetch a remote. A failed one is
 // forgotten, so the next time its slot mounts it is tried again.
@@ -18,11 +35,12 @@ function lazyRemote(id: RemoteModuleId): ComponentType<object> {
     component = lazy(async () => {
       try {
         const { component: Loaded, release } = await loadRemoteModule(id);
-        // The wrapper tells support which release of the remote this slot shows.
+        // The wrapper tells support which release of the remote this slot shows; the server
+        // wraps its markup the same way, so hydration adopts it.
         const WithRelease = (props: object) => (
-          <div className={styles.slot} data-remote-module={id} data-remote-release={release}>
+          <SlotWrapper id={id} release={release}>
             <Loaded {...props} />
-          </div>
+          </SlotWrapper>
         );
         return { default: WithRelease };
       } catch (error) {
@@ -78,16 +96,10 @@ type RemoteSlotProps<Id extends RemoteModuleId> = {
   whenVisible?: boolean;
 } & ModuleProps<Id>;
 
-/** The remote's server markup, in the same wrapper the loaded remote gets. */
-function ServerMarkup({ id, html }: { id: RemoteModuleId; html: string }) {
-  const attributes = { [SERVER_SLOT_ATTRIBUTE]: id };
-  return <div className={styles.slot} {...attributes} dangerouslySetInnerHTML={{ __html: html }} />;
-}
-
 /**
  * Renders one exposed remote module, isolated: its failure stays inside this slot. On the server
  * it records the slot and shows the remote's server markup when there is some; in the browser
- * that markup stays on screen until the remote has loaded.
+ * React hydrates that markup once the remote has loaded, leaving it on screen until then.
  */
 export function RemoteSlot<Id extends RemoteModuleId>({
   id,
@@ -98,9 +110,7 @@ export function RemoteSlot<Id extends RemoteModuleId>({
   whenVisible = false,
 }: RemoteSlotProps<Id>) {
   const collector = usePageRenderCollector();
-  const html = collector ? collector.slotHtml[id] : serverSlotHtml(id);
-  // Markup from the server is already on screen: its remote takes over at once.
-  const [nearRef, near] = useNearViewport(whenVisible && html === undefined && !collector);
+  const [nearRef, near] = useNearViewport(whenVisible && !collector);
   const placeholder =
     loading !== undefined && !whenVisible ? (
       loading
@@ -109,17 +119,25 @@ export function RemoteSlot<Id extends RemoteModuleId>({
         {loading}
       </div>
     );
-  if (collector) {
-    if (!collector.slots.some((slot) => slot.id === id)) collector.slots.push({ id, props: props ?? {} });
-    return html === undefined ? placeholder : <ServerMarkup id={id} html={html} />;
-  }
-  if (!near) return placeholder;
-  const RemoteComponent = lazyRemote(id);
+  // Lower sections are rendered in the browser only, as they near the viewport.
+  if (whenVisible && (collector || !near)) return placeholder;
+  const content = collector ? serverContent(collector, id, props ?? {}) : <RemoteComponentOf id={id} props={props ?? {}} />;
   return (
     <RemoteErrorBoundary id={id} message={message}>
-      <Suspense fallback={html === undefined ? placeholder : <ServerMarkup id={id} html={html} />}>
-        <RemoteComponent {...(props ?? {})} />
-      </Suspense>
+      <Suspense fallback={placeholder}>{content}</Suspense>
     </RemoteErrorBoundary>
   );
+}
+
+/** The remote's component, loaded once per page. */
+function RemoteComponentOf({ id, props }: { id: RemoteModuleId; props: object }) {
+  const RemoteComponent = lazyRemote(id);
+  return <RemoteComponent {...props} />;
+}
+
+/** On the server: the slot is recorded, and shows its remote's markup when there is some. */
+function serverContent(collector: PageRenderCollector, id: RemoteModuleId, props: object): ReactNode {
+  if (!collector.slots.some((slot) => slot.id === id)) collector.slots.push({ id, props });
+  const slot = collector.serverSlots[id];
+  return slot ? <SlotWrapper id={id} release={slot.release} html={slot.html} /> : <RendersInBrowser />;
 }

@@ -4,14 +4,19 @@ import { useCallback, useState } from 'react';
 const AHEAD = '800px 0px';
 
 /**
- * Whether the element has come near the viewport (it stays true). Without IntersectionObserver
- * (old browsers, jsdom) everything counts as near, so nothing is left unloaded.
+ * Whether the element has come near the viewport (it stays true). It starts false even where the
+ * answer is known, so the first render matches the server's markup. Without IntersectionObserver
+ * (old browsers, jsdom) it turns true at once, so nothing is left unloaded.
  */
 export function useNearViewport(enabled: boolean): [ref: (element: Element | null) => void, near: boolean] {
-  const [near, setNear] = useState(!enabled || typeof IntersectionObserver === 'undefined');
+  const [near, setNear] = useState(!enabled);
   const ref = useCallback(
     (element: Element | null) => {
       if (near || !element) return undefined;
+      if (typeof IntersectionObserver === 'undefined') {
+        setNear(true);
+        return undefined;
+      }
       const observer = new IntersectionObserver(
         (entries) => {
           if (entries.some((entry) => entry.isIntersecting)) {

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect } from 'react';
-import type { PageMeta, RemoteModuleId, SlotRequest } from '@agency/shared';
+import type { PageMeta, RemoteModuleId, ServerSlot, SlotRequest } from '@agency/shared';
 
 /**
  * What a server render of the shell learns while rendering: the slots on the route (with their
@@ -7,7 +7,8 @@ import type { PageMeta, RemoteModuleId, SlotRequest } from '@agency/shared';
  */
 export interface PageRenderCollector {
   /** Server markup for slots, from the remotes' server bundles. */
-  slotHtml: Partial<Record<RemoteModuleId, string>>;
+  serverSlots: Partial<Record<RemoteModuleId, ServerSlot>>;
+  /** The slots on the route that render on the first screen (those loaded when visible do not). */
   slots: SlotRequest[];
   meta?: PageMeta;
   status: number;
