@@ -4,8 +4,8 @@
 const { PAGE_ASSETS_FILE } = require('./server-files');
 /** The async chunk that renders the page; index.ts names it with a webpackChunkName comment. */
 const BOOTSTRAP_CHUNK = 'bootstrap';
-/** Only the Cyrillic woff2 files (the text is Ukrainian) of the first screen's weights are worth preloading. */
-const PRELOADED_FONT = /(?:^|\/)[a-z-]+-cyrillic-(?:400|800)-normal\.[0-9a-f]+\.woff2$/;
+/** The first screen's text needs the Cyrillic and the basic Latin (digits, brand names) files. */
+const PRELOADED_FONT = /(?:^|\/)[a-z-]+-(?:cyrillic|latin)-wght-normal\.[0-9a-f]+\.woff2$/;
 
 class PageAssetsPlugin {
   apply(compiler) {
