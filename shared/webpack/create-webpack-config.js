@@ -48,6 +48,17 @@ function precompression() {
   ];
 }
 
+/**
+ * The plugin that hands the shell's federation runtime to the remotes is CommonJS, so it would pull
+ * in the CommonJS build of the runtime beside the ES module build the rest of the runtime uses:
+ * two copies of it in the shell's entry (about 200 KB unminified). Both resolve to the ES build.
+ */
+function oneFederationRuntimeBuild() {
+  const runtimeTools = path.dirname(require.resolve('@module-federation/runtime-tools/package.json'));
+  const { exports } = require('@module-federation/runtime-tools/package.json');
+  return { '@module-federation/runtime-tools/runtime-core$': path.join(runtimeTools, exports['./runtime-core'].import.default) };
+}
+
 /** The webpack config of the remote that lives in `appDir` (its __dirname). */
 function createRemoteWebpackConfig(appDir) {
   const remote = remoteInFolder(appDir);
@@ -109,7 +120,7 @@ function browserConfig(app, packageJson, production) {
       // The server bundle is written beside the browser build by a parallel compiler.
       clean: { keep: (file) => file.startsWith(`${SERVER_DIR}/`) },
     },
-    resolve: { extensions: ['.ts', '.tsx', '.js'] },
+    resolve: { extensions: ['.ts', '.tsx', '.js'], alias: app.isHost ? oneFederationRuntimeBuild() : {} },
     module: { rules: moduleRules(app, production) },
     plugins: [
       new ModuleFederationPlugin({
