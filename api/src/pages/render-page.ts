@@ -58,6 +58,8 @@ export function splitResourceHints(html: string): { hints: string[]; markup: str
   return { hints: leading.match(/<link [^>]*>/g) ?? [], markup: html.slice(leading.length) };
 }
 
+const NOT_RENDERED: SlotResult = { data: {}, hints: [], links: [] };
+
 function joinUrl(base: string, file: string): string {
   return `${base}${file.replace(/^\/+/, '')}`;
 }
@@ -68,6 +70,8 @@ interface SlotResult {
   meta?: PageMeta;
   status?: number;
   data: ServerData;
+  /** React's resource hints from the render (a priority image's preload). */
+  hints: string[];
   links: string[];
 }
 
@@ -95,12 +99,12 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
     // A remote hosted elsewhere renders in the browser only.
-    if (!location.entry.startsWith(remoteBasePath(remote))) return { data: {}, links: [] };
+    if (!location.entry.startsWith(remoteBasePath(remote))) return NOT_RENDERED;
     const served = await liveApp(releases, staticRoot, remote, remoteBasePath(remote));
     try {
       const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
       const paths = bundle?.dataFor(module, props);
-      if (!bundle || !paths) return { data: {}, links: [] };
+      if (!bundle || !paths) return NOT_RENDERED;
       const data: ServerData = {};
       for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath);
       const rendered = bundle.renderSlot(module, props, data);
@@ -124,12 +128,13 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
         meta: rendered.meta,
         status: rendered.status,
         data,
-        links: [...hints, ...links],
+        hints,
+        links,
       };
     } catch (error) {
       // The slot then renders in the browser, as it did before server rendering.
       log.error({ err: error, slot: id }, 'server render of a slot failed');
-      return { data: {}, links: [] };
+      return NOT_RENDERED;
     }
   }
 
@@ -162,6 +167,7 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     let status = 200;
     const data: ServerData = {};
     const links: string[] = [];
+    const slotHints: string[] = [];
     if (bundle) {
       const frame = bundle.renderPage(pathname, {});
       const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
@@ -171,6 +177,7 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
         meta ??= result.meta;
         status = Math.max(status, result.status ?? 200);
         Object.assign(data, result.data);
+        slotHints.push(...result.hints);
         links.push(...result.links);
       }
       const page = bundle.renderPage(pathname, serverSlots);
@@ -179,15 +186,19 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
       status = Math.max(status, page.status);
     }
     const assets = await readBuildJson<PageAssets>(shell.dir, BUILD_FILES.PAGE_ASSETS_FILE);
-    // Slots of one remote share its manifest and entry: each link once.
-    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...shellLinks(assets), ...links])].join('\n    ');
+    // Slots of one remote share its manifest and entry: each link once. What the first paint
+    // needs (a slot's priority image, styles, fonts) is asked for before the shell's script.
+    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...slotHints, ...shellLinks(assets), ...links])].join(
+      '\n    ',
+    );
     const json = [
       `<script type="application/json" id="${PAGE_DATA_IDS.remotes}">${scriptJson(remotes)}</script>`,
       `<script type="application/json" id="${PAGE_DATA_IDS.serverData}">${scriptJson(data)}</script>`,
     ].join('');
     const html = template
       .replace(/<title>[^<]*<\/title>/, '')
-      .replace('</head>', `    ${head}\n  </head>`)
+      // Before the template's own script tag, so the page's hints are requested first.
+      .replace(/<script|<\/head>/, (tag) => `${head}\n    ${tag}`)
       // The shell's build minifies its template (`<div id=root>`).
       .replace(/<div id="?root"?><\/div>/, () => `<div id="root">${body}</div>${json}`);
     return { status, html };
