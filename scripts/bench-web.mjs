@@ -5,6 +5,7 @@
 // when the hero headline is first visible. Options: --runs <n> (default 3), --json <file> (medians).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
@@ -24,16 +25,7 @@ const option = (name) => {
 const RUNS = Number(option('runs') ?? 3);
 const JSON_OUT = option('json');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROMIUM_FLAGS = ['--headless=new', ...createRequire(import.meta.url)('../e2e/support/chromium-args.json')];
 
 function freePort() {
   return new Promise((resolve, reject) => {

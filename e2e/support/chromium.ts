@@ -1,3 +1,4 @@
+import chromiumArgs from './chromium-args.json';
 import { existsSync } from 'node:fs';
 
 /** Debian's chromium package; CHROMIUM_PATH overrides. */
@@ -6,12 +7,5 @@ export function findChromium(): string | undefined {
   return candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate)));
 }
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+/** Flags for a headless Chromium on a CI machine (the benchmark reads the same file). */
+export const CHROMIUM_ARGS: string[] = chromiumArgs;

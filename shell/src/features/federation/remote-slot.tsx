@@ -121,18 +121,15 @@ export function RemoteSlot<Id extends RemoteModuleId>({
     );
   // Lower sections are rendered in the browser only, as they near the viewport.
   if (whenVisible && (collector || !near)) return placeholder;
-  const content = collector ? serverContent(collector, id, props ?? {}) : <RemoteComponentOf id={id} props={props ?? {}} />;
+  // Taken here, outside the boundary: a failed load is forgotten, and the boundary's own retry of
+  // its children must not start a new one (the next mount of the slot does).
+  const RemoteComponent = collector ? undefined : lazyRemote(id);
+  const content = RemoteComponent ? <RemoteComponent {...(props ?? {})} /> : serverContent(collector!, id, props ?? {});
   return (
     <RemoteErrorBoundary id={id} message={message}>
       <Suspense fallback={placeholder}>{content}</Suspense>
     </RemoteErrorBoundary>
   );
-}
-
-/** The remote's component, loaded once per page. */
-function RemoteComponentOf({ id, props }: { id: RemoteModuleId; props: object }) {
-  const RemoteComponent = lazyRemote(id);
-  return <RemoteComponent {...props} />;
 }
 
 /** On the server: the slot is recorded, and shows its remote's markup when there is some. */
