@@ -58,7 +58,28 @@ export function splitResourceHints(html: string): { hints: string[]; markup: str
   return { hints: leading.match(/<link [^>]*>/g) ?? [], markup: html.slice(leading.length) };
 }
 
+/** Where this server can reach itself: the address it listens on (a wildcard means loopback). */
+function ownOrigin(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('The server is not listening on a TCP port');
+  if (address.family === 'IPv6') return `http://[${address.address === '::' ? '::1' : address.address}]:${address.port}`;
+  return `http://${address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
+}
+
 const NOT_RENDERED: SlotResult = { data: {}, hints: [], links: [] };
+
+/** The page's server-rendered part: the frame's markup, its meta and status, and what the slots need. */
+interface Frame {
+  body: string;
+  meta?: PageMeta;
+  status: number;
+  data: ServerData;
+  hints: string[];
+  links: string[];
+}
+
+/** A page the browser renders alone: the shell's empty template. */
+const BROWSER_ONLY: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
 
 function joinUrl(base: string, file: string): string {
   return `${base}${file.replace(/^\/+/, '')}`;
@@ -83,10 +104,14 @@ interface SlotResult {
  * take over where it stands.
  */
 export function createPageRenderer({ app, releases, staticRoot, remotesDocument }: PageRendererOptions) {
-  /** An API answer as the browser would get it. */
+  /**
+   * An API answer as the browser would get it: a request to this server's own socket, through
+   * the real routes, schemas and serializers. (Fastify's inject would skip the socket, but its
+   * light-my-request needs cookie 2, which supports only Node 22 and later.)
+   */
   async function apiAnswer(apiPath: string) {
-    const response = await app.inject({ method: 'GET', url: `/api${apiPath}`, headers: { accept: 'application/json' } });
-    return { status: response.statusCode, body: response.json() as unknown };
+    const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, { headers: { accept: 'application/json' } });
+    return { status: response.status, body: (await response.json()) as unknown };
   }
 
   async function renderSlot(
@@ -147,6 +172,27 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     ];
   }
 
+  /** The shell's frame for the path with every slot its remote renders on the server. */
+  async function renderFrame(bundle: ShellServerBundle, pathname: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
+    const frame = bundle.renderPage(pathname, {});
+    const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
+    const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
+    for (const slot of frame.slots) {
+      const rendered = await renderSlot(log, slot.id, slot.props, remotes);
+      if (rendered.slot) serverSlots[slot.id] = rendered.slot;
+      result.meta ??= rendered.meta;
+      result.status = Math.max(result.status, rendered.status ?? 200);
+      Object.assign(result.data, rendered.data);
+      result.hints.push(...rendered.hints);
+      result.links.push(...rendered.links);
+    }
+    const page = bundle.renderPage(pathname, serverSlots);
+    result.body = page.html;
+    result.meta ??= page.meta;
+    result.status = Math.max(result.status, page.status);
+    return result;
+  }
+
   /**
    * The page for `url` (path and query), or undefined when the shell is not built or released.
    * `origin` is the site's public origin, for canonical and preview URLs.
@@ -162,33 +208,21 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     });
     const pathname = url.split('?')[0] ?? '/';
 
-    let body = '';
-    let meta: PageMeta | undefined;
-    let status = 200;
-    const data: ServerData = {};
-    const links: string[] = [];
-    const slotHints: string[] = [];
+    let frame = BROWSER_ONLY;
     if (bundle) {
-      const frame = bundle.renderPage(pathname, {});
-      const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
-      for (const slot of frame.slots) {
-        const result = await renderSlot(log, slot.id, slot.props, remotes);
-        if (result.slot) serverSlots[slot.id] = result.slot;
-        meta ??= result.meta;
-        status = Math.max(status, result.status ?? 200);
-        Object.assign(data, result.data);
-        slotHints.push(...result.hints);
-        links.push(...result.links);
+      try {
+        frame = await renderFrame(bundle, pathname, remotes, log);
+      } catch (error) {
+        // The page then renders in the browser, as it did before server rendering.
+        log.error({ err: error, url: pathname }, 'server render of the page failed');
       }
-      const page = bundle.renderPage(pathname, serverSlots);
-      body = page.html;
-      meta ??= page.meta;
-      status = Math.max(status, page.status);
     }
+    const { body, meta, status, data, hints, links } = frame;
+
     const assets = await readBuildJson<PageAssets>(shell.dir, BUILD_FILES.PAGE_ASSETS_FILE);
     // Slots of one remote share its manifest and entry: each link once. What the first paint
     // needs (a slot's priority image, styles, fonts) is asked for before the shell's script.
-    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...slotHints, ...shellLinks(assets), ...links])].join(
+    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...hints, ...shellLinks(assets), ...links])].join(
       '\n    ',
     );
     const json = [

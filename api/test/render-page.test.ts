@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestApp, type TestContext } from './helpers/app';
+
+// Fake builds with real server bundles (CommonJS, as the build writes them): the shell's frame
+// names one slot and the home remote renders it, or the bundles fail as a broken release would.
+const SHELL_TEMPLATE =
+  '<!doctype html><html lang=uk><head><meta charset=utf-8><title>dev</title><script defer src=/main.3f2a9c1b7d.js></script></head>' +
+  '<body><div id=root></div></body></html>';
+
+const SHELL_BUNDLE = `
+exports.renderPage = (url, slots) => {
+  if (url === '/boom') throw new Error('broken frame');
+  const hero = slots['home/Hero'];
+  const slot = hero ? '<div data-remote-module="home/Hero" data-remote-release="' + hero.release + '">' + hero.html + '</div>' : '<div class="placeholder"></div>';
+  const known = url === '/' || url === '/boom';
+  return {
+    html: '<header>Хвиля</header><main>' + (known ? slot : '<h1>Сторінку не знайдено</h1>') + '</main>',
+    meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },
+    status: known ? 200 : 404,
+    slots: known ? [{ id: 'home/Hero', props: {} }] : [],
+  };
+};`;
+
+const HOME_BUNDLE = `
+exports.dataFor = (module) => (module === 'Hero' ? ['/services'] : undefined);
+exports.renderSlot = (module, props, data) => {
+  if (process.env.AGENCY_TEST_BREAK_HERO) throw new Error('broken slot');
+  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>Послуг: ' + data['/services'].body.length + '</h1>' };
+};`;
+
+const HOME_MANIFEST = {
+  metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } },
+  exposes: [{ name: 'Hero', assets: { js: { sync: ['hero.0a1b2c3d4e.js'] }, css: { sync: ['hero.0a1b2c3d4e.css'] } } }],
+};
+
+function writeBuilds(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-pages-'));
+  const files: Record<string, string> = {
+    'shell/dist/index.html': SHELL_TEMPLATE,
+    'shell/dist/server/render.js': SHELL_BUNDLE,
+    'shell/dist/page-assets.json': JSON.stringify({ scripts: ['bootstrap.0a1b2c3d4e.js'], styles: ['bootstrap.0a1b2c3d4e.css'], fonts: [] }),
+    'mfe-home/dist/mf-manifest.json': JSON.stringify(HOME_MANIFEST),
+    'mfe-home/dist/server/render.js': HOME_BUNDLE,
+  };
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
+
+describe('pages rendered on the server from the apps’ server bundles', () => {
+  let ctx: TestContext;
+  let root: string;
+
+  beforeAll(async () => {
+    root = writeBuilds();
+    ctx = await startTestApp({ staticRoot: root, siteUrl: 'https://khvylia.example' });
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    delete process.env.AGENCY_TEST_BREAK_HERO;
+  });
+
+  it('stitches the frame, the slot rendered with API data, the head, the links and the page data', async () => {
+    const services = (await ctx.request('GET', '/api/services')).json() as unknown[];
+    const response = await ctx.request('GET', '/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = response.body;
+    expect(html).toContain('<title>Головна &#60;Хвиля&#62;</title>');
+    expect(html).not.toContain('<title>dev</title>');
+    expect(html).toContain('<link rel="canonical" href="https://khvylia.example/">');
+    expect(html).toContain(`<div data-remote-module="home/Hero" data-remote-release="dist"><h1>Послуг: ${services.length}</h1></div>`);
+    // React's hint goes to the head, before the shell's script; the slot's styles are linked.
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head.indexOf('<link rel="preload" as="image" href="/media/hero.svg"/>')).toBeLessThan(head.indexOf('<script defer'));
+    expect(head).toContain('<link rel="stylesheet" href="/remotes/home/hero.0a1b2c3d4e.css">');
+    expect(head).toContain('<link rel="stylesheet" href="/bootstrap.0a1b2c3d4e.css">');
+    expect(head).toContain('<link rel="preload" as="script" fetchpriority="low" href="/remotes/home/remoteEntry.js">');
+    const pageData = (id: string) => JSON.parse(new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(html)![1]!);
+    expect(pageData('agency-remotes').remotes.home.entry).toBe('/remotes/home/mf-manifest.json');
+    expect(pageData('agency-server-data')['/services']).toEqual({ status: 200, body: services });
+  });
+
+  it('answers 404 with the shell’s page for a path no route knows', async () => {
+    const response = await ctx.request('GET', '/no/such/page');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<h1>Сторінку не знайдено</h1>');
+    expect(response.body).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it('asks for a file, not a page, when the name has an extension', async () => {
+    const response = await ctx.request('GET', '/missing.js', { headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('still sends a page the browser can render when a slot or the frame fails on the server', async () => {
+    process.env.AGENCY_TEST_BREAK_HERO = '1';
+    const brokenSlot = await ctx.request('GET', '/');
+    expect(brokenSlot.statusCode).toBe(200);
+    expect(brokenSlot.body).toContain('<div class="placeholder"></div>');
+    delete process.env.AGENCY_TEST_BREAK_HERO;
+
+    const brokenFrame = await ctx.request('GET', '/boom');
+    expect(brokenFrame.statusCode).toBe(200);
+    expect(brokenFrame.body).toContain('<div id="root"></div>');
+    expect(brokenFrame.body).toContain('<script type="application/json" id="agency-remotes">');
+  });
+
+  it('never serves a server bundle to browsers', async () => {
+    expect((await ctx.request('GET', '/server/render.js')).statusCode).toBe(404);
+    expect((await ctx.request('GET', '/remotes/home/server/render.js')).statusCode).toBe(404);
+  });
+});
