@@ -4,6 +4,7 @@ import path from 'node:path';
 
 /** Names of the build's files (shared/webpack/server-files.js, which the build writes them with). */
 export const BUILD_FILES = createRequire(__filename)('@agency/shared/webpack/server-files.js') as {
+  SERVER_DIR: string;
   SERVER_BUNDLE_FILE: string;
   PAGE_ASSETS_FILE: string;
   MANIFEST_FILE: string;
@@ -15,7 +16,8 @@ interface Cached<T> {
   mtimeMs: number;
   value: T;
 }
-const jsonCache = new Map<string, Cached<unknown>>();
+/** Parsed JSON and text of build files. */
+const fileCache = new Map<string, Cached<unknown>>();
 const bundleCache = new Map<string, Cached<unknown>>();
 
 async function mtime(file: string): Promise<number | undefined> {
@@ -41,12 +43,12 @@ async function cachedByMtime<T>(cache: Map<string, Cached<unknown>>, file: strin
 
 export function readBuildJson<T>(dir: string, name: string): Promise<T | undefined> {
   const file = path.join(dir, name);
-  return cachedByMtime(jsonCache, file, async () => JSON.parse(await fs.readFile(file, 'utf8')) as T);
+  return cachedByMtime(fileCache, file, async () => JSON.parse(await fs.readFile(file, 'utf8')) as T);
 }
 
 export function readBuildText(dir: string, name: string): Promise<string | undefined> {
   const file = path.join(dir, name);
-  return cachedByMtime(jsonCache, file, () => fs.readFile(file, 'utf8'));
+  return cachedByMtime(fileCache, file, () => fs.readFile(file, 'utf8'));
 }
 
 /** An app's server bundle (its own React inside), loaded from the folder the app is served from. */

@@ -1,9 +1,11 @@
 import {
+  EXTERNAL_RELEASE,
   HOME_PAGE_META,
   PAGE_DATA_IDS,
-  remoteBasePath,
+  UNRELEASED,
   type PageMeta,
   type RemoteModuleId,
+  type RemoteLocation,
   type RemoteName,
   type RemoteServerBundle,
   type RemotesDocument,
@@ -43,11 +45,6 @@ interface RemoteManifest {
   exposes: { name: string; assets: { js: { sync: string[] }; css: { sync: string[] } } }[];
 }
 
-/** Where an app is served from now: its current release, else its dist folder. */
-async function liveApp(releases: ReleaseReader, staticRoot: string, name: string, basePath: string) {
-  const { current } = await releases.get(name);
-  return current ? { dir: current.dir, baseUrl: `${basePath}${current.id}/` } : { dir: distDir(staticRoot, name), baseUrl: basePath };
-}
 
 /**
  * React puts resource hints a render discovered (a priority image's preload) before the markup;
@@ -114,6 +111,19 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     return { status: response.status, body: (await response.json()) as unknown };
   }
 
+  /**
+   * The folder and URL base of the build the page's remotes map points the browser at, so the
+   * server renders from the very release the browser will hydrate with. Undefined for a remote
+   * hosted elsewhere, or a release pruned since the map was read.
+   */
+  async function servedRemote(remote: RemoteName, location: RemoteLocation) {
+    if (location.release === EXTERNAL_RELEASE) return undefined;
+    const baseUrl = location.entry.slice(0, location.entry.lastIndexOf('/') + 1);
+    if (location.release === UNRELEASED) return { dir: distDir(staticRoot, remote), baseUrl };
+    const kept = (await releases.get(remote)).releases.find((release) => release.id === location.release);
+    return kept && { dir: kept.dir, baseUrl };
+  }
+
   async function renderSlot(
     log: FastifyBaseLogger,
     id: RemoteModuleId,
@@ -123,9 +133,9 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     const remote = id.slice(0, id.indexOf('/')) as RemoteName;
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
+    const served = await servedRemote(remote, location);
     // A remote hosted elsewhere renders in the browser only.
-    if (!location.entry.startsWith(remoteBasePath(remote))) return NOT_RENDERED;
-    const served = await liveApp(releases, staticRoot, remote, remoteBasePath(remote));
+    if (!served) return NOT_RENDERED;
     try {
       const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
       const paths = bundle?.dataFor(module, props);
@@ -198,11 +208,12 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
    * `origin` is the site's public origin, for canonical and preview URLs.
    */
   async function render(url: string, origin: string, log: FastifyBaseLogger): Promise<RenderedPage | undefined> {
-    const shell = await liveApp(releases, staticRoot, SHELL, '/');
-    const template = await readBuildText(shell.dir, 'index.html');
+    // The shell is served from its current release, else its dist folder.
+    const shellDir = (await releases.get(SHELL)).current?.dir ?? distDir(staticRoot, SHELL);
+    const template = await readBuildText(shellDir, 'index.html');
     if (!template) return undefined;
     const remotes = await remotesDocument();
-    const bundle = await loadServerBundle<ShellServerBundle>(shell.dir).catch((error: unknown) => {
+    const bundle = await loadServerBundle<ShellServerBundle>(shellDir).catch((error: unknown) => {
       log.error({ err: error }, 'the shell server bundle failed to load: pages render in the browser only');
       return undefined;
     });
@@ -219,7 +230,7 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     }
     const { body, meta, status, data, hints, links } = frame;
 
-    const assets = await readBuildJson<PageAssets>(shell.dir, BUILD_FILES.PAGE_ASSETS_FILE);
+    const assets = await readBuildJson<PageAssets>(shellDir, BUILD_FILES.PAGE_ASSETS_FILE);
     // Slots of one remote share its manifest and entry: each link once. What the first paint
     // needs (a slot's priority image, styles, fonts) is asked for before the shell's script.
     const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...hints, ...shellLinks(assets), ...links])].join(

@@ -9,7 +9,7 @@ import type { ReleaseReader } from '../releases/reader';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from './cache-policy';
 import { BUILD_FILES } from '../pages/build-files';
 
-const SERVER_DIR = BUILD_FILES.SERVER_BUNDLE_FILE.split('/')[0]!;
+const { SERVER_DIR } = BUILD_FILES;
 
 export interface StaticOptions {
   /** Where `<app folder>/dist` is looked up. */

@@ -4,7 +4,7 @@ const postPath = (postId: string) => `/blog/${encodeURIComponent(postId)}`;
 
 /**
  * Link previews need a raster picture: every seeded cover (`/media/blog/x.svg`, 1200×630) has a
- * PNG twin beside it (scripts/render-share-images.mjs); other formats are used as they are.
+ * JPEG twin beside it (scripts/render-share-images.mjs); other formats are used as they are.
  */
 function shareImage(post: BlogPost): PageImage {
   return {
