@@ -111,8 +111,11 @@ describeInBrowser('forms remote on the composed site', () => {
     await expect(form.getByText('Лідогенерація').count()).resolves.toBe(0);
 
     // The spec's toast: 356 px wide, timed for 4 s (its progress bar runs that long), and it
-    // leaves by itself. Durations are read from the page, not measured with a clock.
-    await expect(success.evaluate((el) => el.getBoundingClientRect().width)).resolves.toBe(TOAST_WIDTH_PX);
+    // leaves by itself. Durations are read from the page, not measured with a clock. The width is
+    // read once the entrance animation (which scales the toast) has finished.
+    const settledWidth = (el: Element) =>
+      Promise.all(el.getAnimations().map((animation) => animation.finished)).then(() => el.getBoundingClientRect().width);
+    await expect(success.evaluate(settledWidth)).resolves.toBe(TOAST_WIDTH_PX);
     await expect(
       success.locator('.Toastify__progress-bar').evaluate((el) => getComputedStyle(el).animationDuration),
     ).resolves.toBe(`${TOAST_DURATION_MS / 1000}s`);
