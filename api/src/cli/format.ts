@@ -26,6 +26,7 @@ function escapeForClass(char: string): string {
 }
 
 /** C0 controls other than tab and line breaks, DEL and C1: a terminal or spreadsheet acts on them. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 /**
