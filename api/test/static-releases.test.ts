@@ -155,3 +155,28 @@ describe('a remote with a release but a REMOTE_*_URL override', () => {
     }
   });
 });
+
+describe('source maps in releases', () => {
+  it('are copied with the build but never served, from a release or the shell fallback', async () => {
+    const map = JSON.stringify({ version: 3, sources: ['src/secret.ts'], sourcesContent: ['const secret = 1;'], mappings: 'AAAA' });
+    const blog = await releaseAndWait('blog', { label: 'maps', files: { 'chunk.0123abcd45.js.map': map, 'remoteEntry.js.map': map } });
+    await releaseAndWait('shell', { label: 'maps', files: { 'only-maps.0a1b2c3d4e.js.map': map } });
+    await releaseAndWait('shell', { label: 'maps2', files: { 'main.3f2a9c1b7d.js.map': map } });
+    const urls = [
+      `/remotes/blog/${blog}/chunk.0123abcd45.js.map`,
+      `/remotes/blog/${blog}/remoteEntry.js.map`,
+      // The current shell release; a kept older one (where its hashed bundle is still found).
+      '/main.3f2a9c1b7d.js.map',
+      '/only-maps.0a1b2c3d4e.js.map',
+    ];
+    for (const url of urls) {
+      const response = await suite.ctx.request('GET', url, { headers: { accept: '*/*' } });
+      expect([url, response.statusCode, response.headers['cache-control']]).toEqual([url, 404, 'no-store']);
+      expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
+    }
+    // What they map is served as before.
+    expect((await suite.ctx.request('GET', `/remotes/blog/${blog}/chunk.0123abcd45.js`)).statusCode).toBe(200);
+    expect((await suite.ctx.request('GET', '/main.3f2a9c1b7d.js')).body).toContain('maps2');
+    expect((await suite.ctx.request('GET', '/only-maps.0a1b2c3d4e.js')).statusCode).toBe(200);
+  });
+});

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, type TestContext } from './helpers/app';
 
+const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['webpack://agency/./src/secret.ts'], sourcesContent: ['const secret = 1;'], mappings: 'AAAA' });
+
 /** A fake build of the front ends: shell and two of the three remotes. */
 function writeStaticRoot(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-static-'));
@@ -14,6 +16,13 @@ function writeStaticRoot(): string {
     'mfe-home/dist/mf-manifest.json': '{"name":"agency_home"}',
     'mfe-home/dist/123.abcdef12.js': 'chunk()',
     'mfe-forms/dist/remoteEntry.js': 'var agency_forms;',
+    // Source maps a production build leaves beside its bundles (with the original source), and
+    // compressed copies of one: never served.
+    'shell/dist/main.3f2a9c1b7d.js.map': SOURCE_MAP,
+    'shell/dist/main.3f2a9c1b7d.js.map.br': SOURCE_MAP,
+    'shell/dist/main.3f2a9c1b7d.js.map.gz': SOURCE_MAP,
+    'mfe-home/dist/123.abcdef12.js.map': SOURCE_MAP,
+    'mfe-home/dist/remoteEntry.js.map': SOURCE_MAP,
     // Next to the served folders: must never be reachable.
     'secret.txt': 'secret',
     'shell/secret.txt': 'secret',
@@ -138,6 +147,23 @@ describe('all-in-one serving (same-origin remotes)', () => {
     const response = await ctx.request('GET', url, { headers: { accept: '*/*' } });
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('secret');
+  });
+
+  it.each([
+    '/main.3f2a9c1b7d.js.map',
+    '/main.3f2a9c1b7d.js.map.br',
+    '/main.3f2a9c1b7d.js.map.gz',
+    '/remotes/home/123.abcdef12.js.map',
+    '/remotes/home/remoteEntry.js.map',
+  ])('never serves source maps, which stay beside the build: %s', async (url) => {
+    for (const encoding of ['identity', 'br, gzip']) {
+      const response = await ctx.request('GET', url, { headers: { accept: '*/*', 'accept-encoding': encoding } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
+    }
+    // The bundles beside them still are.
+    expect((await ctx.request('GET', '/main.3f2a9c1b7d.js')).statusCode).toBe(200);
   });
 
   it('serves the seed images under /media/', async () => {

@@ -20,7 +20,10 @@ function federationExposes(exposes) {
   return Object.fromEntries(Object.entries(exposes).map(([name, file]) => [`./${name}`, file]));
 }
 
-/** Text assets worth compressing; source maps are left alone (they are not for visitors). */
+/**
+ * Text assets worth compressing. Anchored on the last extension, so source maps (`main.js.map`)
+ * never get `.map.br`/`.map.gz` copies: they are not for visitors, and never served.
+ */
 const COMPRESSIBLE = /\.(js|css|html|json|svg)$/;
 
 /**
@@ -107,7 +110,10 @@ function browserConfig(app, packageJson, production) {
     mode: production ? 'production' : 'development',
     context: app.appDir,
     entry: './src/index.ts',
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // Production: source maps (with the original source) beside the bundles in dist, for error
+    // reporting, but hidden: no sourceMappingURL in the bundles, and the server never serves
+    // `*.map` (api/src/static). Development keeps fast eval source maps.
+    devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     output: {
       path: path.join(app.appDir, 'dist'),
       // The shell is served from the site root; remotes load their chunks relative to their own

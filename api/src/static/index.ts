@@ -28,9 +28,18 @@ export function safeSegments(wildcard: string): string[] | undefined {
   return segments.some(unsafe) ? undefined : segments;
 }
 
-/** The server bundle inside a build is for the API to run, not for browsers to download. */
-function isServerFile(file: string): boolean {
-  return file === SERVER_DIR || file.startsWith(`${SERVER_DIR}/`);
+/**
+ * Source maps carry the original source: production builds write them hidden (no reference in the
+ * bundles) and they stay beside the build, and in its releases, for error reporting, never served.
+ * Compressed copies included, though the build does not write any.
+ */
+export function isSourceMap(file: string): boolean {
+  return /\.map(?:\.(?:br|gz))?$/i.test(file);
+}
+
+/** Files of a build or release that are never sent: the server bundle is for the API to run; source maps. */
+function isPrivateFile(file: string): boolean {
+  return file === SERVER_DIR || file.startsWith(`${SERVER_DIR}/`) || isSourceMap(file);
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -59,6 +68,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     decorateReply: false,
     cacheControl: false,
     setHeaders: (res) => res.setHeader('cache-control', SHORT),
+    allowedPath: (pathName) => !isSourceMap(pathName),
   });
   // Only reply.sendFile(file, root): the routes below choose the folder. Cache headers are theirs.
   // The build writes brotli and gzip copies beside each text asset; the one the browser accepts
@@ -77,9 +87,9 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
     const [first, ...rest] = segments;
     const release = rest.length > 0 ? (await releases.get(name)).releases.find((kept) => kept.id === first) : undefined;
-    if (release) return isServerFile(rest.join('/')) ? reply.callNotFound() : send(reply, release.dir, rest.join('/'), IMMUTABLE);
+    if (release) return isPrivateFile(rest.join('/')) ? reply.callNotFound() : send(reply, release.dir, rest.join('/'), IMMUTABLE);
     const file = segments.join('/');
-    if (isServerFile(file)) return reply.callNotFound();
+    if (isPrivateFile(file)) return reply.callNotFound();
     return send(reply, distDir(staticRoot, name), file, cacheControlFor(file));
   });
 
@@ -103,7 +113,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     const segments = safeSegments(request.params['*']);
     // Pages (the shell's index.html among them) are rendered per request by the not-found handler.
     const file = segments?.join('/');
-    if (!file || file === 'index.html' || isServerFile(file)) return reply.callNotFound();
+    if (!file || file === 'index.html' || isPrivateFile(file)) return reply.callNotFound();
     for (const root of await shellRoots(file)) {
       if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
     }
