@@ -131,7 +131,7 @@ describe('GET /api/blog/:id', () => {
 
 describe('stored blog HTML', () => {
   it('is sanitized on write, whatever its source', async () => {
-    const id = await insertBlogPost(ctx.db.kysely, ctx.db.dialect, {
+    const id = await insertBlogPost(ctx.db, {
       slug: 'xss-attempt',
       title: 'Перевірка',
       excerpt: 'Перевірка',

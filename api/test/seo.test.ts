@@ -168,7 +168,7 @@ describe('GET /sitemap.xml', () => {
 
   it('includes a new post at once, and dates the home page by it', async () => {
     const createdAt = new Date(Date.now() + 60_000);
-    const id = await insertBlogPost(ctx.db.kysely, ctx.db.dialect, {
+    const id = await insertBlogPost(ctx.db, {
       slug: 'sitemap-fresh-post',
       title: 'Новий допис',
       excerpt: 'Новий допис',

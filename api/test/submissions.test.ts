@@ -20,8 +20,8 @@ type RouteName = keyof typeof ROUTES;
 
 async function counts() {
   return {
-    contact: await countRows(ctx.db.kysely, ctx.db.dialect, 'contact_messages'),
-    application: await countRows(ctx.db.kysely, ctx.db.dialect, 'job_applications'),
+    contact: await countRows(ctx.db, 'contact_messages'),
+    application: await countRows(ctx.db, 'job_applications'),
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './types';
+export * from './contracts/limits';
 export * from './constants/vacancies';
 export * from './constants/service-types';
 export * from './constants/toasts';

@@ -1,7 +1,10 @@
-import type { BlogPostInput } from '../db/repository';
+import type { BlogPost } from '@agency/shared';
+
+/** A post as it is seeded: what the site shows (the database gives the id), its slug and its date. */
+export type SeedBlogPost = Omit<BlogPost, 'id' | 'created_at'> & { slug: string; created_at: Date };
 
 /** Seed articles of the agency's blog. HTML is sanitized again when stored. */
-export const SEED_BLOG_POSTS: BlogPostInput[] = [
+export const SEED_BLOG_POSTS: SeedBlogPost[] = [
   {
     slug: 'kontent-plan-na-misiats',
     title: 'Як скласти контент-план на місяць і не вигоріти',

@@ -1,7 +1,10 @@
-import type { ServiceInput } from '../db/repository';
+import type { Service } from '@agency/shared';
+
+/** A service as it is seeded: what the site shows (the database gives the id), its slug and place in the list. */
+export type SeedService = Omit<Service, 'id'> & { slug: string; sort_order: number };
 
 /** Seed services of «Хвиля». The first four line up with the contact form's service types. */
-export const SEED_SERVICES: ServiceInput[] = [
+export const SEED_SERVICES: SeedService[] = [
   {
     slug: 'smm',
     title: 'SMM та просування',

@@ -1,13 +1,23 @@
-import type { BlogPost, BlogPostSummary, ContactMessage, JobApplication, Service } from '@agency/shared';
-import type { Kysely } from 'kysely';
+import type { BlogPost, BlogPostSummary, Service } from '@agency/shared';
+import type { Insertable, Selectable } from 'kysely';
 import { sanitizeBlogHtml } from '../content/sanitize';
 import type { Database } from './connection';
-import type { Dialect } from './dialect';
-import type { DatabaseSchema } from './schema';
+import type { BlogPostsTable, ContactMessagesTable, DatabaseSchema, JobApplicationsTable, ServicesTable } from './schema';
 
-/** Repository code shared by both dialects; see ./dialect.ts for what differs. */
+/**
+ * Repository code shared by both dialects; see ./dialect.ts for what differs. Every function
+ * takes a `Db`: the database, or a transaction on it with the same dialect.
+ */
+export type Db = Pick<Database, 'kysely' | 'dialect'>;
 
-export async function listServices(db: Database): Promise<Service[]> {
+/** A row as the application sees it: a numeric id and an ISO 8601 `created_at` (dialects differ). */
+type Stored<Table> = Omit<Selectable<Table>, 'id' | 'created_at'> & { id: number; created_at: string };
+
+function stored<Row extends { id: number; created_at: unknown }>(db: Db, row: Row) {
+  return { ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) };
+}
+
+export async function listServices(db: Db): Promise<Service[]> {
   const rows = await db.kysely
     .selectFrom('services')
     .select(['id', 'title', 'description', 'icon_url', 'features', 'price_from'])
@@ -15,16 +25,14 @@ export async function listServices(db: Database): Promise<Service[]> {
     .orderBy('id')
     .execute();
   return rows.map((row) => ({
+    ...row,
     id: Number(row.id),
-    title: row.title,
-    description: row.description,
-    icon_url: row.icon_url,
     features: db.dialect.readStringArray(row.features),
     price_from: row.price_from === null ? null : Number(row.price_from),
   }));
 }
 
-export async function listBlogPosts(db: Database, limit: number): Promise<BlogPostSummary[]> {
+export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSummary[]> {
   const rows = await db.kysely
     .selectFrom('blog_posts')
     .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'])
@@ -32,134 +40,96 @@ export async function listBlogPosts(db: Database, limit: number): Promise<BlogPo
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
+  return rows.map((row) => stored(db, row));
 }
 
-export async function getBlogPost(db: Database, id: number): Promise<BlogPost | undefined> {
+export async function getBlogPost(db: Db, id: number): Promise<BlogPost | undefined> {
   const row = await db.kysely
     .selectFrom('blog_posts')
     .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author', 'content'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return { ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) };
+  return row && stored(db, row);
 }
 
 /** Every blog post's id and date, newest first: what the sitemap lists. */
-export async function listPublishedPostDates(db: Database): Promise<{ id: number; created_at: string }[]> {
+export async function listPublishedPostDates(db: Db): Promise<{ id: number; created_at: string }[]> {
   const rows = await db.kysely
     .selectFrom('blog_posts')
     .select(['id', 'created_at'])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((row) => ({ id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
+  return rows.map((row) => stored(db, row));
 }
 
-export interface ServiceInput {
-  slug: string;
-  title: string;
-  description: string;
-  icon_url: string;
-  features: string[];
-  price_from: number | null;
-  sort_order: number;
-}
+/** A new service row; `features` as a list (the dialect encodes it), id and timestamp from the database. */
+export type NewService = Omit<Insertable<ServicesTable>, 'id' | 'created_at' | 'features'> & { features: string[] };
 
-export async function insertService(kysely: Kysely<DatabaseSchema>, dialect: Dialect, input: ServiceInput): Promise<number> {
-  const row = await kysely
+export async function insertService(db: Db, service: NewService): Promise<number> {
+  const row = await db.kysely
     .insertInto('services')
-    .values({ ...input, features: dialect.json(input.features) })
+    .values({ ...service, features: db.dialect.json(service.features) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-export interface BlogPostInput {
-  slug: string;
-  title: string;
-  excerpt: string;
-  category: string;
-  image_url: string;
-  author: string;
-  content: string;
-  created_at: Date;
-}
+/** A new blog post row, dated by its author; the id comes from the database. */
+export type NewBlogPost = Omit<Insertable<BlogPostsTable>, 'id' | 'created_at'> & { created_at: Date };
 
-export async function insertBlogPost(kysely: Kysely<DatabaseSchema>, dialect: Dialect, input: BlogPostInput): Promise<number> {
-  const row = await kysely
+export async function insertBlogPost(db: Db, post: NewBlogPost): Promise<number> {
+  const row = await db.kysely
     .insertInto('blog_posts')
     .values({
-      ...input,
-      content: sanitizeBlogHtml(input.content),
-      created_at: dialect.timestamp(input.created_at),
+      ...post,
+      content: sanitizeBlogHtml(post.content),
+      created_at: db.dialect.timestamp(post.created_at),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-export async function countRows(kysely: Kysely<DatabaseSchema>, dialect: Dialect, table: keyof DatabaseSchema): Promise<number> {
-  const row = await kysely
+export async function countRows(db: Db, table: keyof DatabaseSchema): Promise<number> {
+  const row = await db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('count'))
     .executeTakeFirstOrThrow();
-  return dialect.readCount(row.count);
+  return db.dialect.readCount(row.count);
 }
 
 type SubmissionTable = 'contact_messages' | 'job_applications';
 
 /** Who sent a submission; stored next to it. */
-export interface SubmissionMeta {
-  user_agent: string | null;
-  referrer: string | null;
-}
+export type SubmissionMeta = Pick<Selectable<ContactMessagesTable>, 'user_agent' | 'referrer'>;
 
-/** What a visitor submits: the same contracts the forms send (validated by the route schemas). */
-export type ContactInput = ContactMessage;
-export type ApplicationInput = JobApplication;
+/** What a visitor submitted (every field, defaults filled in), without the columns the API adds. */
+type NewSubmission<Table> = Omit<Insertable<Table>, 'id' | 'created_at' | keyof SubmissionMeta>;
+export type NewContactMessage = NewSubmission<ContactMessagesTable>;
+export type NewJobApplication = NewSubmission<JobApplicationsTable>;
 
 /** Resolves only after the row is committed (each insert is its own transaction). */
-export async function insertContactMessage(db: Database, input: ContactInput, meta: SubmissionMeta): Promise<number> {
+export async function insertContactMessage(db: Db, message: NewContactMessage, meta: SubmissionMeta): Promise<number> {
   const row = await db.kysely
     .insertInto('contact_messages')
-    .values({
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      company: input.company,
-      service_type: input.service_type,
-      message: input.message,
-      user_agent: meta.user_agent,
-      referrer: meta.referrer,
-      created_at: db.dialect.timestamp(new Date()),
-    })
+    .values({ ...message, ...meta, created_at: db.dialect.timestamp(new Date()) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-export async function insertJobApplication(db: Database, input: ApplicationInput, meta: SubmissionMeta): Promise<number> {
+export async function insertJobApplication(db: Db, application: NewJobApplication, meta: SubmissionMeta): Promise<number> {
   const row = await db.kysely
     .insertInto('job_applications')
-    .values({
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      city: input.city,
-      position: input.position,
-      resume_text: input.resume_text,
-      user_agent: meta.user_agent,
-      referrer: meta.referrer,
-      created_at: db.dialect.timestamp(new Date()),
-    })
+    .values({ ...application, ...meta, created_at: db.dialect.timestamp(new Date()) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
 /** A believable id for a submission we do not store (honeypot): the next id the table would give. */
-export async function plausibleNextId(db: Database, table: SubmissionTable): Promise<number> {
+export async function plausibleNextId(db: Db, table: SubmissionTable): Promise<number> {
   const row = await db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.max('id').as('max'))
@@ -169,28 +139,21 @@ export async function plausibleNextId(db: Database, table: SubmissionTable): Pro
 
 export type SubmissionKind = 'contact' | 'applications';
 
-export interface StoredContactMessage extends ContactInput, SubmissionMeta {
-  id: number;
-  created_at: string;
-}
+export type StoredContactMessage = Stored<ContactMessagesTable>;
+export type StoredJobApplication = Stored<JobApplicationsTable>;
 
-export interface StoredJobApplication extends ApplicationInput, SubmissionMeta {
-  id: number;
-  created_at: string;
-}
-
-/** Stored rows of one submission table, oldest first, optionally from a date on. */
-async function listSubmissions(db: Database, table: SubmissionTable, since?: Date) {
-  let query = db.kysely.selectFrom(table).selectAll();
+/** Stored contact messages, oldest first, optionally from a date on. */
+export async function listContactMessages(db: Db, since?: Date): Promise<StoredContactMessage[]> {
+  let query = db.kysely.selectFrom('contact_messages').selectAll();
   if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), created_at: db.dialect.readTimestamp(row.created_at) }));
+  return rows.map((row) => stored(db, row));
 }
 
-export async function listContactMessages(db: Database, since?: Date): Promise<StoredContactMessage[]> {
-  return (await listSubmissions(db, 'contact_messages', since)) as StoredContactMessage[];
-}
-
-export async function listJobApplications(db: Database, since?: Date): Promise<StoredJobApplication[]> {
-  return (await listSubmissions(db, 'job_applications', since)) as StoredJobApplication[];
+/** Stored job applications, oldest first, optionally from a date on. */
+export async function listJobApplications(db: Db, since?: Date): Promise<StoredJobApplication[]> {
+  let query = db.kysely.selectFrom('job_applications').selectAll();
+  if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map((row) => stored(db, row));
 }

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
-import type { Database } from '../db/connection';
-import { getBlogPost, listBlogPosts, listServices } from '../db/repository';
 import {
   BLOG_LIMIT_MAX,
-  blogListQuerySchema,
-  blogPostParamsSchema,
-  blogPostSchema,
-  blogSummarySchema,
-  errorResponseSchema,
-  serviceSchema,
-} from '../validation/schemas';
+  BlogListQuerySchema,
+  BlogPostParamsSchema,
+  BlogPostSchema,
+  BlogPostSummaryListSchema,
+  ERROR_RESPONSES,
+  ServiceListSchema,
+} from '@agency/shared/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../db/connection';
+import { getBlogPost, listBlogPosts, listServices } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
 
 /** Reads may be cached briefly by browsers and proxies, and revalidated with the ETag. */
@@ -22,7 +22,7 @@ function parseId(raw: string): number | undefined {
   return Number(raw);
 }
 
-export const contentRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db }) => {
+export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   // Strong ETag of the serialized body; a matching If-None-Match gets a 304 without a body.
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
@@ -37,24 +37,19 @@ export const contentRoutes: FastifyPluginAsync<{ db: Database }> = async (app, {
     return payload;
   });
 
-  app.get('/api/services', { schema: { response: { 200: { type: 'array', items: serviceSchema } } } }, async () =>
+  app.get('/api/services', { schema: { response: { 200: ServiceListSchema, ...ERROR_RESPONSES } } }, async () =>
     listServices(db),
   );
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get(
     '/api/blog',
-    {
-      schema: {
-        querystring: blogListQuerySchema,
-        response: { 200: { type: 'array', items: blogSummarySchema }, '4xx': errorResponseSchema },
-      },
-    },
+    { schema: { querystring: BlogListQuerySchema, response: { 200: BlogPostSummaryListSchema, ...ERROR_RESPONSES } } },
     async (request) => listBlogPosts(db, request.query.limit ? Number(request.query.limit) : BLOG_LIMIT_MAX),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/blog/:id',
-    { schema: { params: blogPostParamsSchema, response: { 200: blogPostSchema, '4xx': errorResponseSchema } } },
+    { schema: { params: BlogPostParamsSchema, response: { 200: BlogPostSchema, ...ERROR_RESPONSES } } },
     async (request) => {
       const id = parseId(request.params.id);
       const post = id === undefined ? undefined : await getBlogPost(db, id);

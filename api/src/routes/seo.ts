@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { ERROR_RESPONSES } from '@agency/shared/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Database } from '../db/connection';
 import { listPublishedPostDates } from '../db/repository';
 import { siteOrigin } from '../seo/site-origin';
@@ -11,7 +13,7 @@ const SITEMAP_CACHE_CONTROL = 'public, max-age=300';
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
 /** Both routes answer a text body: the schema documents it; the text itself is sent as is. */
-const textResponseSchema = { response: { 200: { type: 'string' } } };
+const textResponseSchema = { response: { 200: Type.String(), ...ERROR_RESPONSES } };
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
@@ -38,7 +40,7 @@ export function sitemapXml(origin: string, posts: readonly { id: number; created
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<urlset xmlns="${SITEMAP_NAMESPACE}">`, ...entries, '</urlset>', ''].join('\n');
 }
 
-export const seoRoutes: FastifyPluginAsync<{ db: Database; siteUrl?: string }> = async (app, { db, siteUrl }) => {
+export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl?: string }> = async (app, { db, siteUrl }) => {
   app.get('/robots.txt', { schema: textResponseSchema }, async (request, reply) =>
     reply
       .header('cache-control', ROBOTS_CACHE_CONTROL)

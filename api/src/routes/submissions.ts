@@ -1,24 +1,23 @@
-import { HONEYPOT_FIELD } from '@agency/shared';
-import type { FastifyPluginAsync, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { Database } from '../db/connection';
 import {
-  insertContactMessage,
-  insertJobApplication,
-  plausibleNextId,
-  type ApplicationInput,
-  type ContactInput,
-  type SubmissionMeta,
-} from '../db/repository';
+  completeContactMessage,
+  completeJobApplication,
+  ContactMessageBodySchema,
+  CreatedResponseSchema,
+  ERROR_RESPONSES,
+  HONEYPOT_FIELD,
+  JobApplicationBodySchema,
+} from '@agency/shared/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Database } from '../db/connection';
+import { insertContactMessage, insertJobApplication, plausibleNextId, type SubmissionMeta } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
-import { applicationBodySchema, contactBodySchema, createdResponseSchema, errorResponseSchema } from '../validation/schemas';
 
 export interface SubmissionRoutesOptions {
   db: Database;
   rateLimitMax: number;
   rateLimitWindow: number;
 }
-
-type Honeypot = { [HONEYPOT_FIELD]?: string };
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
@@ -53,68 +52,39 @@ function metaOf(request: FastifyRequest): SubmissionMeta {
   return { user_agent: clip(request.headers['user-agent']), referrer: clip(request.headers.referer) };
 }
 
-function isBot(body: Honeypot): boolean {
-  return (body[HONEYPOT_FIELD] ?? '') !== '';
+/** People leave the trap empty (or send none); bots fill it. */
+function isBot(honeypot: string | undefined): boolean {
+  return (honeypot ?? '') !== '';
 }
 
-export const submissionRoutes: FastifyPluginAsync<SubmissionRoutesOptions> = async (app, options) => {
+export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions> = async (app, options) => {
   const { db } = options;
   const common = {
     onRequest: requireJson,
     preValidation: trimStrings,
     config: { rateLimit: { max: options.rateLimitMax, timeWindow: options.rateLimitWindow } },
   };
-  const response = { 201: createdResponseSchema, '4xx': errorResponseSchema };
+  const response = { 201: CreatedResponseSchema, ...ERROR_RESPONSES };
 
-  app.post<{ Body: ContactInput & Honeypot }>(
-    '/api/contact',
-    { ...common, schema: { body: contactBodySchema, response } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const body = request.body;
-      if (isBot(body)) {
-        request.log.info('honeypot filled: contact message answered but not stored');
-        return reply.code(201).send({ id: await plausibleNextId(db, 'contact_messages') });
-      }
-      const id = await insertContactMessage(
-        db,
-        {
-          name: body.name,
-          email: body.email,
-          phone: body.phone,
-          company: body.company ?? '',
-          service_type: body.service_type ?? '',
-          message: body.message,
-        },
-        metaOf(request),
-      );
-      return reply.code(201).send({ id });
-    },
-  );
+  app.post('/api/contact', { ...common, schema: { body: ContactMessageBodySchema, response } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { [HONEYPOT_FIELD]: honeypot, ...message } = request.body;
+    if (isBot(honeypot)) {
+      request.log.info('honeypot filled: contact message answered but not stored');
+      return reply.code(201).send({ id: await plausibleNextId(db, 'contact_messages') });
+    }
+    const id = await insertContactMessage(db, completeContactMessage(message), metaOf(request));
+    return reply.code(201).send({ id });
+  });
 
-  app.post<{ Body: ApplicationInput & Honeypot }>(
-    '/api/jobs/apply',
-    { ...common, schema: { body: applicationBodySchema, response } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const body = request.body;
-      if (isBot(body)) {
-        request.log.info('honeypot filled: job application answered but not stored');
-        return reply.code(201).send({ id: await plausibleNextId(db, 'job_applications') });
-      }
-      const id = await insertJobApplication(
-        db,
-        {
-          name: body.name,
-          email: body.email,
-          phone: body.phone,
-          city: body.city,
-          position: body.position,
-          resume_text: body.resume_text ?? '',
-        },
-        metaOf(request),
-      );
-      return reply.code(201).send({ id });
-    },
-  );
+  app.post('/api/jobs/apply', { ...common, schema: { body: JobApplicationBodySchema, response } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { [HONEYPOT_FIELD]: honeypot, ...application } = request.body;
+    if (isBot(honeypot)) {
+      request.log.info('honeypot filled: job application answered but not stored');
+      return reply.code(201).send({ id: await plausibleNextId(db, 'job_applications') });
+    }
+    const id = await insertJobApplication(db, completeJobApplication(application), metaOf(request));
+    return reply.code(201).send({ id });
+  });
 };

@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from '@agency/shared';
+import { BLOG_LIMIT_MAX } from '@agency/shared/contracts';
 
 /** Every error the API sends has this shape; messages are Ukrainian, for people. */
 export class ApiError extends Error {
@@ -51,7 +52,7 @@ const INVALID: Record<string, string> = {
   phone: 'Некоректний номер телефону',
   position: 'Оберіть одну з вакансій',
   service_type: 'Оберіть один із запропонованих видів послуг',
-  limit: 'Параметр limit має бути цілим числом від 1 до 50',
+  limit: `Параметр limit має бути цілим числом від 1 до ${BLOG_LIMIT_MAX}`,
 };
 
 /** The subset of Ajv's error object we read. */

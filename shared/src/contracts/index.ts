@@ -1,0 +1,12 @@
+/**
+ * The API's contracts as TypeBox schemas (`@agency/shared/contracts`): the API validates and
+ * serializes with them, and every TypeScript type of the data is derived from them. Browser code
+ * imports the types from `@agency/shared` (type-only, so TypeBox stays out of its bundles).
+ */
+export * from './limits';
+export * from './patterns';
+export * from './honeypot';
+export * from './errors';
+export * from './health';
+export * from './content';
+export * from './submissions';

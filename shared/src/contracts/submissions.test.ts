@@ -1,0 +1,75 @@
+import { Value } from '@sinclair/typebox/value';
+import { VACANCY_TITLES } from '../constants/vacancies';
+import { HONEYPOT_FIELD } from './honeypot';
+import { FIELD_LIMITS } from './limits';
+import {
+  CONTACT_MESSAGE_DEFAULTS,
+  ContactMessageBodySchema,
+  ContactMessageSchema,
+  completeContactMessage,
+  completeJobApplication,
+  JobApplicationBodySchema,
+  JobApplicationSchema,
+} from './submissions';
+
+const MESSAGE = { name: 'Олена', email: 'olena@example.com', phone: '+380 67 123 45 67', message: 'Добрий день' };
+
+describe('ContactMessageSchema', () => {
+  it('accepts a message without company and service type (older clients), and with them empty', () => {
+    expect(Value.Check(ContactMessageSchema, MESSAGE)).toBe(true);
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, company: '', service_type: '' })).toBe(true);
+    expect(ContactMessageSchema.required).toEqual(['name', 'email', 'phone', 'message']);
+  });
+
+  it(`limits company to FIELD_LIMITS.company (${FIELD_LIMITS.company}) characters`, () => {
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, company: 'x'.repeat(FIELD_LIMITS.company) })).toBe(true);
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, company: 'x'.repeat(FIELD_LIMITS.company + 1) })).toBe(false);
+  });
+
+  it('keeps the service-type choice a string enum (so a number is reported as "not text")', () => {
+    expect(ContactMessageSchema.properties.service_type).toMatchObject({ type: 'string', enum: ['', 'smm', 'content', 'leads', 'analytics'] });
+  });
+});
+
+describe('request bodies', () => {
+  it.each([
+    ['contact', ContactMessageSchema, ContactMessageBodySchema],
+    ['application', JobApplicationSchema, JobApplicationBodySchema],
+  ] as const)('%s: the submission plus the optional spam trap, closed to other fields', (_name, submission, body) => {
+    expect(Object.keys(body.properties)).toEqual([...Object.keys(submission.properties), HONEYPOT_FIELD]);
+    expect(body.required).toEqual(submission.required);
+    expect(body.additionalProperties).toBe(false);
+    expect(submission.additionalProperties).toBe(false);
+  });
+});
+
+describe('completeContactMessage', () => {
+  it('stores what a client left out as its default, and keeps what it sent', () => {
+    expect(completeContactMessage(MESSAGE)).toEqual({ ...MESSAGE, company: '', service_type: '' });
+    expect(CONTACT_MESSAGE_DEFAULTS).toEqual({ company: '', service_type: '' });
+    expect(completeContactMessage({ ...MESSAGE, company: 'ТОВ', service_type: 'smm' })).toEqual({
+      ...MESSAGE,
+      company: 'ТОВ',
+      service_type: 'smm',
+    });
+  });
+});
+
+describe('completeJobApplication', () => {
+  it('stores a missing resume as empty text', () => {
+    const application = { name: 'Іван', email: 'ivan@example.com', phone: '+380671234567', city: 'Київ', position: 'x' };
+    expect(completeJobApplication(application)).toEqual({ ...application, resume_text: '' });
+    expect(completeJobApplication({ ...application, resume_text: 'Досвід' }).resume_text).toBe('Досвід');
+  });
+});
+
+describe('service_type and position choices', () => {
+  it('take only the offered values, as text', () => {
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, service_type: 'smm' })).toBe(true);
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, service_type: 'seo' })).toBe(false);
+    expect(Value.Check(ContactMessageSchema, { ...MESSAGE, service_type: 1 })).toBe(false);
+    const application = { name: 'Іван', email: 'ivan@example.com', phone: '+380671234567', city: 'Київ' };
+    expect(Value.Check(JobApplicationSchema, { ...application, position: VACANCY_TITLES[0] })).toBe(true);
+    expect(Value.Check(JobApplicationSchema, { ...application, position: 'Директор' })).toBe(false);
+  });
+});

@@ -1,0 +1,84 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { SERVICE_TYPE_VALUES } from '../constants/service-types';
+import { VACANCY_TITLES } from '../constants/vacancies';
+import { HONEYPOT_FIELD } from './honeypot';
+import { FIELD_LIMITS } from './limits';
+import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns';
+import { OptionalText, RequiredText, StringEnum } from './schema-builders';
+
+/**
+ * What visitors submit. Objects are closed (`additionalProperties: false`): with Ajv's
+ * removeAdditional, unknown fields are dropped before the handler sees the body, so they are
+ * never stored.
+ */
+
+export type ServiceType = 'smm' | 'content' | 'leads' | 'analytics';
+
+const EmailAddress = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email, pattern: EMAIL_PATTERN });
+const PhoneNumber = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.phone, pattern: PHONE_PATTERN });
+
+/** The spam trap: people leave it empty, bots fill it. Sent beside a submission, never stored. */
+const honeypotProperty = { [HONEYPOT_FIELD]: Type.Optional(OptionalText(FIELD_LIMITS.honeypot)) };
+
+/** `company` and `service_type` may be left out: the forms send them (maybe empty), older clients did not. */
+export const ContactMessageSchema = Type.Object(
+  {
+    name: RequiredText(FIELD_LIMITS.name),
+    email: EmailAddress,
+    phone: PhoneNumber,
+    company: Type.Optional(OptionalText(FIELD_LIMITS.company)),
+    service_type: Type.Optional(StringEnum<ServiceType | ''>(['', ...SERVICE_TYPE_VALUES])),
+    message: RequiredText(FIELD_LIMITS.message),
+  },
+  { additionalProperties: false },
+);
+
+/** `resume_text` may be left out. */
+export const JobApplicationSchema = Type.Object(
+  {
+    name: RequiredText(FIELD_LIMITS.name),
+    email: EmailAddress,
+    phone: PhoneNumber,
+    city: RequiredText(FIELD_LIMITS.city),
+    position: StringEnum(VACANCY_TITLES),
+    resume_text: Type.Optional(OptionalText(FIELD_LIMITS.resume_text)),
+  },
+  { additionalProperties: false },
+);
+
+/** Request bodies: a submission and the spam trap. */
+export const ContactMessageBodySchema = Type.Object(
+  { ...ContactMessageSchema.properties, ...honeypotProperty },
+  { additionalProperties: false },
+);
+export const JobApplicationBodySchema = Type.Object(
+  { ...JobApplicationSchema.properties, ...honeypotProperty },
+  { additionalProperties: false },
+);
+
+/** 201 of both submissions (also of one the honeypot caught, with an id that looks real). */
+export const CreatedResponseSchema = Type.Object({ id: Type.Integer() });
+
+/** A contact message as the API accepts it. */
+export type ContactMessageInput = Static<typeof ContactMessageSchema>;
+/** A complete contact message: what the forms send, and what the API stores. */
+export type ContactMessage = Required<ContactMessageInput>;
+/** A job application as the API accepts it. */
+export type JobApplicationInput = Static<typeof JobApplicationSchema>;
+/** A complete job application: what the form sends, and what the API stores. */
+export type JobApplication = Required<JobApplicationInput>;
+export type ContactMessageBody = Static<typeof ContactMessageBodySchema>;
+export type JobApplicationBody = Static<typeof JobApplicationBodySchema>;
+export type CreatedResponse = Static<typeof CreatedResponseSchema>;
+
+/** What the API stores for an optional field a client left out. */
+export const CONTACT_MESSAGE_DEFAULTS = { company: '', service_type: '' } as const satisfies Partial<ContactMessage>;
+export const JOB_APPLICATION_DEFAULTS = { resume_text: '' } as const satisfies Partial<JobApplication>;
+
+export function completeContactMessage(input: ContactMessageInput): ContactMessage {
+  return { ...CONTACT_MESSAGE_DEFAULTS, ...input };
+}
+
+export function completeJobApplication(input: JobApplicationInput): JobApplication {
+  return { ...JOB_APPLICATION_DEFAULTS, ...input };
+}
