@@ -283,6 +283,28 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
     expect(error.error.fields).toEqual({ name: 'Текст містить недопустимі символи' });
   });
 
+  it.each([
+    ['zero-width spaces', '\u200B\u200B'],
+    ['a byte order mark and joiners', '\uFEFF\u200D\u200C'],
+    ['Hangul fillers', '\u3164\u3164'],
+  ])('refuses a name of only %s as not filled, storing nothing', async (_case, name) => {
+    await expectFieldError(route, { ...valid, name }, 'name', 'Вкажіть імʼя');
+  });
+
+  it('refuses lone surrogates (invalid Unicode) with a field error, storing nothing', async () => {
+    const raw = JSON.stringify({ ...valid, name: 'Олена' }).replace('Олена', 'Олена\\ud83d');
+    const error = await expectRejected(route, undefined, 400, { raw });
+    expect(error.error.fields).toEqual({ name: 'Текст містить недопустимі символи' });
+  });
+
+  it('stores one Unicode form (NFC) of the same letters', async () => {
+    const response = await ctx.request('POST', url, { json: { ...valid, name: 'Андрі\u0438\u0306' } });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    const rows = route === 'contact' ? await listContactMessages(ctx.db) : await listJobApplications(ctx.db);
+    expect(rows.find((candidate) => candidate.id === id)?.name).toBe('Андрій');
+  });
+
   it('stores Ukrainian, emoji and SQL-looking text verbatim', async () => {
     const tricky = {
       name: "Ґанна О'Нілл-Їжакевич 👩‍💻🇺🇦",

@@ -12,6 +12,7 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection';
 import { insertContactMessage, insertJobApplication, plausibleNextId, type SubmissionMeta } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
+import { normalizeTextInput } from '../validation/text-input';
 
 export interface SubmissionRoutesOptions {
   db: Database;
@@ -30,18 +31,21 @@ const requireJson: onRequestHookHandler = async (request) => {
 };
 
 /**
- * Trims every top-level string of the body, so "  " counts as empty and is stored trimmed.
- * NUL characters are refused: PostgreSQL cannot store them in text, and no form sends them.
+ * Normalises every top-level string of the body before validation (see normalizeTextInput): one
+ * Unicode form, trimmed, and empty when nothing in it is visible, so a name of zero-width
+ * characters counts as not filled. NUL and lone surrogates are refused: PostgreSQL cannot store
+ * NUL, a lone surrogate is not text, and no form sends either.
  */
-async function trimStrings(request: FastifyRequest): Promise<void> {
+async function normalizeStrings(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const record = body as Record<string, unknown>;
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
     if (typeof value !== 'string') continue;
-    if (value.includes('\u0000')) fields[key] = MESSAGES.nulCharacter;
-    record[key] = value.trim();
+    const input = normalizeTextInput(value);
+    if (input.ok) record[key] = input.text;
+    else fields[key] = MESSAGES.nulCharacter;
   }
   if (Object.keys(fields).length > 0) throw new ApiError(400, 'VALIDATION_ERROR', MESSAGES.validation, fields);
 }
@@ -61,7 +65,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
   const { db } = options;
   const common = {
     onRequest: requireJson,
-    preValidation: trimStrings,
+    preValidation: normalizeStrings,
     config: { rateLimit: { max: options.rateLimitMax, timeWindow: options.rateLimitWindow } },
   };
   const response = { 201: CreatedResponseSchema, ...ERROR_RESPONSES };
