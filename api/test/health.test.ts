@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { buildApp } from '../src/app';
 import { createDatabase } from '../src/db/connection';
 import { testConfig } from './helpers/app';
@@ -31,6 +32,37 @@ it('GET /api/health answers 200 {status: ok} while the database answers, 503 JSO
     });
   } finally {
     await app.close();
+    await testDb.drop();
+  }
+});
+
+it('GET /api/health answers 503 while the database reads but cannot store a submission (full disk, read-only)', async () => {
+  const testDb = await createTestDatabase();
+  // One PostgreSQL connection, so the read-only session setting below covers every query.
+  const database = createDatabase(testDb.url, { poolSize: 1 });
+  const app = await buildApp({ config: testConfig(testDb.url), database });
+  try {
+    const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    expect((await httpRequest(baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+
+    await sql
+      .raw(database.dialect.name === 'sqlite' ? 'pragma query_only = on' : 'set default_transaction_read_only = on')
+      .execute(database.kysely);
+    expect((await httpRequest(baseUrl, 'GET', '/api/services')).statusCode).toBe(200);
+    const submission = await httpRequest(baseUrl, 'POST', '/api/contact', {
+      json: { name: 'Олена', email: 'olena@example.com', phone: '0671234567', message: 'Добрий день' },
+    });
+    expect(submission.statusCode).toBe(500);
+
+    const health = await httpRequest(baseUrl, 'GET', '/api/health');
+    expect(health.statusCode).toBe(503);
+    expect(health.json()).toEqual({
+      status: 'unavailable',
+      error: { code: 'DATABASE_UNAVAILABLE', message: 'Сервіс тимчасово недоступний' },
+    });
+  } finally {
+    await app.close();
+    await database.destroy();
     await testDb.drop();
   }
 });

@@ -57,11 +57,26 @@ export interface ContactMessagesTable {
   created_at: Timestamp;
 }
 
+/** One row, moved by triggers on every change of services or blog posts (migration 0002). */
+export interface ContentRevisionTable {
+  id: number;
+  /** bigint on PostgreSQL (read as a string), integer on SQLite. */
+  revision: ColumnType<unknown, number, never>;
+}
+
+/** One row the health check rewrites to prove the database takes writes (migration 0003). */
+export interface HealthProbeTable {
+  id: number;
+  checked_at: ColumnType<unknown, string | Date, string | Date>;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
   job_applications: JobApplicationsTable;
   contact_messages: ContactMessagesTable;
+  content_revision: ContentRevisionTable;
+  health_probe: HealthProbeTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

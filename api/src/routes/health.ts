@@ -1,20 +1,33 @@
 import { ERROR_RESPONSES, HealthOkSchema, HealthUnavailableSchema, type HealthOk } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import type { Database } from '../db/connection';
+import { probeWrite } from '../db/database-state';
 import { MESSAGES } from '../validation/errors';
 
+/** One probe at a time: health checks that arrive together share its answer, so a burst costs one write. */
+function singleFlight(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () =>
+    (running ??= run().finally(() => {
+      running = undefined;
+    }));
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  // Healthy means submissions can be stored: the probe writes and commits, so a full disk or a
+  // read-only database answers 503 even though reads still work.
+  const probe = singleFlight(() => probeWrite(db));
+
   app.get(
     '/api/health',
     { schema: { response: { 200: HealthOkSchema, 503: HealthUnavailableSchema, ...ERROR_RESPONSES } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
-        await sql`select 1`.execute(db.kysely);
+        await probe();
         return { status: 'ok' } satisfies HealthOk;
       } catch (error) {
-        request.log.error({ err: error }, 'health check: database does not answer');
+        request.log.error({ err: error }, 'health check: the database does not take writes');
         return reply
           .code(503)
           .send({ status: 'unavailable', error: { code: 'DATABASE_UNAVAILABLE', message: MESSAGES.unavailable } });
