@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { BlogPost, BlogPostSummary, Service } from '@agency/shared';
 import { buildApp } from '../src/app';
 import { insertBlogPost, listServices } from '../src/db/repository';
@@ -177,4 +178,60 @@ describe('seeding', () => {
     expect(await listServices(ctx.db)).toEqual(before);
   });
 
+});
+
+describe('content served from memory', () => {
+  /** Asks until `check` passes; the API re-reads changed content within about a second. */
+  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+    for (;;) {
+      const value = await read();
+      if (check(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('shows a change made by another process (another connection) with a new ETag, within seconds', async () => {
+    const before = await ctx.request('GET', '/api/blog/1');
+    const title = `Оновлено ${Date.now()}`;
+    // ctx.db is a connection of its own, as a content sync in another process would be.
+    await ctx.db.kysely.updateTable('blog_posts').set({ title }).where('id', '=', 1).execute();
+    const post = await eventually(
+      () => ctx.request('GET', '/api/blog/1'),
+      (response) => response.json<BlogPost>().title === title,
+    );
+    expect(post.headers.etag).not.toBe(before.headers.etag);
+    const list = await eventually(
+      () => ctx.request('GET', '/api/blog'),
+      (response) => response.json<BlogPostSummary[]>().some((summary) => summary.title === title),
+    );
+    expect(list.statusCode).toBe(200);
+    // The old ETag no longer matches: a client revalidating gets the new post.
+    const revalidated = await ctx.request('GET', '/api/blog/1', { headers: { 'if-none-match': String(before.headers.etag) } });
+    expect(revalidated.statusCode).toBe(200);
+  });
+
+  it('sends the same JSON compressed to clients that accept brotli or gzip, varying on accept-encoding', async () => {
+    const plain = await ctx.request('GET', '/api/blog');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const response = await ctx.request('GET', '/api/blog', { headers: { 'accept-encoding': accept } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers.etag).toBe(plain.headers.etag);
+      expect(decode(response.raw).toString('utf8')).toBe(plain.body);
+    }
+  });
+
+  it('answers 304 to a matching If-None-Match, compressed or not', async () => {
+    const first = await ctx.request('GET', '/api/blog/2', { headers: { 'accept-encoding': 'br' } });
+    const second = await ctx.request('GET', '/api/blog/2', {
+      headers: { 'accept-encoding': 'br', 'if-none-match': `W/${String(first.headers.etag)}` },
+    });
+    expect(second.statusCode).toBe(304);
+    expect(second.raw.length).toBe(0);
+  });
 });

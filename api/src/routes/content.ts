@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   BLOG_LIMIT_MAX,
   BlogListQuerySchema,
@@ -9,12 +8,12 @@ import {
   ServiceListSchema,
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ContentCache } from '../cache/content-cache';
+import { sendCached, serializeOnce } from '../cache/send-cached';
 import type { Database } from '../db/connection';
+import { readContentRevision } from '../db/database-state';
 import { getBlogPost, listBlogPosts, listServices } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
-
-/** Reads may be cached briefly by browsers and proxies, and revalidated with the ETag. */
-const READ_CACHE_CONTROL = 'public, max-age=60';
 
 /** Ids are positive integers in their canonical form; anything else is a 404. */
 function parseId(raw: string): number | undefined {
@@ -23,38 +22,38 @@ function parseId(raw: string): number | undefined {
 }
 
 export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
-  // Strong ETag of the serialized body; a matching If-None-Match gets a 304 without a body.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
-    reply.header('cache-control', READ_CACHE_CONTROL);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      reply.code(304);
-      return '';
-    }
-    return payload;
-  });
+  // Every answer is serialized once per content revision and then served from memory.
+  const cache = new ContentCache({ readRevision: () => readContentRevision(db) });
 
-  app.get('/api/services', { schema: { response: { 200: ServiceListSchema, ...ERROR_RESPONSES } } }, async () =>
-    listServices(db),
-  );
+  app.get('/api/services', { schema: { response: { 200: ServiceListSchema, ...ERROR_RESPONSES } } }, async (request, reply) => {
+    const body = await cache.get('services', async () => serializeOnce(reply, await listServices(db)));
+    return sendCached(request, reply, body);
+  });
 
   app.get(
     '/api/blog',
     { schema: { querystring: BlogListQuerySchema, response: { 200: BlogPostSummaryListSchema, ...ERROR_RESPONSES } } },
-    async (request) => listBlogPosts(db, request.query.limit ? Number(request.query.limit) : BLOG_LIMIT_MAX),
+    async (request, reply) => {
+      const limit = request.query.limit ? Number(request.query.limit) : BLOG_LIMIT_MAX;
+      const body = await cache.get(`blog:${limit}`, async () => serializeOnce(reply, await listBlogPosts(db, limit)));
+      return sendCached(request, reply, body);
+    },
   );
 
   app.get(
     '/api/blog/:id',
     { schema: { params: BlogPostParamsSchema, response: { 200: BlogPostSchema, ...ERROR_RESPONSES } } },
-    async (request) => {
+    async (request, reply) => {
       const id = parseId(request.params.id);
-      const post = id === undefined ? undefined : await getBlogPost(db, id);
-      if (!post) throw new ApiError(404, 'NOT_FOUND', MESSAGES.postNotFound);
-      return post;
+      const body =
+        id === undefined
+          ? undefined
+          : await cache.get(`post:${id}`, async () => {
+              const post = await getBlogPost(db, id);
+              return post && serializeOnce(reply, post);
+            });
+      if (!body) throw new ApiError(404, 'NOT_FOUND', MESSAGES.postNotFound);
+      return sendCached(request, reply, body);
     },
   );
 };

@@ -4,6 +4,8 @@ export interface HttpResponse {
   statusCode: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The bytes as sent (e.g. still compressed). */
+  raw: Buffer;
   json<T = unknown>(): T;
 }
 
@@ -33,11 +35,13 @@ export function httpRequest(baseUrl: string, method: string, path: string, optio
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          const raw = Buffer.concat(chunks);
+          const text = raw.toString('utf8');
           resolve({
             statusCode: response.statusCode ?? 0,
             headers: response.headers,
             body: text,
+            raw,
             json: <T>() => JSON.parse(text) as T,
           });
         });

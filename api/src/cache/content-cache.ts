@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+/** A response body kept in memory: its JSON, strong ETag and compressed forms (made once). */
+export interface CachedBody {
+  json: string;
+  etag: string;
+  encoded(encoding: BodyEncoding): Buffer;
+}
+
+export type BodyEncoding = 'br' | 'gzip';
+
+export interface ContentCacheOptions {
+  /** Reads the counter the database moves on every content change (see migration 0002). */
+  readRevision: () => Promise<number>;
+  /** How long a checked revision is trusted before the next request checks it again. */
+  revalidateMs?: number;
+  /** Most bodies kept; past it the cache starts again empty (keys are few: services, 50 list sizes, posts). */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export const CONTENT_REVALIDATE_MS = 1000;
+
+function cachedBody(json: string): CachedBody {
+  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
+  const encodings = new Map<BodyEncoding, Buffer>();
+  return {
+    json,
+    etag,
+    encoded(encoding) {
+      let buffer = encodings.get(encoding);
+      if (!buffer) {
+        buffer =
+          encoding === 'br'
+            ? brotliCompressSync(json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })
+            : gzipSync(json, { level: 9 });
+        encodings.set(encoding, buffer);
+      }
+      return buffer;
+    },
+  };
+}
+
+/**
+ * Published content (services, blog posts) changes only when it is published, yet every page
+ * view reads it. This keeps each serialized answer in memory and drops them all once the
+ * database's content revision moves, checked at most once per `revalidateMs`: a change made by
+ * this process or any other (a content sync, another replica) is served within about a second.
+ * A missing answer (`undefined`, e.g. an unknown post) is not kept.
+ */
+export class ContentCache {
+  private readonly readRevision: () => Promise<number>;
+  private readonly revalidateMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private revision: number | undefined;
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private checking: Promise<void> | undefined;
+  private entries = new Map<string, Promise<CachedBody | undefined>>();
+
+  constructor(options: ContentCacheOptions) {
+    this.readRevision = options.readRevision;
+    this.revalidateMs = options.revalidateMs ?? CONTENT_REVALIDATE_MS;
+    this.maxEntries = options.maxEntries ?? 500;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The cached body under `key`, or what `load` serializes (kept unless undefined). */
+  get(key: string, load: () => Promise<string>): Promise<CachedBody>;
+  get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined>;
+  async get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined> {
+    if (this.now() - this.checkedAt >= this.revalidateMs) await this.revalidate();
+    // A load started before an invalidation lands in the map that was dropped, never in the new one.
+    const entries = this.entries;
+    let entry = entries.get(key);
+    if (!entry) {
+      if (entries.size >= this.maxEntries) entries.clear();
+      entry = load().then((json) => (json === undefined ? undefined : cachedBody(json)));
+      entries.set(key, entry);
+      entry.then(
+        (body) => body === undefined && entries.get(key) === entry && entries.delete(key),
+        () => entries.get(key) === entry && entries.delete(key),
+      );
+    }
+    return entry;
+  }
+
+  private revalidate(): Promise<void> {
+    this.checking ??= this.readRevision()
+      .then((revision) => {
+        if (revision !== this.revision) {
+          this.revision = revision;
+          this.entries = new Map();
+        }
+        this.checkedAt = this.now();
+      })
+      .finally(() => {
+        this.checking = undefined;
+      });
+    return this.checking;
+  }
+}
