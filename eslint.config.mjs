@@ -37,6 +37,10 @@ export default tseslint.config(
               group: ['react-router', 'react-router-dom', 'react-router/*', 'react-router-dom/*'],
               message: 'Import routing from @agency/shared/router: it is the one shared router instance.',
             },
+            {
+              group: ['@agency/shared/contracts', '@agency/shared/contracts/*', '@sinclair/typebox', '@sinclair/typebox/*'],
+              message: 'Browser apps take the contract types from @agency/shared; the TypeBox schemas are for the API and would ship its runtime to visitors.',
+            },
           ],
         },
       ],
