@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SERVICE_TYPE_VALUES } from '../constants/service-types';
+import { SERVICE_TYPE_VALUES, type ServiceType } from '../constants/service-types';
 import { VACANCY_TITLES } from '../constants/vacancies';
 import { HONEYPOT_FIELD } from './honeypot';
 import { FIELD_LIMITS } from './limits';
@@ -12,7 +12,7 @@ import { OptionalText, RequiredText, StringEnum } from './schema-builders';
  * never stored.
  */
 
-export type ServiceType = 'smm' | 'content' | 'leads' | 'analytics';
+export type { ServiceType };
 
 const EmailAddress = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email, pattern: EMAIL_PATTERN });
 const PhoneNumber = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.phone, pattern: PHONE_PATTERN });
