@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
 
@@ -29,9 +29,13 @@ const CONTACT = JSON.stringify({
   website: '',
 });
 
+const BROWSER_ENCODINGS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
 const SCENARIOS = [
   { name: 'GET /api/services', path: '/api/services' },
   { name: 'GET /api/blog', path: '/api/blog' },
+  { name: 'GET /api/blog (br, as browsers ask)', path: '/api/blog', headers: BROWSER_ENCODINGS },
+  { name: 'GET /api/blog/1', path: '/api/blog/1' },
   { name: 'POST /api/contact', path: '/api/contact', method: 'POST', body: CONTACT, headers: { 'content-type': 'application/json' } },
 ];
 
@@ -77,8 +81,10 @@ async function stopApi(child) {
   await exited;
 }
 
+/** Loads every scenario; returns the rows and how many submissions were acknowledged (201). */
 async function load(baseUrl) {
   const rows = [];
+  let acknowledged = 0;
   for (const scenario of SCENARIOS) {
     const options = {
       url: `${baseUrl}${scenario.path}`,
@@ -88,8 +94,9 @@ async function load(baseUrl) {
       connections: CONNECTIONS,
     };
     // A short warm-up (JIT, connection pools) whose figures are discarded.
-    await autocannon({ ...options, duration: 1 });
+    const warmUp = await autocannon({ ...options, duration: 1 });
     const result = await autocannon({ ...options, duration: DURATION });
+    if (scenario.method === 'POST') acknowledged += warmUp['2xx'] + result['2xx'];
     rows.push({
       scenario: scenario.name,
       rps: Math.round(result.requests.average),
@@ -98,7 +105,25 @@ async function load(baseUrl) {
       errors: result.errors + result.timeouts,
     });
   }
-  return rows;
+  return { rows, acknowledged };
+}
+
+/** Every acknowledged submission must be in the database: a fast POST that loses leads is no result. */
+async function assertStored(databaseUrl, acknowledged) {
+  const { createDatabase } = await import(pathToFileURL(path.join(API_DIR, 'dist/db/connection.js')).href);
+  const db = createDatabase(databaseUrl);
+  try {
+    const row = await db.kysely
+      .selectFrom('contact_messages')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    const stored = Number(row.count);
+    // More may be stored: autocannon stops counting at the deadline while requests are in flight.
+    if (stored < acknowledged) throw new Error(`${acknowledged} contact messages acknowledged, only ${stored} stored`);
+    return { acknowledged, stored };
+  } finally {
+    await db.destroy();
+  }
 }
 
 async function withPostgres(run) {
@@ -113,11 +138,17 @@ async function withPostgres(run) {
 
 async function benchTarget(label, databaseUrl) {
   const { child, baseUrl } = await startApi(databaseUrl);
+  let stopped = false;
   try {
     console.error(`… ${label}: ${SCENARIOS.length} scenarios × ${DURATION} s, ${CONNECTIONS} connections`);
-    return (await load(baseUrl)).map((row) => ({ target: label, ...row }));
-  } finally {
+    const { rows, acknowledged } = await load(baseUrl);
     await stopApi(child);
+    stopped = true;
+    const counts = await assertStored(databaseUrl, acknowledged);
+    console.error(`… ${label}: all ${counts.acknowledged} acknowledged contact messages are stored (${counts.stored} rows)`);
+    return rows.map((row) => ({ target: label, ...row }));
+  } finally {
+    if (!stopped) await stopApi(child);
   }
 }
 
