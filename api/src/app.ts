@@ -17,6 +17,7 @@ import { registerStatic } from './static';
 import { remotesDocument } from './static/remotes-document';
 import { createPageRenderer } from './pages/render-page';
 import { siteOrigin } from './seo/site-origin';
+import { registerBadUrlRoute, registerDrain, rewriteBadUrl, SERVER_TIMEOUTS } from './server-lifecycle';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -96,10 +97,17 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    requestTimeout: SERVER_TIMEOUTS.requestTimeout,
+    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
+    rewriteUrl: rewriteBadUrl,
+    // Requests during a shutdown get the API's own 503 (registerDrain), not Fastify's plain one.
+    return503OnClosing: false,
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: true, allErrors: true, useDefaults: false },
     },
   });
+
+  app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
 
   const db =
     database ??
@@ -122,6 +130,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     // agency stores it with each submission; other sites still get only our origin.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  registerDrain(app);
   // API JSON and server-rendered pages are compressed per response (brotli, else gzip); static
   // files come precompressed from the build and already carry their content-encoding.
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
@@ -141,6 +150,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     return reply.code(apiError.statusCode).header('cache-control', 'no-store').send(apiError.toBody());
   });
 
+  registerBadUrlRoute(app);
   await app.register(healthRoutes, { db });
   await app.register(contentRoutes, { db });
   await app.register(seoRoutes, { db, siteUrl: config.siteUrl });

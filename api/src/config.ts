@@ -34,6 +34,11 @@ export interface AppConfig {
    * Open Graph URLs and the sitemap; without it the request's own origin is used.
    */
   siteUrl?: string;
+  /**
+   * Milliseconds a shutdown waits for requests in flight before it cuts the remaining
+   * connections (SHUTDOWN_TIMEOUT, default 10 s).
+   */
+  shutdownTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -133,6 +138,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl: parseSiteUrl(env.SITE_URL),
+    shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),
     ...loadReleaseConfig(env),
   };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { shutDown } from './server-lifecycle';
 
 /** Entry point: `node dist/server.js` (or `tsx src/server.ts`). */
 async function main(): Promise<void> {
@@ -10,10 +11,12 @@ async function main(): Promise<void> {
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Stops accepting connections, waits for in-flight requests, then runs onClose (closes the DB).
-    app.close().then(
-      () => process.exit(0),
+    app.log.info({ signal }, 'shutting down: new requests get 503, in-flight ones finish');
+    shutDown(app, config.shutdownTimeoutMs).then(
+      ({ drained }) => {
+        if (!drained) app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: cut off requests still open at the deadline');
+        process.exit(0);
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'error during shutdown');
         process.exit(1);

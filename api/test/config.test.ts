@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       remoteUrls: {},
       releasesDir: path.join(REPO_ROOT, 'data/releases'),
       releasesKeep: 5,
+      shutdownTimeoutMs: 10_000,
     });
     expect(config.siteUrl).toBeUndefined();
     expect(REPO_ROOT).toBe(path.resolve(__dirname, '../..'));
@@ -61,6 +62,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
     expect(() => loadConfig({ RELEASES_KEEP: '0' })).toThrow(/RELEASES_KEEP/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '10s' })).toThrow(/SHUTDOWN_TIMEOUT/);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '2500' }).shutdownTimeoutMs).toBe(2500);
   });
 
   it('refuses rate-limit settings that would break or block every submission', () => {

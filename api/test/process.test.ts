@@ -4,6 +4,7 @@ import { createDatabase } from '../src/db/connection';
 import { listBlogPosts, listContactMessages, listServices } from '../src/db/repository';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';
+import { openRawClient, partialPost } from './helpers/raw-socket';
 import { startServerProcess } from './helpers/server-process';
 
 // Real server processes (tsx, no build needed): durability, graceful shutdown, parallel start.
@@ -121,6 +122,19 @@ it('on SIGTERM stops, closes the database and exits 0 without losing acknowledge
   // Requests answered during shutdown are either accepted (201) or refused with 503, never lost.
   expect(result.statuses.every((status) => status === 201 || status === 503)).toBe(true);
   await expectAllStored(result.acks);
+});
+
+it('on SIGTERM cuts off a client stalled mid-body at SHUTDOWN_TIMEOUT and exits 0', async () => {
+  const server = await startServerProcess({ DATABASE_URL: testDb.url, SHUTDOWN_TIMEOUT: '1000' });
+  const stalled = await openRawClient(server.baseUrl);
+  stalled.socket.write(partialPost('/api/contact', JSON.stringify(contactPayload(1)), 10).start);
+  // The server has taken the request in once it answers the next one.
+  expect((await httpRequest(server.baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+  server.child.kill('SIGTERM');
+  // Before, the process stayed alive as long as the client did (minutes): the jest timeout catches that.
+  expect(await server.exited).toBe(0);
+  await stalled.closed;
+  expect(server.output()).toMatch(/cut off requests still open/);
 });
 
 it('migrates and seeds exactly once when several servers start together on one empty database', async () => {

@@ -18,7 +18,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     port: 0,
     host: '127.0.0.1',
     databaseUrl,
-    logLevel: 'silent',
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Lifted for every suite except the rate-limit one, which sets its own.
     rateLimitMax: 1_000_000,
     rateLimitWindow: 60_000,
@@ -27,6 +27,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     remoteUrls: {},
     releasesDir: NO_RELEASES_DIR,
     releasesKeep: 5,
+    shutdownTimeoutMs: 10_000,
     ...overrides,
   };
 }
