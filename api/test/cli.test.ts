@@ -2,6 +2,7 @@ import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { insertContactMessage, insertJobApplication } from '../src/db/repository';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
+import { parseCsv } from './helpers/csv';
 import { runTs } from './helpers/server-process';
 
 // Runs the real command (src/cli/submissions.ts through tsx, the code `npm run submissions`
@@ -72,35 +73,6 @@ function runCli(args: string[], databaseUrl = testDb.url): Promise<{ code: numbe
   return new Promise((resolve) => {
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr }));
   });
-}
-
-/** A small RFC 4180 reader for the assertions. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      index += 1;
-    } else cell += char;
-  }
-  return rows;
 }
 
 it('prints contact messages as one JSON array with every field and created_at', async () => {

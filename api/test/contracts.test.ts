@@ -22,22 +22,22 @@ let baseUrl: string;
 
 const request = (method: string, path: string, options?: HttpRequestOptions) => httpRequest(baseUrl, method, path, options);
 
+const SUMMARY = {
+  id: 7,
+  title: 'Заголовок',
+  excerpt: 'Коротко',
+  category: 'SMM',
+  image_url: '/media/blog/x.svg',
+  created_at: '2026-01-01T00:00:00.000Z',
+  author: 'Авторка',
+};
+
 beforeAll(async () => {
   testDb = await createTestDatabase();
   app = await buildApp({ config: testConfig(testDb.url) });
   // Routes of this suite only, on the real app before it starts.
   app.get('/test/summaries', { schema: { response: { 200: BlogPostSummaryListSchema, ...ERROR_RESPONSES } } }, async () => [
-    {
-      id: 7,
-      title: 'Заголовок',
-      excerpt: 'Коротко',
-      category: 'SMM',
-      image_url: '/media/blog/x.svg',
-      created_at: '2026-01-01T00:00:00.000Z',
-      author: 'Авторка',
-      content: '<p>Повний текст</p>',
-      slug: 'internal-slug',
-    },
+    { ...SUMMARY, content: '<p>Повний текст</p>', slug: 'internal-slug' },
   ]);
   app.post<{ Body: unknown }>(
     '/test/echo-contact',
@@ -62,17 +62,7 @@ describe('response serialization', () => {
   it('sends only the fields of the response schema: a summary never carries the article or the slug', async () => {
     const response = await request('GET', '/test/summaries');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual([
-      {
-        id: 7,
-        title: 'Заголовок',
-        excerpt: 'Коротко',
-        category: 'SMM',
-        image_url: '/media/blog/x.svg',
-        created_at: '2026-01-01T00:00:00.000Z',
-        author: 'Авторка',
-      },
-    ]);
+    expect(response.json()).toEqual([SUMMARY]);
   });
 
   it('shapes error answers by the error contract, dropping anything else', async () => {

@@ -1,32 +1,10 @@
 import { csvCell, toCsv } from '../src/cli/format';
 import type { StoredContactMessage } from '../src/db/repository';
+import { parseCsv } from './helpers/csv';
 
 // What a spreadsheet does with the export: it splits on its own list separator (`;` in
 // Ukrainian Excel, whatever delimiter the file was written with) and runs any cell that
 // starts with = + - @ as a formula.
-
-/** Splits one CSV line the way a spreadsheet set to `separator` does, honouring quotes. */
-function splitAsSpreadsheet(line: string, separator: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < line.length; index += 1) {
-    const char = line[index];
-    if (quoted) {
-      if (char === '"' && line[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === separator) {
-      cells.push(cell);
-      cell = '';
-    } else cell += char;
-  }
-  cells.push(cell);
-  return cells;
-}
 
 const runsAsFormula = (cell: string) => /^[ \t]*[=+\-@]/.test(cell);
 
@@ -53,7 +31,7 @@ describe('csvCell', () => {
     expect(csvCell('', ',')).toBe('""');
     expect(csvCell(null, ',')).toBe('');
     for (const separator of [',', ';', '\t', '|']) {
-      expect(splitAsSpreadsheet(csvCell('Ivan;=1+2,x|y\tz', ','), separator)).toHaveLength(1);
+      expect(parseCsv(csvCell('Ivan;=1+2,x|y\tz', ','), separator)).toEqual([["Ivan;'=1+2,x|y\tz"]]);
     }
   });
 
@@ -95,7 +73,7 @@ describe('toCsv', () => {
       const cells = text.split(/\r\n|\n|\r/).flatMap((line) => line.split(separator));
       expect(cells.filter((cell) => runsAsFormula(cell.replace(/^"/, '')))).toEqual([]);
       // One that honours the quotes.
-      const quotedCells = text.split('\r\n').flatMap((line) => splitAsSpreadsheet(line, separator));
+      const quotedCells = parseCsv(text, separator).flat();
       expect(quotedCells.filter(runsAsFormula)).toEqual([]);
     }
   });
