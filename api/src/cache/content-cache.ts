@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { singleFlight } from '../util/single-flight';
 
 /** A response body kept in memory: its JSON, strong ETag and compressed forms (made once). */
 export interface CachedBody {
@@ -56,7 +57,6 @@ export class ContentCache {
   private readonly now: () => number;
   private revision: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
-  private checking: Promise<void> | undefined;
   private entries = new Map<string, Promise<CachedBody | undefined>>();
 
   constructor(options: ContentCacheOptions) {
@@ -86,18 +86,13 @@ export class ContentCache {
     return entry;
   }
 
-  private revalidate(): Promise<void> {
-    this.checking ??= this.readRevision()
-      .then((revision) => {
-        if (revision !== this.revision) {
-          this.revision = revision;
-          this.entries = new Map();
-        }
-        this.checkedAt = this.now();
-      })
-      .finally(() => {
-        this.checking = undefined;
-      });
-    return this.checking;
-  }
+  /** Reads the revision (one read at a time) and drops every body when it has moved. */
+  private readonly revalidate = singleFlight(async () => {
+    const revision = await this.readRevision();
+    if (revision !== this.revision) {
+      this.revision = revision;
+      this.entries = new Map();
+    }
+    this.checkedAt = this.now();
+  });
 }

@@ -2,20 +2,13 @@ import { ERROR_RESPONSES, HealthOkSchema, HealthUnavailableSchema, type HealthOk
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/connection';
 import { probeWrite } from '../db/database-state';
+import { singleFlight } from '../util/single-flight';
 import { MESSAGES } from '../validation/errors';
-
-/** One probe at a time: health checks that arrive together share its answer, so a burst costs one write. */
-function singleFlight(run: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  return () =>
-    (running ??= run().finally(() => {
-      running = undefined;
-    }));
-}
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   // Healthy means submissions can be stored: the probe writes and commits, so a full disk or a
-  // read-only database answers 503 even though reads still work.
+  // read-only database answers 503 even though reads still work. Health checks that arrive
+  // together share one probe, so a burst costs one write.
   const probe = singleFlight(() => probeWrite(db));
 
   app.get(
