@@ -70,6 +70,25 @@ export interface HealthProbeTable {
   checked_at: ColumnType<unknown, string | Date, string | Date>;
 }
 
+/** One notification of one submission through one channel (migration 0004). */
+export interface LeadOutboxTable {
+  id: Generated<number>;
+  submission_kind: 'contact' | 'applications';
+  submission_id: number;
+  channel: string;
+  /** JSON text of what is delivered, frozen when the submission is stored. */
+  payload: string;
+  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | 'delivered' | 'failed' | undefined>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<unknown, string | Date, string | Date>;
+  /** A worker's lease on the row while it delivers; past or null when nobody holds it. */
+  locked_until: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  give_up_at: ColumnType<unknown, string | Date, string | Date>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<unknown, string | Date, never>;
+  delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -77,6 +96,7 @@ export interface DatabaseSchema {
   contact_messages: ContactMessagesTable;
   content_revision: ContentRevisionTable;
   health_probe: HealthProbeTable;
+  lead_outbox: LeadOutboxTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial';
 import * as m0002 from './0002_content_revision';
 import * as m0003 from './0003_health_probe';
+import * as m0004 from './0004_lead_outbox';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_content_revision': m0002,
   '0003_health_probe': m0003,
+  '0004_lead_outbox': m0004,
 };
