@@ -7,6 +7,8 @@ import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
+import { createChannels } from './leads/channels';
+import { startDeliveryWorker } from './leads/delivery-worker';
 import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { seoRoutes } from './routes/seo';
@@ -114,7 +116,6 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     createDatabase(config.databaseUrl, {
       onPoolError: (error) => app.log.error({ err: error }, 'idle PostgreSQL client failed'),
     });
-  if (!database) app.addHook('onClose', async () => db.destroy());
   try {
     await migrateToLatest(db);
     const seeded = await seedIfEmpty(db);
@@ -123,6 +124,16 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     if (!database) await db.destroy();
     throw error;
   }
+
+  // Leads go out from the outbox, not from the request: a receiver that is down never fails
+  // or slows a submission, and what is stored is delivered after a restart.
+  const channels = createChannels(config.leads);
+  const delivery = startDeliveryWorker({ db, channels, log: app.log });
+  app.addHook('onClose', async () => {
+    // Deliveries in flight end (and are recorded) before the database closes.
+    await delivery.stop();
+    if (!database) await db.destroy();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: contentSecurityPolicy(config.remoteUrls),
@@ -158,6 +169,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     db,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
+    leadChannels: channels.map((channel) => channel.name),
+    onLeadStored: delivery.wake,
   });
 
   // Published releases (npm run release), re-read about once a second: no restart to switch.

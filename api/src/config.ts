@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { remoteUrlOverrides, type RemoteName } from '@agency/shared';
+import { loadLeadsConfig, type LeadsConfig } from './leads/leads-config';
 
 /** The monorepo root: api/src (tsx) and api/dist (compiled) both sit two levels below it. */
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -39,6 +40,8 @@ export interface AppConfig {
    * connections (SHUTDOWN_TIMEOUT, default 10 s).
    */
   shutdownTimeoutMs: number;
+  /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
+  leads: LeadsConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -139,6 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl: parseSiteUrl(env.SITE_URL),
     shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),
+    leads: loadLeadsConfig(env),
     ...loadReleaseConfig(env),
   };
 }

@@ -14,6 +14,8 @@ import type { DatabaseSchema } from './schema';
  *   (SQLite's insertId is a bigint and pg has none).
  * - booleans: the schema deliberately has no boolean columns (SQLite would return 0/1).
  * - a cross-process write lock for one-off work such as seeding.
+ * - row locks: PostgreSQL claims outbox rows with `FOR UPDATE SKIP LOCKED`; SQLite has no row
+ *   locks and needs none (one writer at a time, so a claiming UPDATE is atomic anyway).
  * The migrations keep their own copy of the DDL differences, because they are frozen.
  */
 export type DialectName = 'sqlite' | 'postgres';
@@ -28,6 +30,8 @@ export interface Dialect {
   json(value: unknown): string;
   readStringArray(value: unknown): string[];
   readCount(value: unknown): number;
+  /** Whether `select … for update skip locked` exists (PostgreSQL). */
+  skipLocked: boolean;
   /**
    * Runs `work` in a transaction that holds a database-wide write lock, so that two
    * processes starting together on the same database run it one after the other.
@@ -67,6 +71,7 @@ const PG_WRITE_LOCK_KEY = 739_104_552;
 export const sqliteDialect: Dialect = {
   ...common,
   name: 'sqlite',
+  skipLocked: false,
   timestamp: (date) => date.toISOString(),
   async withWriteLock(db, work) {
     // BEGIN IMMEDIATE takes SQLite's write lock up front (waiting up to busy_timeout),
@@ -88,6 +93,7 @@ export const sqliteDialect: Dialect = {
 export const postgresDialect: Dialect = {
   ...common,
   name: 'postgres',
+  skipLocked: true,
   timestamp: (date) => date,
   async withWriteLock(db, work) {
     return db.transaction().execute(async (trx: Transaction<DatabaseSchema>) => {

@@ -109,20 +109,30 @@ type NewSubmission<Table> = Omit<Insertable<Table>, 'id' | 'created_at' | keyof 
 export type NewContactMessage = NewSubmission<ContactMessagesTable>;
 export type NewJobApplication = NewSubmission<JobApplicationsTable>;
 
-/** Resolves only after the row is committed (each insert is its own transaction). */
-export async function insertContactMessage(db: Db, message: NewContactMessage, meta: SubmissionMeta): Promise<number> {
+/** Resolves only after the row is committed (or, inside a transaction, is part of it). */
+export async function insertContactMessage(
+  db: Db,
+  message: NewContactMessage,
+  meta: SubmissionMeta,
+  receivedAt = new Date(),
+): Promise<number> {
   const row = await db.kysely
     .insertInto('contact_messages')
-    .values({ ...message, ...meta, created_at: db.dialect.timestamp(new Date()) })
+    .values({ ...message, ...meta, created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
-export async function insertJobApplication(db: Db, application: NewJobApplication, meta: SubmissionMeta): Promise<number> {
+export async function insertJobApplication(
+  db: Db,
+  application: NewJobApplication,
+  meta: SubmissionMeta,
+  receivedAt = new Date(),
+): Promise<number> {
   const row = await db.kysely
     .insertInto('job_applications')
-    .values({ ...application, ...meta, created_at: db.dialect.timestamp(new Date()) })
+    .values({ ...application, ...meta, created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);

@@ -10,7 +10,9 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection';
-import { insertContactMessage, insertJobApplication, plausibleNextId, type SubmissionMeta } from '../db/repository';
+import { plausibleNextId, type SubmissionMeta } from '../db/repository';
+import type { ChannelName } from '../leads/leads-config';
+import { storeContactMessage, storeJobApplication } from '../leads/store-submission';
 import { ApiError, MESSAGES } from '../validation/errors';
 import { normalizeTextInput } from '../validation/text-input';
 
@@ -18,6 +20,10 @@ export interface SubmissionRoutesOptions {
   db: Database;
   rateLimitMax: number;
   rateLimitWindow: number;
+  /** Channels each stored submission is queued for (in the same transaction). */
+  leadChannels: readonly ChannelName[];
+  /** Called once a submission and its outbox rows are committed. */
+  onLeadStored(): void;
 }
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -77,7 +83,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
       request.log.info('honeypot filled: contact message answered but not stored');
       return reply.code(201).send({ id: await plausibleNextId(db, 'contact_messages') });
     }
-    const id = await insertContactMessage(db, completeContactMessage(message), metaOf(request));
+    const id = await storeContactMessage(db, completeContactMessage(message), metaOf(request), options.leadChannels);
+    options.onLeadStored();
     return reply.code(201).send({ id });
   });
 
@@ -88,7 +95,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
       request.log.info('honeypot filled: job application answered but not stored');
       return reply.code(201).send({ id: await plausibleNextId(db, 'job_applications') });
     }
-    const id = await insertJobApplication(db, completeJobApplication(application), metaOf(request));
+    const id = await storeJobApplication(db, completeJobApplication(application), metaOf(request), options.leadChannels);
+    options.onLeadStored();
     return reply.code(201).send({ id });
   });
 };

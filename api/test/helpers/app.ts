@@ -28,6 +28,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     releasesDir: NO_RELEASES_DIR,
     releasesKeep: 5,
     shutdownTimeoutMs: 10_000,
+    leads: {},
     ...overrides,
   };
 }

@@ -1,0 +1,23 @@
+import type { ContactMessage, JobApplication } from '@agency/shared';
+import type { SubmissionKind } from '../db/repository';
+
+interface LeadBase {
+  id: number;
+  /** `<kind>-<id>`: the same on every delivery of this lead, so receivers can drop repeats. */
+  idempotency_key: string;
+  created_at: string;
+  /** The page the visitor sent it from, when the browser said. */
+  referrer: string | null;
+}
+
+/**
+ * What every channel delivers about one stored submission. Frozen in the outbox row when the
+ * submission is stored, and sent as is (JSON) to the webhook.
+ */
+export type LeadPayload =
+  | (LeadBase & { kind: 'contact'; submission: ContactMessage })
+  | (LeadBase & { kind: 'applications'; submission: JobApplication });
+
+export function idempotencyKey(kind: SubmissionKind, id: number): string {
+  return `${kind}-${id}`;
+}
