@@ -13,7 +13,7 @@ it('GET /api/health answers 200 {status: ok} while the database answers, 503 JSO
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     const ok = await httpRequest(baseUrl, 'GET', '/api/health');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: 'ok' });
+    expect(ok.json()).toEqual({ status: 'ok', outbox: { pending: 0, failed: 0, oldest_pending_at: null } });
     expect(ok.headers['cache-control']).toBe('no-store');
 
     await database.destroy();
