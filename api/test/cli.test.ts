@@ -1,6 +1,8 @@
 import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { insertContactMessage, insertJobApplication } from '../src/db/repository';
+import type { LeadPayload } from '../src/leads/lead-payload';
+import { enqueueLead, getOutboxEntry, markAttemptFailed, markDelivered } from '../src/leads/outbox-store';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { parseCsv } from './helpers/csv';
 import { runTs } from './helpers/server-process';
@@ -132,7 +134,10 @@ it('prints job applications in both formats', async () => {
 });
 
 it.each([
-  [[], /contact або applications/],
+  [[], /contact, applications або outbox/],
+  [['contact', '--retry', '3'], /--retry працює лише з outbox/],
+  [['outbox', '--retry', 'x'], /Некоректний номер доставки/],
+  [['outbox', '--since', '2026-01-01'], /--since працює лише з contact і applications/],
   [['orders'], /Невідомий тип/],
   [['contact', '--format', 'xml'], /Невідомий формат/],
   [['contact', '--since', '2026-13-01'], /Некоректна дата/],
@@ -143,4 +148,57 @@ it.each([
   expect(stdout.length).toBe(0);
   expect(stderr).toMatch(message);
   expect(stderr).toMatch(/Використання/);
+});
+
+describe('outbox', () => {
+  const lead = (id: number): LeadPayload => ({
+    kind: 'contact',
+    id,
+    idempotency_key: `contact-${id}`,
+    created_at: new Date().toISOString(),
+    referrer: null,
+    submission: { name: 'Олена', email: 'olena@example.com', phone: '0671234567', company: '', service_type: '', message: 'Привіт' },
+  });
+  let ids: Record<'webhook' | 'telegram' | 'email', number>;
+
+  beforeAll(async () => {
+    await enqueueLead(db, lead(1), ['webhook', 'telegram', 'email']);
+    const rows = await db.kysely.selectFrom('lead_outbox').select(['id', 'channel']).execute();
+    ids = Object.fromEntries(rows.map((row) => [row.channel, Number(row.id)])) as typeof ids;
+    await markAttemptFailed(db, ids.telegram, 'telegram answered 401: Unauthorized', undefined);
+    await markDelivered(db, ids.email, new Date());
+  });
+
+  it('lists the deliveries still waiting and those given up, not the delivered ones', async () => {
+    const json = await runCli(['outbox']);
+    expect(json.code).toBe(0);
+    const rows = JSON.parse(json.stdout.toString('utf8')) as Record<string, unknown>[];
+    expect(rows).toEqual([
+      expect.objectContaining({ id: ids.webhook, status: 'pending', channel: 'webhook', submission_kind: 'contact', submission_id: 1, last_error: null }),
+      expect.objectContaining({ id: ids.telegram, status: 'failed', channel: 'telegram', last_error: 'telegram answered 401: Unauthorized' }),
+    ]);
+    const csv = await runCli(['outbox', '--format', 'csv']);
+    const table = parseCsv(csv.stdout.toString('utf8').replace(/^\uFEFF/, ''));
+    expect(table[0]?.slice(0, 3)).toEqual(['id', 'status', 'channel']);
+    expect(table.slice(1).map((row) => row[1])).toEqual(['pending', 'failed']);
+  });
+
+  it('re-queues a failed delivery with a fresh day to succeed, and refuses delivered or unknown ones', async () => {
+    const retried = await runCli(['outbox', '--retry', String(ids.telegram)]);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout.toString('utf8')).toContain(`Доставка №${ids.telegram} (telegram, contact-1) знову в черзі`);
+    const entry = await getOutboxEntry(db, ids.telegram);
+    expect(entry?.status).toBe('pending');
+    expect(new Date(entry!.give_up_at).getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(new Date(entry!.next_attempt_at).getTime()).toBeLessThanOrEqual(Date.now());
+
+    const delivered = await runCli(['outbox', '--retry', String(ids.email)]);
+    expect(delivered.code).toBe(1);
+    expect(delivered.stderr).toContain('уже виконана');
+    expect((await getOutboxEntry(db, ids.email))?.status).toBe('delivered');
+
+    const unknown = await runCli(['outbox', '--retry', '999999']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Доставки №999999 немає');
+  });
 });

@@ -1,14 +1,30 @@
 import type { StoredContactMessage, StoredJobApplication, SubmissionKind } from '../db/repository';
+import type { OutboxEntry } from '../leads/outbox-store';
 
-export const COLUMNS: Record<SubmissionKind, readonly string[]> = {
+/** What the CLI lists: submissions of one kind, or the lead outbox's undelivered rows. */
+export type ListKind = SubmissionKind | 'outbox';
+
+export const COLUMNS: Record<ListKind, readonly string[]> = {
   contact: ['id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer'],
   applications: ['id', 'created_at', 'name', 'email', 'phone', 'city', 'position', 'resume_text', 'user_agent', 'referrer'],
+  outbox: [
+    'id',
+    'status',
+    'channel',
+    'submission_kind',
+    'submission_id',
+    'attempts',
+    'last_error',
+    'next_attempt_at',
+    'give_up_at',
+    'created_at',
+  ],
 };
 
 /** Byte order mark: tells spreadsheets the file is UTF-8, so Ukrainian text opens intact. */
 export const BOM = '\uFEFF';
 
-type Row = StoredContactMessage | StoredJobApplication;
+type Row = StoredContactMessage | StoredJobApplication | OutboxEntry;
 
 /** Characters that start a formula in Excel, LibreOffice or Google Sheets. */
 const FORMULA_START = '=+\\-@';
@@ -47,7 +63,7 @@ export function csvCell(value: unknown, delimiter: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(kind: SubmissionKind, rows: readonly Row[], delimiter = ','): string {
+export function toCsv(kind: ListKind, rows: readonly Row[], delimiter = ','): string {
   const columns = COLUMNS[kind];
   const lines = [columns.map((column) => csvCell(column, delimiter)).join(delimiter)];
   for (const row of rows) {
@@ -57,7 +73,7 @@ export function toCsv(kind: SubmissionKind, rows: readonly Row[], delimiter = ',
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
-export function toJson(kind: SubmissionKind, rows: readonly Row[]): string {
+export function toJson(kind: ListKind, rows: readonly Row[]): string {
   const columns = COLUMNS[kind];
   const ordered = rows.map((row) => {
     const record = row as unknown as Record<string, unknown>;
