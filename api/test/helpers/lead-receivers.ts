@@ -18,6 +18,8 @@ export interface Answer {
   status: number;
   body?: string;
   headers?: Record<string, string>;
+  /** Answer this late, as a slow receiver would. */
+  delayMs?: number;
 }
 
 export interface HttpReceiver {
@@ -53,8 +55,10 @@ export async function startHttpReceiver(port = 0): Promise<HttpReceiver> {
       const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       const answer = receiver.answer(request);
       receiver.received.push({ ...request, status: answer.status });
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body ?? '');
+      setTimeout(() => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body ?? '');
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
