@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SECTION_IDS, TOAST_DURATION_MS, TOAST_MESSAGES, TOAST_WIDTH_PX, VACANCY_TITLES } from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { eventually } from '../api/test/helpers/eventually';
+import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
 import { ROOT, type RunningSite } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -192,6 +194,40 @@ describeInBrowser('forms remote on the composed site', () => {
     await page.locator(`#${SECTION_IDS.vacancies} form`).getByLabel(/^Вакансія/).click();
     await page.getByRole('option').first().waitFor();
     await expectNoSeriousA11yViolations(page, `#${SECTION_IDS.vacancies} form`);
+    await page.context().close();
+  });
+});
+
+describeInBrowser('a lead sent in the browser reaches the agency', () => {
+  // Telegram's Bot API, stood in for by a local server the site is pointed at.
+  let telegram: HttpReceiver;
+  beforeAll(async () => {
+    telegram = await startHttpReceiver();
+  });
+  afterAll(() => telegram.close());
+  const suite = setUpSiteAndBrowser(() => ({
+    TELEGRAM_BOT_TOKEN: '42:e2e-token',
+    TELEGRAM_CHAT_ID: '-1001',
+    TELEGRAM_API_URL: telegram.url,
+  }));
+
+  it('posts the contact message to the Telegram chat right after the visitor sees the thank-you toast', async () => {
+    const page = await openHome(suite.browser, suite.site);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(form, 'olha.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+    await toast(page, TOAST_MESSAGES.contactSuccess).waitFor();
+
+    const [stored] = await storedSubmissions(suite.site, 'contact');
+    const [request] = await eventually('the Telegram message', () => telegram.accepted(), (accepted) => accepted.length === 1);
+    expect(request?.path).toBe('/bot42:e2e-token/sendMessage');
+    const message = JSON.parse(request!.body) as { chat_id: string; text: string };
+    expect(message.chat_id).toBe('-1001');
+    expect(message.text).toContain(`Нова заявка з сайту «Хвиля» №${String(stored?.id)}`);
+    expect(message.text).toContain('Імʼя: Андрій Шевчук');
+    expect(message.text).toContain('Email: olha.e2e@kava.lviv.ua');
+    expect(message.text).toContain('Послуга: Лідогенерація');
+    expect(message.text).toContain('Повідомлення:\nПотрібне ведення Instagram для двох кавʼярень.');
     await page.context().close();
   });
 });
