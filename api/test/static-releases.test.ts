@@ -1,5 +1,6 @@
 import { publish, RefusedError, rollback } from '../src/releases/commands';
 import { startTestApp } from './helpers/app';
+import { eventually } from './helpers/eventually';
 import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
 
 // The all-in-one server with published releases: what /remotes.json says, which files are served
@@ -18,15 +19,6 @@ interface Document {
 
 const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')).json<Document>();
 
-/** Polls until `check` passes, failing after a generous bound. */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not seen within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Publishes a build and waits for the server to name it current; returns its id. */
 async function releaseAndWait(app: string, build: string | FixtureBuild, keep?: number): Promise<string> {
   const output = await publish(suite.fixture.context, app, suite.fixture.build(app, typeof build === 'string' ? { label: build } : build), keep);
@@ -35,7 +27,7 @@ async function releaseAndWait(app: string, build: string | FixtureBuild, keep?: 
     const document = await remotesJson();
     return (app === 'shell' ? document.shell.release : document.remotes[app]?.release) === id;
   };
-  await eventually(current);
+  await eventually(`release ${id} of ${app} to become current`, current, (isCurrent) => isCurrent);
   return id;
 }
 
@@ -99,7 +91,7 @@ describe('a refused shell release', () => {
     const build = { label: 'refused', versions: { react: '18.3.1', 'react-dom': '18.3.1' }, files: { 'notes.txt': 'refused' } };
     await expect(publish(suite.fixture.context, 'shell', suite.fixture.build('shell', build))).rejects.toThrow(RefusedError);
     // Once the server lists the kept release, its hashed files are found (after dist's)…
-    await eventually(async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode === 200);
+    await eventually('the refused file served', async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode, (status) => status === 200);
     expect((await remotesJson()).shell.release).toBe('dist');
     // …but the page, its entry files and unhashed names are shell/dist's, as for client routes.
     expect(await page('/')).toContain('data-build="dist"');
@@ -134,7 +126,7 @@ describe('the shell with releases', () => {
     expect((await suite.ctx.request('GET', '/only-s1.0a1b2c3d4e.js')).headers['access-control-allow-origin']).toBeUndefined();
 
     await rollback(suite.fixture.context, 'shell');
-    await eventually(async () => (await remotesJson()).shell.release === s1);
+    await eventually('the rollback to reach the server', async () => (await remotesJson()).shell.release, (release) => release === s1);
     expect(await page('/')).toContain('data-build="s1"');
   });
 });
