@@ -14,9 +14,10 @@ interface LeadBase {
  * What every channel delivers about one stored submission. Frozen in the outbox row when the
  * submission is stored, and sent as is (JSON) to the webhook.
  */
-export type LeadPayload =
-  | (LeadBase & { kind: 'contact'; submission: ContactMessage })
-  | (LeadBase & { kind: 'applications'; submission: JobApplication });
+export type LeadPayload = LeadBase & SubmittedLead;
+
+/** What the visitor sent, by kind, with the defaults filled in. */
+export type SubmittedLead = { kind: 'contact'; submission: ContactMessage } | { kind: 'applications'; submission: JobApplication };
 
 export function idempotencyKey(kind: SubmissionKind, id: number): string {
   return `${kind}-${id}`;

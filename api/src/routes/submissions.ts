@@ -12,7 +12,7 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection';
 import { plausibleNextId, type SubmissionMeta } from '../db/repository';
 import type { ChannelName } from '../leads/leads-config';
-import { storeContactMessage, storeJobApplication } from '../leads/store-submission';
+import { storeSubmission } from '../leads/store-submission';
 import { ApiError, MESSAGES } from '../validation/errors';
 import { normalizeTextInput } from '../validation/text-input';
 
@@ -83,7 +83,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
       request.log.info('honeypot filled: contact message answered but not stored');
       return reply.code(201).send({ id: await plausibleNextId(db, 'contact_messages') });
     }
-    const id = await storeContactMessage(db, completeContactMessage(message), metaOf(request), options.leadChannels);
+    const submission = completeContactMessage(message);
+    const id = await storeSubmission(db, { kind: 'contact', submission }, metaOf(request), options.leadChannels);
     options.onLeadStored();
     return reply.code(201).send({ id });
   });
@@ -95,7 +96,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
       request.log.info('honeypot filled: job application answered but not stored');
       return reply.code(201).send({ id: await plausibleNextId(db, 'job_applications') });
     }
-    const id = await storeJobApplication(db, completeJobApplication(application), metaOf(request), options.leadChannels);
+    const submission = completeJobApplication(application);
+    const id = await storeSubmission(db, { kind: 'applications', submission }, metaOf(request), options.leadChannels);
     options.onLeadStored();
     return reply.code(201).send({ id });
   });
