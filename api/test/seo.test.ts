@@ -190,7 +190,7 @@ describe('GET /sitemap.xml', () => {
   });
 
   it('escapes what it writes', () => {
-    const xml = sitemapXml('http://a.example&b="<c>\'', [{ id: 1, created_at: '2026-01-02T03:04:05.000Z' }]);
+    const xml = sitemapXml('http://a.example&b="<c>\'', [{ id: 1, updated_at: '2026-01-02T03:04:05.000Z' }]);
     expect(xml).toContain('<loc>http://a.example&amp;b=&quot;&lt;c&gt;&apos;/blog/1</loc>');
     expect(readSitemap(xml)).toEqual([
       { loc: 'http://a.example&b="<c>\'/', lastmod: '2026-01-02T03:04:05.000Z' },

@@ -36,6 +36,7 @@ export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSumm
   const rows = await db.kysely
     .selectFrom('blog_posts')
     .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'])
+    .where('unpublished_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -43,24 +44,27 @@ export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSumm
   return rows.map((row) => stored(db, row));
 }
 
+/** A published post; undefined for an unknown or unpublished id. */
 export async function getBlogPost(db: Db, id: number): Promise<BlogPost | undefined> {
   const row = await db.kysely
     .selectFrom('blog_posts')
     .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author', 'content'])
     .where('id', '=', id)
+    .where('unpublished_at', 'is', null)
     .executeTakeFirst();
   return row && stored(db, row);
 }
 
-/** Every blog post's id and date, newest first: what the sitemap lists. */
-export async function listPublishedPostDates(db: Db): Promise<{ id: number; created_at: string }[]> {
+/** Every published post's id and when it last changed, newest first: what the sitemap lists. */
+export async function listPublishedPostDates(db: Db): Promise<{ id: number; updated_at: string }[]> {
   const rows = await db.kysely
     .selectFrom('blog_posts')
-    .select(['id', 'created_at'])
+    .select(['id', 'created_at', 'updated_at'])
+    .where('unpublished_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((row) => stored(db, row));
+  return rows.map((row) => ({ id: Number(row.id), updated_at: db.dialect.readTimestamp(row.updated_at ?? row.created_at) }));
 }
 
 /** A new service row; `features` as a list (the dialect encodes it), id and timestamp from the database. */
@@ -75,20 +79,60 @@ export async function insertService(db: Db, service: NewService): Promise<number
   return Number(row.id);
 }
 
-/** A new blog post row, dated by its author; the id comes from the database. */
-export type NewBlogPost = Omit<Insertable<BlogPostsTable>, 'id' | 'created_at'> & { created_at: Date };
+/** A blog post row as written: dated by its author; the id comes from the database. */
+export type NewBlogPost = Omit<Insertable<BlogPostsTable>, 'id' | 'created_at' | 'updated_at' | 'unpublished_at'> & {
+  created_at: Date;
+};
 
+function blogPostValues(db: Db, post: NewBlogPost, updatedAt: Date) {
+  return {
+    ...post,
+    content: sanitizeBlogHtml(post.content),
+    created_at: db.dialect.timestamp(post.created_at),
+    updated_at: db.dialect.timestamp(updatedAt),
+  };
+}
+
+/** A new post; until it is first changed, it was last modified on its own date. */
 export async function insertBlogPost(db: Db, post: NewBlogPost): Promise<number> {
   const row = await db.kysely
     .insertInto('blog_posts')
-    .values({
-      ...post,
-      content: sanitizeBlogHtml(post.content),
-      created_at: db.dialect.timestamp(post.created_at),
-    })
+    .values(blogPostValues(db, post, post.created_at))
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/** Rewrites a post (matched by id) and publishes it. */
+export async function updateBlogPost(db: Db, id: number, post: NewBlogPost, now = new Date()): Promise<void> {
+  await db.kysely
+    .updateTable('blog_posts')
+    .set({ ...blogPostValues(db, post, now), unpublished_at: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Takes posts off the site; they keep their ids and rows. */
+export async function unpublishBlogPosts(db: Db, ids: readonly number[], now = new Date()): Promise<void> {
+  if (ids.length === 0) return;
+  await db.kysely
+    .updateTable('blog_posts')
+    .set({ unpublished_at: db.dialect.timestamp(now), updated_at: db.dialect.timestamp(now) })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** What the content sync compares against: every post's slug, state and last written hash. */
+export async function listBlogPostSources(
+  db: Db,
+): Promise<{ id: number; slug: string; published: boolean; source_hash: string | null }[]> {
+  const rows = await db.kysely.selectFrom('blog_posts').select(['id', 'slug', 'unpublished_at', 'source_hash']).execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    slug: row.slug,
+    published: row.unpublished_at === null,
+    source_hash: row.source_hash,
+  }));
 }
 
 export async function countRows(db: Db, table: keyof DatabaseSchema): Promise<number> {

@@ -6,6 +6,8 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
  */
 type Timestamp = ColumnType<unknown, string | Date | undefined, never>;
 type JsonText = ColumnType<unknown, string, string>;
+/** A timestamp that may be rewritten (a post's date, when its author changes it). */
+type EditableTimestamp = ColumnType<unknown, string | Date | undefined, string | Date>;
 
 export interface ServicesTable {
   id: Generated<number>;
@@ -28,7 +30,12 @@ export interface BlogPostsTable {
   image_url: string;
   author: string;
   content: string;
-  created_at: Timestamp;
+  created_at: EditableTimestamp;
+  /** Set while the post is not published (its file was removed or made a draft); migration 0005. */
+  unpublished_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  updated_at: ColumnType<unknown, string | Date | undefined, string | Date>;
+  /** What the content sync last wrote, hashed; null for posts written otherwise. */
+  source_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JobApplicationsTable {

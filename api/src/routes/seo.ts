@@ -33,10 +33,11 @@ function urlEntry(loc: string, lastmod: string | undefined): string {
 }
 
 /** The home page, then every post (newest first); dates are ISO strings, which W3C date-times allow. */
-export function sitemapXml(origin: string, posts: readonly { id: number; created_at: string }[]): string {
-  // The home page changes whenever a post is added (its blog teaser), so it takes the newest date.
-  const entries = [urlEntry(`${origin}/`, posts[0]?.created_at)];
-  for (const post of posts) entries.push(urlEntry(`${origin}/blog/${post.id}`, post.created_at));
+export function sitemapXml(origin: string, posts: readonly { id: number; updated_at: string }[]): string {
+  // The home page shows the latest posts (its blog teaser), so it changes whenever one does.
+  const latest = posts.map((post) => post.updated_at).sort().at(-1);
+  const entries = [urlEntry(`${origin}/`, latest)];
+  for (const post of posts) entries.push(urlEntry(`${origin}/blog/${post.id}`, post.updated_at));
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<urlset xmlns="${SITEMAP_NAMESPACE}">`, ...entries, '</urlset>', ''].join('\n');
 }
 

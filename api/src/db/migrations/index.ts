@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial';
 import * as m0002 from './0002_content_revision';
 import * as m0003 from './0003_health_probe';
 import * as m0004 from './0004_lead_outbox';
+import * as m0005 from './0005_blog_publishing';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_content_revision': m0002,
   '0003_health_probe': m0003,
   '0004_lead_outbox': m0004,
+  '0005_blog_publishing': m0005,
 };
