@@ -7,6 +7,7 @@ import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
+import { publishArticles } from './content/publish-at-start';
 import { createChannels } from './leads/channels';
 import { startDeliveryWorker } from './leads/delivery-worker';
 import { contentRoutes } from './routes/content';
@@ -119,7 +120,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   try {
     await migrateToLatest(db);
     const seeded = await seedIfEmpty(db);
-    if (seeded.services || seeded.posts) app.log.info(seeded, 'seeded content into an empty database');
+    if (seeded.services) app.log.info(seeded, 'seeded services into an empty database');
+    await publishArticles(db, config, app.log);
   } catch (error) {
     if (!database) await db.destroy();
     throw error;
@@ -184,7 +186,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     return currentRemotes();
   });
 
-  await registerStatic(app, { staticRoot: config.staticRoot, releases });
+  await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
   const pages = createPageRenderer({ app, releases, staticRoot: config.staticRoot, remotesDocument: currentRemotes });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -40,6 +40,10 @@ export interface AppConfig {
    * connections (SHUTDOWN_TIMEOUT, default 10 s).
    */
   shutdownTimeoutMs: number;
+  /** Folder of the blog's Markdown articles (CONTENT_DIR), synced into the database at start. */
+  contentDir: string;
+  /** Folder of files the server writes and serves under /media/ (MEDIA_DIR): prepared covers. */
+  mediaDir: string;
   /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
   leads: LeadsConfig;
 }
@@ -120,6 +124,14 @@ function repoPath(value: string | undefined, fallback: string): string {
   return path.resolve(REPO_ROOT, value?.trim() || fallback);
 }
 
+/** Where articles are read from and their covers written to; shared by the server and `npm run content`. */
+export function loadContentConfig(env: Env = process.env): Pick<AppConfig, 'contentDir' | 'mediaDir'> {
+  return {
+    contentDir: repoPath(env.CONTENT_DIR, 'content/blog'),
+    mediaDir: repoPath(env.MEDIA_DIR, 'data/media'),
+  };
+}
+
 /** The settings the release command needs; parsed on their own so it does not depend on the server's. */
 export function loadReleaseConfig(env: Env = process.env): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'releasesDir' | 'releasesKeep'> {
   return {
@@ -143,6 +155,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     siteUrl: parseSiteUrl(env.SITE_URL),
     shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),
     leads: loadLeadsConfig(env),
+    ...loadContentConfig(env),
     ...loadReleaseConfig(env),
   };
 }

@@ -70,7 +70,7 @@ describe('GET /api/blog', () => {
         ['author', 'category', 'created_at', 'excerpt', 'id', 'image_url', 'title'].sort(),
       );
       expect(post.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      expect(post.image_url).toMatch(/^\/media\/blog\/[a-z-]+\.svg$/);
+      expect(post.image_url).toMatch(/^\/media\/posts\/[a-z0-9-]+\.[0-9a-f]{10}\.svg$/);
     }
     const dates = posts.map((post) => post.created_at);
     expect([...dates].sort().reverse()).toEqual(dates);

@@ -1,7 +1,8 @@
-import { SEED_BLOG_POSTS } from '../src/content/blog-posts';
+import { articleFiles } from '../src/content/content-sync';
 import { SEED_SERVICES } from '../src/content/services';
 import { createDatabase } from '../src/db/connection';
 import { listBlogPosts, listContactMessages, listServices } from '../src/db/repository';
+import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';
 import { openRawClient, partialPost } from './helpers/raw-socket';
@@ -137,7 +138,7 @@ it('on SIGTERM cuts off a client stalled mid-body at SHUTDOWN_TIMEOUT and exits 
   expect(server.output()).toMatch(/cut off requests still open/);
 });
 
-it('migrates and seeds exactly once when several servers start together on one empty database', async () => {
+it('migrates, seeds and publishes the articles exactly once when several servers start together on one empty database', async () => {
   const servers = await Promise.all([1, 2, 3].map(() => startServerProcess({ DATABASE_URL: testDb.url })));
   for (const server of servers) {
     const response = await httpRequest(server.baseUrl, 'GET', '/api/services');
@@ -148,7 +149,7 @@ it('migrates and seeds exactly once when several servers start together on one e
   const db = createDatabase(testDb.url);
   try {
     expect(await listServices(db)).toHaveLength(SEED_SERVICES.length);
-    expect(await listBlogPosts(db, 50)).toHaveLength(SEED_BLOG_POSTS.length);
+    expect(await listBlogPosts(db, 50)).toHaveLength(articleFiles(REPO_CONTENT_DIR).length);
   } finally {
     await db.destroy();
   }

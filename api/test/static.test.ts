@@ -167,7 +167,7 @@ describe('all-in-one serving (same-origin remotes)', () => {
   });
 
   it('serves the seed images under /media/', async () => {
-    const response = await ctx.request('GET', '/media/blog/analytics.svg');
+    const response = await ctx.request('GET', '/media/services/analytics.svg');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(response.headers['cache-control']).toBe('public, max-age=86400');

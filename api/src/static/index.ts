@@ -8,6 +8,7 @@ import { APP_NAMES, distDir, entryFile, isRemote, SHELL } from '../releases/apps
 import type { ReleaseReader } from '../releases/reader';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from './cache-policy';
 import { BUILD_FILES } from '../pages/build-files';
+import { COVERS_FOLDER, COVERS_URL_PREFIX } from '../content/cover-images';
 
 const { SERVER_DIR } = BUILD_FILES;
 
@@ -15,6 +16,8 @@ export interface StaticOptions {
   /** Where `<app folder>/dist` is looked up. */
   staticRoot: string;
   releases: ReleaseReader;
+  /** MEDIA_DIR: prepared article covers are served from its `posts` folder. */
+  mediaDir: string;
 }
 
 /**
@@ -59,9 +62,10 @@ function send(reply: FastifyReply, root: string, file: string, cacheControl: str
  * All-in-one mode: serves the shell at / and each remote under /remotes/<name>/, from their
  * published releases (src/releases) or, for an app without one, straight from its dist folder.
  * Folders are looked up per request, so a new build or release shows without a restart. Also
- * serves the seed images under /media/.
+ * serves the images in the repo under /media/, and article covers (written by the content sync,
+ * hashed names, so cached for a year) under /media/posts/.
  */
-export async function registerStatic(app: FastifyInstance, { staticRoot, releases }: StaticOptions): Promise<void> {
+export async function registerStatic(app: FastifyInstance, { staticRoot, releases, mediaDir }: StaticOptions): Promise<void> {
   await app.register(fastifyStatic, {
     root: path.join(PUBLIC_DIR, 'media'),
     prefix: '/media/',
@@ -69,6 +73,16 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     cacheControl: false,
     setHeaders: (res) => res.setHeader('cache-control', SHORT),
     allowedPath: (pathName) => !isSourceMap(pathName),
+  });
+  // Created here too: a site whose content folder is missing still serves (and finds no covers).
+  await fs.mkdir(path.join(mediaDir, COVERS_FOLDER), { recursive: true });
+  await app.register(fastifyStatic, {
+    root: path.join(mediaDir, COVERS_FOLDER),
+    prefix: COVERS_URL_PREFIX,
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath)),
+    allowedPath: (pathName) => !isSourceMap(pathName) && !pathName.endsWith('.tmp'),
   });
   // Only reply.sendFile(file, root): the routes below choose the folder. Cache headers are theirs.
   // The build writes brotli and gzip copies beside each text asset; the one the browser accepts

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { VACANCY_TITLES } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
-import type { AppConfig } from '../../src/config';
+import { loadContentConfig, type AppConfig } from '../../src/config';
 import { createDatabase, type Database } from '../../src/db/connection';
 import { createTestDatabase, type TestDatabase } from './database';
 import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http';
@@ -12,6 +12,10 @@ import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http'
 export const EMPTY_STATIC_ROOT = path.join(os.tmpdir(), 'agency-api-no-static-root');
 /** A releases folder that does not exist: no app has a published release. */
 export const NO_RELEASES_DIR = path.join(os.tmpdir(), 'agency-api-no-releases');
+/** The repo's own articles (content/blog): what a fresh site publishes. */
+export const REPO_CONTENT_DIR = loadContentConfig({}).contentDir;
+/** Prepared covers, shared by every suite: names are content hashes, so runs never clash. */
+export const TEST_MEDIA_DIR = path.join(os.tmpdir(), 'agency-api-test-media');
 
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
   return {
@@ -29,6 +33,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     releasesKeep: 5,
     shutdownTimeoutMs: 10_000,
     leads: {},
+    contentDir: REPO_CONTENT_DIR,
+    mediaDir: TEST_MEDIA_DIR,
     ...overrides,
   };
 }

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from '../db/connection';
+import {
+  insertBlogPost,
+  listBlogPostSources,
+  unpublishBlogPosts,
+  updateBlogPost,
+  type Db,
+  type NewBlogPost,
+} from '../db/repository';
+import { prepareCover } from './cover-images';
+import { ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from './front-matter';
+import { renderArticle } from './markdown';
+
+/**
+ * Publishing from files: every `*.md` in the content folder is an article (front matter and
+ * Markdown). A sync makes the published blog match the folder: new files are inserted, changed
+ * ones updated (matched by slug), removed ones (and drafts) unpublished. A file that cannot be
+ * read is refused and reported, and its post, if one exists, is left as it was. Nothing is
+ * written when nothing changed.
+ */
+
+export interface SyncOptions {
+  contentDir: string;
+  mediaDir: string;
+}
+
+export interface RefusedFile {
+  /** Relative to the content folder. */
+  file: string;
+  field: string;
+  message: string;
+}
+
+export interface SyncReport {
+  added: string[];
+  updated: string[];
+  unpublished: string[];
+  unchanged: string[];
+  drafts: string[];
+  refused: RefusedFile[];
+}
+
+interface Article {
+  file: string;
+  post: NewBlogPost & { source_hash: string };
+}
+
+export class ContentFolderMissing extends Error {}
+
+/** Article files: `*.md` at the top of the folder; README.md and names starting with `_` are notes. */
+export function articleFiles(contentDir: string): string[] {
+  return fs
+    .readdirSync(contentDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md') && !entry.name.startsWith('_') && entry.name.toLowerCase() !== 'readme.md')
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The hash of everything a sync writes for a post: equal hashes mean nothing to update. */
+function sourceHash(post: NewBlogPost): string {
+  const { slug, title, excerpt, category, author, image_url, content, created_at } = post;
+  return createHash('sha256')
+    .update(JSON.stringify([slug, title, excerpt, category, author, image_url, content, created_at.toISOString()]))
+    .digest('hex');
+}
+
+/** What one file says about its slug even when the rest is broken, so its post is kept. */
+function slugHint(source: string, file: string): string {
+  return /^slug:\s*["']?([a-z0-9-]+)/m.exec(source)?.[1] ?? path.basename(file, '.md');
+}
+
+async function readArticle(file: string, options: SyncOptions): Promise<Article | 'draft'> {
+  const fullPath = path.join(options.contentDir, file);
+  const source = fs.readFileSync(fullPath, 'utf8');
+  const { yaml, body } = splitFrontMatter(source);
+  const meta = parseFrontMatter(yaml);
+  if (meta.draft) return 'draft';
+  if (body.trim() === '') throw new ArticleError('text', 'у статті немає тексту');
+  const content = renderArticle(body);
+  const image_url = await prepareCover(fullPath, meta.cover, options.contentDir, options.mediaDir, meta.slug);
+  const post: NewBlogPost = {
+    slug: meta.slug,
+    title: meta.title,
+    excerpt: meta.excerpt,
+    category: meta.category,
+    author: meta.author,
+    image_url,
+    content,
+    created_at: articleDate(meta.date),
+  };
+  return { file, post: { ...post, source_hash: sourceHash(post) } };
+}
+
+/** Reads every article of the folder (covers are prepared here, before any database work). */
+async function readFolder(options: SyncOptions) {
+  const articles = new Map<string, Article>();
+  const drafts: string[] = [];
+  const refused: RefusedFile[] = [];
+  /** Slugs of refused files: their posts stay as they are. */
+  const kept = new Set<string>();
+  for (const file of articleFiles(options.contentDir)) {
+    try {
+      const article = await readArticle(file, options);
+      if (article === 'draft') {
+        drafts.push(file);
+        continue;
+      }
+      const earlier = articles.get(article.post.slug);
+      if (earlier) throw new ArticleError('slug', `slug «${article.post.slug}» уже має ${earlier.file}`);
+      articles.set(article.post.slug, article);
+    } catch (error) {
+      if (!(error instanceof ArticleError)) throw error;
+      refused.push({ file, field: error.field, message: error.message });
+      kept.add(slugHint(fs.readFileSync(path.join(options.contentDir, file), 'utf8'), file));
+    }
+  }
+  return { articles, drafts, refused, kept };
+}
+
+/**
+ * Makes the blog match the content folder, under the database's write lock (several servers
+ * starting together sync one after another; the later ones find nothing to do).
+ */
+export async function syncContent(database: Database, options: SyncOptions): Promise<SyncReport> {
+  if (!fs.existsSync(options.contentDir) || !fs.statSync(options.contentDir).isDirectory()) {
+    // Never read a missing folder as "every article was removed".
+    throw new ContentFolderMissing(`Теки статей немає: ${options.contentDir}`);
+  }
+  const { articles, drafts, refused, kept } = await readFolder(options);
+  const report: SyncReport = { added: [], updated: [], unpublished: [], unchanged: [], drafts, refused };
+  await database.dialect.withWriteLock(database.kysely, async (trx) => {
+    const db: Db = { kysely: trx, dialect: database.dialect };
+    const now = new Date();
+    const existing = new Map((await listBlogPostSources(db)).map((row) => [row.slug, row]));
+    for (const [slug, { post }] of articles) {
+      const row = existing.get(slug);
+      if (!row) {
+        await insertBlogPost(db, post);
+        report.added.push(slug);
+      } else if (row.source_hash !== post.source_hash || !row.published) {
+        await updateBlogPost(db, row.id, post, now);
+        report.updated.push(slug);
+      } else {
+        report.unchanged.push(slug);
+      }
+    }
+    const gone = [...existing.values()].filter((row) => row.published && !articles.has(row.slug) && !kept.has(row.slug));
+    await unpublishBlogPosts(
+      db,
+      gone.map((row) => row.id),
+      now,
+    );
+    report.unpublished.push(...gone.map((row) => row.slug));
+  });
+  return report;
+}
+
+/** Whether a sync changed what the site shows. */
+export function changedAnything(report: SyncReport): boolean {
+  return report.added.length + report.updated.length + report.unpublished.length > 0;
+}
