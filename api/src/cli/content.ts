@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cyrillicToTranslit from 'cyrillic-to-translit-js';
+import { loadConfig, REPO_ROOT } from '../config';
+import { changedAnything, syncContent, type SyncReport } from '../content/content-sync';
+import { SLUG_PATTERN } from '../content/front-matter';
+import { createDatabase } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+
+/**
+ * Publishing articles from the content folder (CONTENT_DIR, default content/blog):
+ *   npm run content -- sync              make the blog in DATABASE_URL match the folder
+ *   npm run content -- new "Назва"       start a new article (a draft) in the folder
+ * Exit codes: 0 done, 1 some article refused (the rest are published) or failed, 2 bad usage.
+ */
+
+export const USAGE = [
+  'Використання: npm run content -- sync',
+  '              npm run content -- new "Назва статті"',
+].join('\n');
+
+export class UsageError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export interface CommandResult {
+  output: string;
+  exitCode: 0 | 1;
+}
+
+/** The official Ukrainian transliteration (the Cabinet of Ministers' 2010 table), as in the existing slugs. */
+const transliterator = cyrillicToTranslit({ preset: 'uk' });
+
+export function slugFromTitle(title: string): string {
+  return transliterator
+    .transform(title.toLowerCase().replace(/[ʼ’'`]/g, ''), ' ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+}
+
+function kyivToday(now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Kyiv' }).format(now);
+}
+
+function relative(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}
+
+/** Writes `<date>-<slug>.md` with every field filled in and `draft: true`. */
+export function newArticle(title: string, contentDir: string, now = new Date()): string {
+  const cleanTitle = title.trim().replace(/\s+/g, ' ');
+  if (cleanTitle === '') throw new UsageError('Вкажіть назву статті в лапках');
+  const slug = slugFromTitle(cleanTitle);
+  if (!new RegExp(SLUG_PATTERN).test(slug)) throw new UsageError(`З назви «${cleanTitle}» не виходить адреса: додайте літер`);
+  const date = kyivToday(now);
+  const file = path.join(contentDir, `${date}-${slug}.md`);
+  if (fs.existsSync(file)) throw new UsageError(`Файл уже є: ${relative(file)}`);
+  const text = [
+    '---',
+    `title: ${JSON.stringify(cleanTitle)}`,
+    `slug: ${slug}`,
+    'category: "Категорія"',
+    'author: "Імʼя автора"',
+    `date: ${date}`,
+    'excerpt: "Два-три речення для картки статті й опису в пошуку."',
+    `cover: images/${slug}.jpg`,
+    '# Чернетка: сайт її не показує. Приберіть цей рядок і наступний, коли стаття готова.',
+    'draft: true',
+    '---',
+    '',
+    'Вступний абзац: про що стаття і кому вона допоможе.',
+    '',
+    '## Перший підзаголовок',
+    '',
+    'Текст розділу. **Жирний**, *курсив*, [посилання](https://khvylia.com.ua).',
+    '',
+    '- пункт списку',
+    '- ще один пункт',
+    '',
+  ].join('\n');
+  fs.mkdirSync(contentDir, { recursive: true });
+  fs.writeFileSync(file, text, { flag: 'wx' });
+  return file;
+}
+
+export function formatReport(report: SyncReport): string {
+  const lines: string[] = [];
+  const list = (label: string, slugs: string[]) => {
+    if (slugs.length > 0) lines.push(`${label} (${slugs.length}): ${slugs.join(', ')}`);
+  };
+  list('Додано', report.added);
+  list('Оновлено', report.updated);
+  list('Знято з публікації', report.unpublished);
+  list('Чернетки, не опубліковано', report.drafts);
+  if (!changedAnything(report)) lines.push(`Без змін (${report.unchanged.length}): сайт уже показує статті такими, як у файлах.`);
+  else if (report.unchanged.length > 0) lines.push(`Без змін: ${report.unchanged.length}`);
+  for (const refused of report.refused) lines.push(`ВІДХИЛЕНО ${refused.file}: ${refused.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(argv: readonly string[], env: Env = process.env): Promise<CommandResult> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') throw new UsageError(USAGE);
+  const config = loadConfig(env);
+  if (command === 'new') {
+    if (rest.length !== 1) throw new UsageError('Вкажіть назву статті в лапках: npm run content -- new "Назва статті"');
+    const file = newArticle(rest[0]!, config.contentDir);
+    return {
+      output: `Створено ${relative(file)}\nЦе чернетка: допишіть текст, покладіть обкладинку в ${relative(path.join(config.contentDir, 'images'))}, приберіть draft: true і запустіть npm run content -- sync.\n`,
+      exitCode: 0,
+    };
+  }
+  if (command === 'sync') {
+    if (rest.length > 0) throw new UsageError(`Зайві аргументи: ${rest.join(' ')}`);
+    const db = createDatabase(config.databaseUrl, { poolSize: 1 });
+    try {
+      await migrateToLatest(db);
+      const report = await syncContent(db, config);
+      return { output: formatReport(report), exitCode: report.refused.length > 0 ? 1 : 0 };
+    } finally {
+      await db.destroy();
+    }
+  }
+  throw new UsageError(command === undefined ? 'Вкажіть команду: sync або new' : `Невідома команда «${command}»: sync або new`);
+}
+
+if (require.main === module) {
+  // npm runs scripts from the repo root; relative CONTENT_DIR/MEDIA_DIR are resolved against it.
+  process.chdir(REPO_ROOT);
+  run(process.argv.slice(2)).then(
+    ({ output, exitCode }) => {
+      process.stdout.write(output);
+      process.exitCode = exitCode;
+    },
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${error.message}\n${error.message === USAGE ? '' : `${USAGE}\n`}`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`Не вдалося: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );
+}
