@@ -74,6 +74,28 @@ describeInBrowser('blog', () => {
     await page.context().close();
   });
 
+  it('shows an article written in Markdown with its formatting: headings, list, emphasis, table and quote', async () => {
+    // content/blog/2026-09-02-keis-kaviarnia-lviv.md, published from its Markdown file at start.
+    const post = newest.find((summary) => summary.category === 'Кейси')!;
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${post.id}`);
+    const article = page.locator('main article');
+    await article.getByRole('heading', { level: 2, name: 'Що ми зробили' }).waitFor();
+    await expect(article.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual([
+      'Що ми зробили',
+      'Результати за три місяці',
+      'Головний висновок',
+    ]);
+    await expect(article.getByRole('listitem').count()).resolves.toBe(4);
+    await expect(article.locator('strong').first().textContent()).resolves.toBe('з 140 до 290 на місяць');
+    const table = article.getByRole('table');
+    await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual(['Показник', 'До початку', 'Через три місяці']);
+    await expect(table.getByRole('row', { name: /Бронювання на місяць 140 290/ }).count()).resolves.toBe(1);
+    await expect(article.locator('blockquote').textContent()).resolves.toContain('Це приємна проблема.');
+    await expect(article.locator('blockquote em').textContent()).resolves.toBe('власниця кавʼярні');
+    await expectNoSeriousA11yViolations(page);
+    await page.context().close();
+  });
+
   it.each(['999999', 'abc'])('shows "Стаття не знайдена" for /blog/%s', async (postId) => {
     const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${postId}`);
     await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
