@@ -1,13 +1,14 @@
 // Link previews (Open Graph, Telegram, Facebook) need raster pictures: renders every 1200×630 SVG
-// under api/public/media/blog and api/public/media/og to a JPEG twin beside it with the local
-// Chromium. Run after adding or changing a cover: `node scripts/render-share-images.mjs`.
+// under content/blog/images (article covers) and api/public/media/og to a JPEG twin beside it with
+// the local Chromium, which draws text as browsers do (the content sync would otherwise render a
+// missing twin itself). Run after adding or changing an SVG: `node scripts/render-share-images.mjs`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const folders = ['api/public/media/blog', 'api/public/media/og'].map((folder) => path.join(root, folder));
+const folders = ['content/blog/images', 'api/public/media/og'].map((folder) => path.join(root, folder));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu'],

@@ -3,8 +3,8 @@ import { BRAND, POST_NOT_FOUND_TEXT, type BlogPost, type PageImage, type PageMet
 const postPath = (postId: string) => `/blog/${encodeURIComponent(postId)}`;
 
 /**
- * Link previews need a raster picture: every seeded cover (`/media/blog/x.svg`, 1200×630) has a
- * JPEG twin beside it (scripts/render-share-images.mjs); other formats are used as they are.
+ * Link previews need a raster picture: the content sync serves every SVG cover (1200×630) with a
+ * JPEG twin of the same name beside it; other formats are used as they are.
  */
 function shareImage(post: BlogPost): PageImage {
   return {
