@@ -3,6 +3,7 @@ import type { BlogPost, BlogPostSummary, Service } from '@agency/shared';
 import { buildApp } from '../src/app';
 import { insertBlogPost, listServices } from '../src/db/repository';
 import { startTestApp, testConfig, type TestContext } from './helpers/app';
+import { eventually } from './helpers/eventually';
 
 let ctx: TestContext;
 
@@ -181,26 +182,19 @@ describe('seeding', () => {
 });
 
 describe('content served from memory', () => {
-  /** Asks until `check` passes; the API re-reads changed content within about a second. */
-  async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-    for (;;) {
-      const value = await read();
-      if (check(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   it('shows a change made by another process (another connection) with a new ETag, within seconds', async () => {
     const before = await ctx.request('GET', '/api/blog/1');
     const title = `Оновлено ${Date.now()}`;
     // ctx.db is a connection of its own, as a content sync in another process would be.
     await ctx.db.kysely.updateTable('blog_posts').set({ title }).where('id', '=', 1).execute();
     const post = await eventually(
+      'the API to serve the changed post',
       () => ctx.request('GET', '/api/blog/1'),
       (response) => response.json<BlogPost>().title === title,
     );
     expect(post.headers.etag).not.toBe(before.headers.etag);
     const list = await eventually(
+      'the API to list the changed post',
       () => ctx.request('GET', '/api/blog'),
       (response) => response.json<BlogPostSummary[]>().some((summary) => summary.title === title),
     );

@@ -89,10 +89,14 @@ export function startDeliveryWorker({ db, channels, log, pollIntervalMs = POLL_I
       });
   }
 
-  if (names.length > 0) run();
+  // Without a channel there is nothing to send: no polling at all.
+  const enabled = names.length > 0;
+  if (enabled) run();
 
   return {
-    wake: run,
+    wake: () => {
+      if (enabled) run();
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
