@@ -166,7 +166,7 @@ describe('outbox', () => {
     const rows = await db.kysely.selectFrom('lead_outbox').select(['id', 'channel']).execute();
     ids = Object.fromEntries(rows.map((row) => [row.channel, Number(row.id)])) as typeof ids;
     await markAttemptFailed(db, ids.telegram, 'telegram answered 401: Unauthorized', undefined);
-    await markDelivered(db, ids.email, new Date());
+    await markDelivered(db, [ids.email], new Date());
   });
 
   it('lists the deliveries still waiting and those given up, not the delivered ones', async () => {

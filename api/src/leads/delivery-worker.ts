@@ -8,7 +8,7 @@ import { DELIVERY_TIMEOUT_MS, LEASE_MS, nextAttemptAt } from './retry-schedule';
 /** How often an idle worker looks for due rows (other processes' leads, retries, expired leases). */
 export const POLL_INTERVAL_MS = 1_000;
 /** Rows claimed at once; they are delivered in parallel. */
-const BATCH_SIZE = 10;
+const BATCH_SIZE = 25;
 
 export interface DeliveryWorker {
   /** A lead was just stored: look now rather than at the next poll. */
@@ -38,30 +38,39 @@ export function startDeliveryWorker({ db, channels, log, pollIntervalMs = POLL_I
   let wakeAgain = false;
   let stopped = false;
 
-  async function deliver(row: ClaimedLead): Promise<void> {
+  /** Sends one row; true when its receiver accepted it. A failure is recorded here. */
+  async function deliver(row: ClaimedLead): Promise<boolean> {
     const channel = byName.get(row.channel)!;
     const lead = { channel: row.channel, outboxId: row.id, key: row.payload.idempotency_key, attempt: row.attempts };
     try {
       await channel.deliver(row.payload, AbortSignal.any([shutdown.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]));
+      log.info({ lead }, 'lead delivered');
+      return true;
     } catch (error) {
       const now = new Date();
       const message = error instanceof Error ? error.message : String(error);
       const retryAfterMs = error instanceof DeliveryError ? error.retryAfterMs : undefined;
       const retryAt = nextAttemptAt(now, row.attempts, new Date(row.give_up_at), retryAfterMs);
       await markAttemptFailed(db, row.id, message, retryAt);
-      if (retryAt) log.warn({ lead, err: message, retryAt: retryAt.toISOString() }, 'lead delivery failed; will retry');
+      if (shutdown.signal.aborted) log.info({ lead }, 'lead delivery interrupted by the shutdown; the next start sends it');
+      else if (retryAt) log.warn({ lead, err: message, retryAt: retryAt.toISOString() }, 'lead delivery failed; will retry');
       else log.error({ lead, err: message }, 'lead delivery failed for 24 hours; marked failed (npm run submissions -- outbox)');
-      return;
+      return false;
     }
-    await markDelivered(db, row.id, new Date());
-    log.info({ lead }, 'lead delivered');
   }
 
   async function drain(): Promise<void> {
     while (!stopped && (await hasDueLeads(db, names, new Date()))) {
       const claimed = await claimDueLeads(db, names, new Date(), { limit: BATCH_SIZE, leaseMs: LEASE_MS });
       if (claimed.length === 0) return;
-      await Promise.all(claimed.map((row) => deliver(row)));
+      const accepted = await Promise.all(claimed.map((row) => deliver(row)));
+      // Delivered rows of a batch are recorded together; should this process die first, they
+      // are sent again when their lease ends (at least once, same idempotency key).
+      await markDelivered(
+        db,
+        claimed.filter((_, index) => accepted[index]).map((row) => row.id),
+        new Date(),
+      );
     }
   }
 

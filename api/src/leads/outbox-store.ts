@@ -112,11 +112,13 @@ export async function claimDueLeads(
     .sort((a, b) => a.id - b.id);
 }
 
-export async function markDelivered(db: Db, id: number, now: Date): Promise<void> {
+/** Marks rows delivered, in one statement (one commit for a whole batch). */
+export async function markDelivered(db: Db, ids: readonly number[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
   await db.kysely
     .updateTable('lead_outbox')
     .set({ status: 'delivered', delivered_at: db.dialect.timestamp(now), locked_until: null, last_error: null })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .execute();
 }
 
