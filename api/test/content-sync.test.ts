@@ -197,7 +197,7 @@ it('changes nothing when the content folder is missing', async () => {
   expect(await listBlogPosts(db, 50)).toHaveLength(1);
 });
 
-it('publishes at server start, serves the covers, and shows a later sync without a restart', async () => {
+it('publishes at server start, serves the covers, and shows a later edit or removal without a restart', async () => {
   writeArticle(options.contentDir, 'a.md', { slug: 'a', title: 'До оновлення' });
   const ctx = await startTestApp(options);
   try {
@@ -220,6 +220,13 @@ it('publishes at server start, serves the covers, and shows a later sync without
       (value) => value.title === 'Після оновлення',
     );
     expect(post.content).toBe('<h2>Новий розділ</h2>');
+
+    // Removed from the folder: gone from the API and the sitemap, without a restart.
+    fs.rmSync(path.join(options.contentDir, 'a.md'));
+    await syncContent(ctx.db, options);
+    await eventually('the post to be gone', async () => (await ctx.request('GET', `/api/blog/${summary!.id}`)).statusCode, (status) => status === 404);
+    await expect(ctx.request('GET', '/api/blog').then((response) => response.json<BlogPost[]>())).resolves.toEqual([]);
+    expect((await ctx.request('GET', '/sitemap.xml')).body).not.toContain(`/blog/${summary!.id}`);
   } finally {
     await ctx.close();
   }
