@@ -2,14 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BlogPost } from '@agency/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { Migrator } from 'kysely';
 import sharp from 'sharp';
-import { ContentFolderMissing, syncContent, type SyncOptions } from '../src/content/content-sync';
+import { articleFiles, ContentFolderMissing, syncContent, type SyncOptions } from '../src/content/content-sync';
+import { articleDate, parseFrontMatter, splitFrontMatter } from '../src/content/front-matter';
+import { renderArticle } from '../src/content/markdown';
+import { publishArticles } from '../src/content/publish-at-start';
 import { createDatabase, type Database } from '../src/db/connection';
 import { readContentRevision } from '../src/db/database-state';
 import { migrateToLatest } from '../src/db/migrate';
+import { migrations } from '../src/db/migrations';
 import { getBlogPost, listBlogPosts, listPublishedPostDates } from '../src/db/repository';
-import { startTestApp } from './helpers/app';
-import { makeContentDir, writeArticle, writePng } from './helpers/articles';
+import { REPO_CONTENT_DIR, startTestApp } from './helpers/app';
+import { makeContentDir, writeArticle, writeCutJpeg, writePng } from './helpers/articles';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { eventually } from './helpers/eventually';
 
@@ -180,6 +186,15 @@ describe('a broken article', () => {
     expect(report.refused[3]?.message).toContain('замале (300×200)');
   });
 
+  it('with a photo cut short (its header reads, the picture does not) is refused for its cover', async () => {
+  await writeCutJpeg(path.join(options.contentDir, 'images', 'cut.jpg'));
+    writeArticle(options.contentDir, 'good.md', { slug: 'good' });
+    writeArticle(options.contentDir, 'cut.md', { slug: 'cut', cover: 'images/cut.jpg' });
+    const report = await syncContent(db, options);
+    expect(report.added).toEqual(['good']);
+    expect(report.refused).toEqual([{ file: 'cut.md', field: 'cover', message: '«images/cut.jpg» пошкоджене: не вдалося його обробити' }]);
+  });
+
   it('leaves its post published as it was', async () => {
     writeArticle(options.contentDir, 'a.md', { slug: 'a', title: 'Жива стаття' });
     await syncContent(db, options);
@@ -195,6 +210,28 @@ it('changes nothing when the content folder is missing', async () => {
   await syncContent(db, options);
   await expect(syncContent(db, { ...options, contentDir: path.join(options.contentDir, 'nope') })).rejects.toThrow(ContentFolderMissing);
   expect(await listBlogPosts(db, 50)).toHaveLength(1);
+});
+
+it('never keeps the server from starting: broken articles are logged with file and field, the rest published', async () => {
+  writeArticle(options.contentDir, 'good.md', { slug: 'good', title: 'Добра' });
+  writeArticle(options.contentDir, 'no-title.md', { slug: 'no-title', title: undefined });
+  await writeCutJpeg(path.join(options.contentDir, 'images', 'cut.jpg'));
+  writeArticle(options.contentDir, 'cut.md', { slug: 'cut', cover: 'images/cut.jpg' });
+  const warnings: { file?: string; field?: string; msg: string }[] = [];
+  const log = { warn: (entry: { file?: string; field?: string }, msg: string) => warnings.push({ ...entry, msg }), info: () => undefined };
+  await publishArticles(db, options, log as unknown as FastifyBaseLogger);
+  expect(warnings).toEqual([
+    { file: 'cut.md', field: 'cover', msg: 'article not published: «images/cut.jpg» пошкоджене: не вдалося його обробити' },
+    { file: 'no-title.md', field: 'title', msg: 'article not published: бракує поля «title»' },
+  ]);
+
+  const ctx = await startTestApp(options);
+  try {
+    const posts = (await ctx.request('GET', '/api/blog')).json<BlogPost[]>();
+    expect(posts.map((post) => post.title)).toEqual(['Добра']);
+  } finally {
+    await ctx.close();
+  }
 });
 
 it('publishes at server start, serves the covers, and shows a later edit or removal without a restart', async () => {
@@ -229,5 +266,52 @@ it('publishes at server start, serves the covers, and shows a later edit or remo
     expect((await ctx.request('GET', '/sitemap.xml')).body).not.toContain(`/blog/${summary!.id}`);
   } finally {
     await ctx.close();
+  }
+});
+
+it('takes over a database seeded before articles were files: matched by slug, same ids, updated once', async () => {
+  const oldTestDb = await createTestDatabase();
+  const old = createDatabase(oldTestDb.url);
+  try {
+    // The schema and rows as the code-seeded blog left them (before migration 0005).
+    const { error } = await new Migrator({ db: old.kysely, provider: { getMigrations: async () => migrations } }).migrateTo('0004_lead_outbox');
+    expect(error).toBeUndefined();
+    const files = articleFiles(REPO_CONTENT_DIR);
+    const ids = new Map<string, number>();
+    for (const file of [...files, 'stara-stattia']) {
+      const source = files.includes(file) ? splitFrontMatter(fs.readFileSync(path.join(REPO_CONTENT_DIR, file), 'utf8')) : undefined;
+      const meta = source ? parseFrontMatter(source.yaml) : { slug: file, title: 'Стара', excerpt: '…', category: 'SMM', author: 'Хтось', date: '2025-01-01', cover: 'x.svg' };
+      const row = await old.kysely
+        .insertInto('blog_posts')
+        .values({
+          slug: meta.slug,
+          title: meta.title,
+          excerpt: meta.excerpt,
+          category: meta.category,
+          author: meta.author,
+          image_url: `/media/blog/${path.basename(meta.cover)}`,
+          content: source ? renderArticle(source.body) : '<p>Стара стаття.</p>',
+          created_at: old.dialect.timestamp(articleDate(meta.date)),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.set(meta.slug, Number(row.id));
+    }
+    await migrateToLatest(old);
+
+    const report = await syncContent(old, { ...options, contentDir: REPO_CONTENT_DIR });
+    const slugs = [...ids.keys()].filter((slug) => slug !== 'stara-stattia');
+    expect(report).toMatchObject({ added: [], unchanged: [], unpublished: ['stara-stattia'], refused: [] });
+    expect([...report.updated].sort()).toEqual([...slugs].sort());
+    const published = await listBlogPosts(old, 50);
+    expect(published.map((post) => post.id).sort((a, b) => a - b)).toEqual(slugs.map((slug) => ids.get(slug)).sort((a, b) => a! - b!));
+    for (const post of published) expect(post.image_url).toMatch(/^\/media\/posts\/[a-z0-9-]+\.[0-9a-f]{10}\.svg$/);
+
+    const revision = await readContentRevision(old);
+    expect(await syncContent(old, { ...options, contentDir: REPO_CONTENT_DIR })).toMatchObject({ added: [], updated: [], unpublished: [] });
+    expect(await readContentRevision(old)).toBe(revision);
+  } finally {
+    await old.destroy();
+    await oldTestDb.drop();
   }
 });

@@ -68,8 +68,24 @@ function sourceHash(post: NewBlogPost): string {
 }
 
 /** What one file says about its slug even when the rest is broken, so its post is kept. */
-function slugHint(source: string, file: string): string {
+function slugHint(contentDir: string, file: string): string {
+  let source = '';
+  try {
+    source = fs.readFileSync(path.join(contentDir, file), 'utf8');
+  } catch {
+    // Unreadable: the file name is all there is.
+  }
   return /^slug:\s*["']?([a-z0-9-]+)/m.exec(source)?.[1] ?? path.basename(file, '.md');
+}
+
+/**
+ * Any failure while reading one file is that file's refusal, never the whole sync's: the server
+ * syncs at start and a bad article must not keep the site down.
+ */
+function asRefusal(file: string, error: unknown): RefusedFile {
+  if (error instanceof ArticleError) return { file, field: error.field, message: error.message };
+  const reason = error instanceof Error ? error.message : String(error);
+  return { file, field: 'file', message: `файл не вдалося обробити: ${reason}` };
 }
 
 async function readArticle(file: string, options: SyncOptions): Promise<Article | 'draft'> {
@@ -112,9 +128,8 @@ async function readFolder(options: SyncOptions) {
       if (earlier) throw new ArticleError('slug', `slug «${article.post.slug}» уже має ${earlier.file}`);
       articles.set(article.post.slug, article);
     } catch (error) {
-      if (!(error instanceof ArticleError)) throw error;
-      refused.push({ file, field: error.field, message: error.message });
-      kept.add(slugHint(fs.readFileSync(path.join(options.contentDir, file), 'utf8'), file));
+      refused.push(asRefusal(file, error));
+      kept.add(slugHint(options.contentDir, file));
     }
   }
   return { articles, drafts, refused, kept };

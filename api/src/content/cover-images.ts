@@ -99,7 +99,12 @@ export async function prepareCover(articleFile: string, cover: string, contentDi
   if (RASTER.has(extension)) {
     await checkRasterSize(bytes, cover);
     const name = `${slug}.${contentHash(PIPELINE, bytes)}`;
-    await writeOnce(path.join(folder, `${name}.jpg`), () => toCoverJpeg(sharp(bytes)));
+    await writeOnce(path.join(folder, `${name}.jpg`), () =>
+      // A file cut short can have a readable header and still fail to decode.
+      toCoverJpeg(sharp(bytes)).catch(() => {
+        throw new ArticleError('cover', `«${cover}» пошкоджене: не вдалося його обробити`);
+      }),
+    );
     return `${COVERS_URL_PREFIX}${name}.jpg`;
   }
   throw new ArticleError('cover', `«${cover}»: підтримуються SVG, JPEG, PNG і WebP`);

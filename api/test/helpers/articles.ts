@@ -51,3 +51,11 @@ export async function writePng(file: string, width: number, height: number): Pro
   const png = await sharp({ create: { width, height, channels: 3, background: '#0e7c86' } }).png().toBuffer();
   fs.writeFileSync(file, png);
 }
+
+/** A JPEG photo cut short: its header (and size) reads, the picture does not decode. */
+export async function writeCutJpeg(file: string): Promise<void> {
+  const photo = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+    .jpeg()
+    .toBuffer();
+  fs.writeFileSync(file, photo.subarray(0, Math.floor(photo.length / 3)));
+}
