@@ -4,9 +4,15 @@ import { parseDocument } from 'yaml';
 
 /**
  * The front matter of an article file: the block between `---` lines at its top, in YAML.
- * Limits follow the blog_posts columns (migration 0001: title 300, slug 200, category 100,
- * author 200 characters).
  */
+
+/**
+ * Longest value of each field, in characters. Title, slug, category and author are the sizes of
+ * their blog_posts columns (migration 0001, which is frozen and so cannot read them from here; a
+ * test compares them with the database). The excerpt column is unbounded: 500 keeps cards and
+ * search descriptions short. The cover is a path in the content folder.
+ */
+export const ARTICLE_LIMITS = { title: 300, slug: 200, category: 100, author: 200, excerpt: 500, cover: 300 } as const;
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 /** `2026-01-20`, or a full ISO 8601 time with its zone: `2026-01-20T09:30:00Z`, `…+02:00`. */
@@ -18,17 +24,17 @@ const text = (maxLength: number) =>
 
 export const ArticleFrontMatterSchema = Type.Object(
   {
-    title: text(300),
+    title: text(ARTICLE_LIMITS.title),
     slug: Type.String({
       pattern: SLUG_PATTERN,
-      maxLength: 200,
-      rule: 'малі латинські літери, цифри й дефіси, до 200 символів (адреса статті)',
+      maxLength: ARTICLE_LIMITS.slug,
+      rule: `малі латинські літери, цифри й дефіси, до ${ARTICLE_LIMITS.slug} символів (адреса статті)`,
     }),
-    category: text(100),
-    author: text(200),
+    category: text(ARTICLE_LIMITS.category),
+    author: text(ARTICLE_LIMITS.author),
     date: Type.String({ pattern: DATE_PATTERN, rule: 'дата РРРР-ММ-ДД або РРРР-ММ-ДДTгг:хх:ссZ' }),
-    excerpt: text(500),
-    cover: Type.String({ minLength: 1, maxLength: 300, rule: 'шлях до зображення відносно файлу статті' }),
+    excerpt: text(ARTICLE_LIMITS.excerpt),
+    cover: Type.String({ minLength: 1, maxLength: ARTICLE_LIMITS.cover, rule: 'шлях до зображення відносно файлу статті' }),
     draft: Type.Optional(Type.Boolean({ rule: 'true або false' })),
   },
   { additionalProperties: false },
