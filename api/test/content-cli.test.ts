@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { slugFromTitle } from '../src/cli/content';
 import { createDatabase } from '../src/db/connection';
 import { listBlogPosts } from '../src/db/repository';
 import { makeContentDir, writeArticle } from './helpers/articles';
@@ -102,4 +103,20 @@ it.each([
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(message);
   expect(result.stderr).toContain('Використання: npm run content -- sync');
+});
+
+describe('slugFromTitle', () => {
+  // Examples from the official table (Cabinet of Ministers resolution No. 55 of 2010), and titles of the blog.
+  it.each([
+    ['Згорани Розгон', 'zghorany-rozghon'],
+    ['Знам’янка Короп’є', 'znamianka-koropie'],
+    ['Юрій Їжакевич', 'yurii-yizhakevych'],
+    ['Яготин Єнакієве Гаївка', 'yahotyn-yenakiieve-haivka'],
+    ['Щербухи Ізмаїл Завгородній', 'shcherbukhy-izmail-zavhorodnii'],
+    ['Кейс: кавʼярня у Львові', 'keis-kaviarnia-u-lvovi'],
+    ['Скільки коштує лід', 'skilky-koshtuie-lid'],
+    ['GA4: 5 звітів', 'ga4-5-zvitiv'],
+  ])('%s → %s', (title, slug) => {
+    expect(slugFromTitle(title)).toBe(slug);
+  });
 });

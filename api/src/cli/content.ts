@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cyrillicToTranslit from 'cyrillic-to-translit-js';
-import { loadConfig, REPO_ROOT } from '../config';
+import { loadConfig, loadContentConfig, REPO_ROOT } from '../config';
 import { changedAnything, syncContent, type SyncReport } from '../content/content-sync';
 import { SLUG_PATTERN } from '../content/front-matter';
 import { createDatabase } from '../db/connection';
@@ -44,8 +44,10 @@ function kyivToday(now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Kyiv' }).format(now);
 }
 
+/** A path as the user reads it best: relative inside the working folder, absolute outside it. */
 function relative(file: string): string {
-  return path.relative(process.cwd(), file) || file;
+  const shown = path.relative(process.cwd(), file);
+  return shown === '' || shown.startsWith('..') || path.isAbsolute(shown) ? file : shown;
 }
 
 /** Writes `<date>-<slug>.md` with every field filled in and `draft: true`. */
@@ -103,17 +105,19 @@ export function formatReport(report: SyncReport): string {
 export async function run(argv: readonly string[], env: Env = process.env): Promise<CommandResult> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') throw new UsageError(USAGE);
-  const config = loadConfig(env);
   if (command === 'new') {
     if (rest.length !== 1) throw new UsageError('Вкажіть назву статті в лапках: npm run content -- new "Назва статті"');
-    const file = newArticle(rest[0]!, config.contentDir);
+    // Only the folder: writing a draft needs no database or other server settings.
+    const { contentDir } = loadContentConfig(env);
+    const file = newArticle(rest[0]!, contentDir);
     return {
-      output: `Створено ${relative(file)}\nЦе чернетка: допишіть текст, покладіть обкладинку в ${relative(path.join(config.contentDir, 'images'))}, приберіть draft: true і запустіть npm run content -- sync.\n`,
+      output: `Створено ${relative(file)}\nЦе чернетка: допишіть текст, покладіть обкладинку в ${relative(path.join(contentDir, 'images'))}, приберіть draft: true і запустіть npm run content -- sync.\n`,
       exitCode: 0,
     };
   }
   if (command === 'sync') {
     if (rest.length > 0) throw new UsageError(`Зайві аргументи: ${rest.join(' ')}`);
+    const config = loadConfig(env);
     const db = createDatabase(config.databaseUrl, { poolSize: 1 });
     try {
       await migrateToLatest(db);
