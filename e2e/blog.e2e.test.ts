@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
+import sharp from 'sharp';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -155,6 +159,81 @@ describeInBrowser('blog', () => {
     await expect(
       page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
     ).resolves.toBe(true);
+    await page.context().close();
+  });
+});
+
+describeInBrowser('blog: an article written in Markdown', () => {
+  // A content folder of its own (CONTENT_DIR) with one article using every formatting the
+  // agency's guide offers, published by the server at start; its 1800×1200 photo becomes the
+  // 1200×630 cover.
+  let folder: string;
+  const ARTICLE = [
+    '---',
+    'title: "Формат статті: усе, що вміє Markdown"',
+    'slug: format-statti',
+    'category: "Перевірка"',
+    'author: "Олена Кравчук"',
+    'date: 2026-11-02',
+    'excerpt: "Стаття з усіма елементами розмітки."',
+    'cover: images/photo.png',
+    '---',
+    '',
+    'Вступ із **жирним**, *курсивом*, `кодом` і [посиланням на сайт](https://khvylia.com.ua/).',
+    '',
+    '## Перший розділ',
+    '',
+    '- перший пункт',
+    '- другий пункт',
+    '',
+    '### Підрозділ',
+    '',
+    '1. крок один',
+    '2. крок два',
+    '',
+    '| Показник | Значення |',
+    '|---|---|',
+    '| Бронювання | 290 |',
+    '',
+    '> Цитата клієнта.',
+    '',
+  ].join('\n');
+
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-content-'));
+    fs.mkdirSync(path.join(folder, 'blog', 'images'), { recursive: true });
+    await sharp({ create: { width: 1800, height: 1200, channels: 3, background: '#0e7c86' } })
+      .png()
+      .toFile(path.join(folder, 'blog/images/photo.png'));
+    fs.writeFileSync(path.join(folder, 'blog', 'format-statti.md'), ARTICLE);
+  });
+  const suite = setUpSiteAndBrowser(() => ({ CONTENT_DIR: path.join(folder, 'blog'), MEDIA_DIR: path.join(folder, 'media') }));
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('renders its headings, lists, emphasis, code, link, table and quote, with the resized cover', async () => {
+    const [post] = (await (await fetch(`${suite.site.baseUrl}/api/blog`)).json()) as BlogPostSummary[];
+    expect(post?.image_url).toMatch(/^\/media\/posts\/format-statti\.[0-9a-f]{10}\.jpg$/);
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${post!.id}`);
+    const article = page.locator('main article');
+    await article.getByRole('heading', { level: 2, name: 'Перший розділ' }).waitFor();
+    await expect(article.getByRole('heading', { level: 3 }).allTextContents()).resolves.toEqual(['Підрозділ']);
+    await expect(article.locator('ul > li').allTextContents()).resolves.toEqual(['перший пункт', 'другий пункт']);
+    await expect(article.locator('ol > li').allTextContents()).resolves.toEqual(['крок один', 'крок два']);
+    await expect(article.locator('strong').textContent()).resolves.toBe('жирним');
+    await expect(article.locator('em').textContent()).resolves.toBe('курсивом');
+    await expect(article.locator('code').textContent()).resolves.toBe('кодом');
+    const link = article.getByRole('link', { name: 'посиланням на сайт' });
+    await expect(link.getAttribute('href')).resolves.toBe('https://khvylia.com.ua/');
+    await expect(link.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+    await expect(article.getByRole('table').getByRole('columnheader').allTextContents()).resolves.toEqual(['Показник', 'Значення']);
+    await expect(article.getByRole('row', { name: 'Бронювання 290' }).count()).resolves.toBe(1);
+    await expect(article.locator('blockquote').textContent()).resolves.toContain('Цитата клієнта.');
+
+    const cover = page.getByRole('img', { name: `Ілюстрація до статті «${post!.title}»` });
+    await expect(cover.getAttribute('src')).resolves.toBe(post!.image_url);
+    await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth === 1200);
+    await expect(page.evaluate(() => (document.querySelector('main img') as HTMLImageElement).naturalHeight)).resolves.toBe(630);
+    await expectNoSeriousA11yViolations(page);
     await page.context().close();
   });
 });

@@ -60,6 +60,8 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       RATE_LIMIT_MAX: '1000',
       // Releases a developer published locally (data/releases) must not change what a test sees.
       RELEASES_DIR: path.join(dataDir, 'releases'),
+      // Covers the content sync prepares stay with the test, out of the checkout's data/.
+      MEDIA_DIR: path.join(dataDir, 'media'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

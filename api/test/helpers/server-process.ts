@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { TEST_MEDIA_DIR } from './app';
 
 export const API_DIR = path.resolve(__dirname, '../..');
 
@@ -47,6 +48,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     RATE_LIMIT_MAX: '1000000',
     STATIC_ROOT: path.join(API_DIR, 'test', 'no-static-root'),
     RELEASES_DIR: path.join(API_DIR, 'test', 'no-releases'),
+    // Covers the content sync prepares at start stay out of the checkout's data/.
+    MEDIA_DIR: TEST_MEDIA_DIR,
     ...env,
   });
   let output = '';
