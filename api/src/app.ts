@@ -187,7 +187,13 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
 
   await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
-  const pages = createPageRenderer({ app, releases, staticRoot: config.staticRoot, remotesDocument: currentRemotes });
+  const pages = createPageRenderer({
+    app,
+    releases,
+    staticRoot: config.staticRoot,
+    remoteBuildsDir: config.remoteBuildsDir,
+    remotesDocument: currentRemotes,
+  });
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';

@@ -26,6 +26,12 @@ export interface AppConfig {
   staticRoot: string;
   /** Manifest URLs of remotes hosted elsewhere (REMOTE_*_URL); the others are served by this server. */
   remoteUrls: Partial<Record<RemoteName, string>>;
+  /**
+   * Where remotes hosted elsewhere leave a copy of the build their own server serves
+   * (REMOTE_BUILDS_DIR, `<folder>/dist` inside), so their slots are rendered on the server too;
+   * without it they render in the browser only.
+   */
+  remoteBuildsDir?: string;
   /** Where published releases live: `<releasesDir>/<app>/<id>/` (see src/releases). */
   releasesDir: string;
   /** How many releases per app the release command keeps (the current and previous ones always stay). */
@@ -133,10 +139,13 @@ export function loadContentConfig(env: Env = process.env): Pick<AppConfig, 'cont
 }
 
 /** The settings the release command needs; parsed on their own so it does not depend on the server's. */
-export function loadReleaseConfig(env: Env = process.env): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'releasesDir' | 'releasesKeep'> {
+export function loadReleaseConfig(
+  env: Env = process.env,
+): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'remoteBuildsDir' | 'releasesDir' | 'releasesKeep'> {
   return {
     staticRoot: path.resolve(env.STATIC_ROOT?.trim() || REPO_ROOT),
     remoteUrls: remoteUrlOverrides(env),
+    remoteBuildsDir: env.REMOTE_BUILDS_DIR?.trim() ? path.resolve(env.REMOTE_BUILDS_DIR.trim()) : undefined,
     releasesDir: repoPath(env.RELEASES_DIR, 'data/releases'),
     releasesKeep: parseInteger(env.RELEASES_KEEP, 5, 'RELEASES_KEEP', 1),
   };

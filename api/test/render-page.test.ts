@@ -118,3 +118,55 @@ describe('pages rendered on the server from the apps’ server bundles', () => {
     expect((await ctx.request('GET', '/remotes/home/server/render.js')).statusCode).toBe(404);
   });
 });
+
+describe('a remote hosted elsewhere (REMOTE_*_URL)', () => {
+  const ENTRY = 'https://home.example/mf-manifest.json';
+  let root: string;
+  let builds: string;
+
+  beforeAll(() => {
+    root = writeBuilds();
+    builds = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-remote-builds-'));
+  });
+
+  afterAll(() => {
+    for (const dir of [root, builds]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A build of the home remote as its own container leaves it: a copy, and `dist` a symlink to it. */
+  function leaveHomeBuild(name: string, heading: string): void {
+    const copy = path.join(builds, 'mfe-home', name);
+    fs.cpSync(path.join(root, 'mfe-home/dist'), copy, { recursive: true });
+    fs.writeFileSync(path.join(copy, 'server/render.js'), HOME_BUNDLE.replace('Послуг: ', `${heading}: `));
+    fs.symlinkSync(name, path.join(builds, 'mfe-home', 'dist.next'));
+    fs.renameSync(path.join(builds, 'mfe-home', 'dist.next'), path.join(builds, 'mfe-home', 'dist'));
+  }
+
+  it('renders in the browser only, without REMOTE_BUILDS_DIR', async () => {
+    const ctx = await startTestApp({ staticRoot: root, remoteUrls: { home: ENTRY } });
+    try {
+      const html = (await ctx.request('GET', '/')).body;
+      expect(html).toContain('<div class="placeholder"></div>');
+      expect(html).not.toContain('Послуг');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('renders on the server from the build its server left in REMOTE_BUILDS_DIR, following each new one', async () => {
+    leaveHomeBuild('build-1', 'Перша збірка');
+    const ctx = await startTestApp({ staticRoot: root, remoteUrls: { home: ENTRY }, remoteBuildsDir: builds });
+    try {
+      const first = (await ctx.request('GET', '/')).body;
+      expect(first).toMatch(/<div data-remote-module="home\/Hero" data-remote-release="external"><h1>Перша збірка: \d+<\/h1><\/div>/);
+      // The browser fetches the slot's files from the remote's own origin.
+      expect(first).toContain('<link rel="stylesheet" href="https://home.example/hero.0a1b2c3d4e.css">');
+      expect(first).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://home.example/remoteEntry.js">');
+
+      leaveHomeBuild('build-2', 'Друга збірка');
+      expect((await ctx.request('GET', '/')).body).toContain('<h1>Друга збірка: ');
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -51,9 +51,15 @@ export function readBuildText(dir: string, name: string): Promise<string | undef
   return cachedByMtime(fileCache, file, () => fs.readFile(file, 'utf8'));
 }
 
-/** An app's server bundle (its own React inside), loaded from the folder the app is served from. */
-export function loadServerBundle<T>(dir: string): Promise<T | undefined> {
-  const file = path.join(dir, BUILD_FILES.SERVER_BUNDLE_FILE);
+/**
+ * An app's server bundle (its own React inside), loaded from the folder the app is served from.
+ * Loaded by its real path: Node caches what a path resolved to, so a folder that is a symlink
+ * switched to another build (the builds volume of the container topology) would keep giving the
+ * old module.
+ */
+export async function loadServerBundle<T>(dir: string): Promise<T | undefined> {
+  const file = await fs.realpath(path.join(dir, BUILD_FILES.SERVER_BUNDLE_FILE)).catch(() => undefined);
+  if (!file) return undefined;
   return cachedByMtime(bundleCache, file, () => {
     // A dist folder rebuilt in place: drop the old module so the new file is evaluated.
     delete requireModule.cache[file];

@@ -24,6 +24,8 @@ export interface PageRendererOptions {
   app: FastifyInstance;
   releases: ReleaseReader;
   staticRoot: string;
+  /** Builds of remotes hosted elsewhere (REMOTE_BUILDS_DIR), to render their slots here too. */
+  remoteBuildsDir?: string;
   remotesDocument: () => Promise<RemotesDocument>;
 }
 
@@ -100,7 +102,7 @@ interface SlotResult {
  * screen needs, the remotes map and the data, so the page shows with no script and the remotes
  * take over where it stands.
  */
-export function createPageRenderer({ app, releases, staticRoot, remotesDocument }: PageRendererOptions) {
+export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir, remotesDocument }: PageRendererOptions) {
   /**
    * An API answer as the browser would get it: a request to this server's own socket, through
    * the real routes, schemas and serializers. (Fastify's inject would skip the socket, but its
@@ -113,12 +115,13 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
 
   /**
    * The folder and URL base of the build the page's remotes map points the browser at, so the
-   * server renders from the very release the browser will hydrate with. Undefined for a remote
-   * hosted elsewhere, or a release pruned since the map was read.
+   * server renders from the very release the browser will hydrate with. A remote hosted elsewhere
+   * renders from the copy of its build its own server left in REMOTE_BUILDS_DIR; undefined without
+   * one, or for a release pruned since the map was read.
    */
   async function servedRemote(remote: RemoteName, location: RemoteLocation) {
-    if (location.release === EXTERNAL_RELEASE) return undefined;
     const baseUrl = location.entry.slice(0, location.entry.lastIndexOf('/') + 1);
+    if (location.release === EXTERNAL_RELEASE) return remoteBuildsDir ? { dir: distDir(remoteBuildsDir, remote), baseUrl } : undefined;
     if (location.release === UNRELEASED) return { dir: distDir(staticRoot, remote), baseUrl };
     const kept = (await releases.get(remote)).releases.find((release) => release.id === location.release);
     return kept && { dir: kept.dir, baseUrl };
@@ -134,7 +137,6 @@ export function createPageRenderer({ app, releases, staticRoot, remotesDocument 
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
     const served = await servedRemote(remote, location);
-    // A remote hosted elsewhere renders in the browser only.
     if (!served) return NOT_RENDERED;
     try {
       const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
