@@ -21,6 +21,11 @@ export interface AppConfig {
   rateLimitMax: number;
   /** Milliseconds (RATE_LIMIT_WINDOW may also be a duration such as `1 minute`). */
   rateLimitWindow: number;
+  /**
+   * `redis://…` or `rediss://…` (REDIS_URL): the rate limit is then counted in this Redis, shared by
+   * every API process; without it each process counts in its own memory.
+   */
+  redisUrl?: string;
   trustProxy: TrustProxy;
   /** Root under which shell/dist and mfe-*\/dist are looked up (the repo root by default). */
   staticRoot: string;
@@ -116,6 +121,20 @@ export function parseSiteUrl(value: string | undefined): string | undefined {
   throw new Error(`SITE_URL must be an http(s) origin such as https://example.com, got "${value}"`);
 }
 
+/**
+ * REDIS_URL → the URL as given (trimmed), or undefined when unset. Checked at start: a typo would
+ * otherwise only show as warnings while the server runs, with no limit applied at all. The value is
+ * not echoed back, as it may carry a password.
+ */
+export function parseRedisUrl(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
+  if (url && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '') return trimmed;
+  const got = url ? `a URL with the scheme "${url.protocol}"${url.hostname ? '' : ' and no host'}` : 'no URL';
+  throw new Error(`REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, got ${got}`);
+}
+
 /** `sqlite:data/agency.sqlite` → an absolute path under the repo root; other URLs unchanged. */
 export function normalizeDatabaseUrl(url: string | undefined): string {
   const value = url?.trim() || 'sqlite:data/agency.sqlite';
@@ -160,6 +179,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // At least 1: a limit of 0 would refuse every submission.
     rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX', 1),
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl: parseSiteUrl(env.SITE_URL),
     shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),

@@ -117,6 +117,33 @@ describe('SITE_URL', () => {
   });
 });
 
+describe('REDIS_URL', () => {
+  it.each([undefined, '', '   '])('is unset for %j: the rate limit stays in memory', (value) => {
+    expect(loadConfig({ REDIS_URL: value }).redisUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+    ['  redis://redis:6379/2  ', 'redis://redis:6379/2'],
+    ['rediss://:secret@cache.example.com:6380', 'rediss://:secret@cache.example.com:6380'],
+  ])('reads %j', (value, url) => {
+    expect(loadConfig({ REDIS_URL: value }).redisUrl).toBe(url);
+  });
+
+  it.each(['http://x', 'redis-host:6379', '127.0.0.1:6379', 'redis://', 'not a url'])(
+    'refuses %j, failing the start with a message naming REDIS_URL',
+    (value) => {
+      expect(() => loadConfig({ REDIS_URL: value })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    },
+  );
+
+  it('does not repeat a refused value, which may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'https://user:hunter2@cache.example.com' })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, got a URL with the scheme "https:"',
+    );
+  });
+});
+
 describe('cacheControlFor', () => {
   it.each([
     ['index.html', 'no-cache'],
