@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SECTION_IDS, TOAST_DURATION_MS, TOAST_MESSAGES, TOAST_WIDTH_PX, VACANCY_TITLES } from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
-import { ROOT, type RunningSite } from './support/site';
+import { fillContact, storedSubmissions, submit } from './support/forms';
+import type { RunningSite } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
-
-const run = promisify(execFile);
 
 // Real browser, real server, toasts that live 4 s: far beyond jest's 5 s default.
 jest.setTimeout(60_000);
-
-/** What staff see: the stored submissions, read through the API's own command. */
-async function storedSubmissions(site: RunningSite, kind: 'contact' | 'applications'): Promise<Record<string, unknown>[]> {
-  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', kind, '--format', 'json'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: site.databaseUrl },
-  });
-  return JSON.parse(stdout) as Record<string, unknown>[];
-}
 
 // The one container the shell renders; its CSS Modules class carries the shell's federation name.
 const SHELL_TOASTS = '.Toastify__toast-container[class*="agency_shell-"]';
@@ -34,22 +22,6 @@ async function openHome(browser: Browser, site: RunningSite): ReturnType<typeof 
   await page.locator(`#${SECTION_IDS.vacancies} form`).waitFor();
   await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
   return page;
-}
-
-/** Clicks submit, then moves the pointer away: a hovered toast pauses its timer. */
-async function submit(form: Locator, name: string): Promise<void> {
-  await form.getByRole('button', { name }).click();
-  await form.page().mouse.move(1, 1);
-}
-
-async function fillContact(form: Locator, email: string): Promise<void> {
-  await form.getByLabel(/^Імʼя/).fill('Андрій Шевчук');
-  await form.getByLabel(/^Електронна пошта/).fill(email);
-  await form.getByLabel(/^Телефон/).fill('+380 50 765 43 21');
-  await form.getByLabel(/^Компанія/).fill('Кава на Ринку');
-  await form.getByLabel(/^Послуга/).click();
-  await form.page().getByRole('option', { name: 'Лідогенерація' }).click();
-  await form.getByLabel(/^Повідомлення/).fill('Потрібне ведення Instagram для двох кавʼярень.');
 }
 
 describeInBrowser('forms remote on the composed site', () => {

@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
 import { describeInBrowser, openPage } from './support/browser';
+import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { ROOT } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
-
-const OLD_BACK_LINK = 'Повернутися на головну';
-const NEW_BACK_LINK = 'До всіх новин агенції';
 
 const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-releases-e2e-'));
 
@@ -30,33 +28,6 @@ function currentBlogRelease(): string {
   const current = state.history.at(-1);
   if (!current) throw new Error('no blog release is current');
   return current;
-}
-
-/** A blog build whose post page says something else: the built blog with one text changed. */
-/** How TypeScript writes JSX text in the unminified server bundle: non-ASCII as `\uXXXX`. */
-const escapedForJs = (text: string) =>
-  [...text].map((char) => (char.charCodeAt(0) > 127 ? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : char)).join('');
-
-/**
- * A copy of the blog build whose back link says something else, as a rebuilt release would:
- * browser chunks and the server bundle alike. Precompressed copies of a changed file are dropped
- * (the server then sends the file itself), since they would still hold the old text.
- */
-function changedBlogBuild(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-blog-changed-'));
-  cpSync(path.join(ROOT, 'mfe-blog/dist'), dir, { recursive: true });
-  let changed = 0;
-  const scripts = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
-  for (const file of scripts) {
-    const text = readFileSync(path.join(dir, file), 'utf8');
-    const replaced = text.replaceAll(OLD_BACK_LINK, NEW_BACK_LINK).replaceAll(escapedForJs(OLD_BACK_LINK), escapedForJs(NEW_BACK_LINK));
-    if (replaced === text) continue;
-    writeFileSync(path.join(dir, file), replaced);
-    for (const copy of ['.br', '.gz']) rmSync(path.join(dir, file + copy), { force: true });
-    changed += 1;
-  }
-  if (changed < 2) throw new Error(`The built blog's browser chunks and server bundle should contain "${OLD_BACK_LINK}"`);
-  return dir;
 }
 
 describeInBrowser('independent releases of a remote', () => {
