@@ -1,0 +1,64 @@
+#!/bin/sh
+# Starts the nginx of one static app (the shell or a remote), in its container or on a test machine:
+#   1. leaves a copy of the app's build in BUILDS_DIR, if set, for the API to render pages with;
+#   2. renders the nginx configuration in NGINX_CONF_DIR from the environment (envsubst);
+#   3. runs nginx in the foreground.
+set -eu
+
+# `static-app-entrypoint health`: the container's health check (nginx answers its /healthz).
+if [ "${1:-}" = health ]; then
+  exec bash -c 'exec 3<>"/dev/tcp/127.0.0.1/${LISTEN_PORT:-8080}" && printf "GET /healthz HTTP/1.0\r\n\r\n" >&3 && head -n 1 <&3 | grep -q " 204 "'
+fi
+
+: "${APP_FOLDER:?APP_FOLDER must name the app (its folder in the repo, e.g. mfe-blog)}"
+: "${APP_ROOT:=/srv/app}"
+: "${LISTEN_PORT:=8080}"
+: "${NGINX_CONF_DIR:=/etc/agency-nginx}"
+# Rendered configuration, pid and temp files: a folder a non-root user can write.
+: "${NGINX_RUN_DIR:=/tmp/nginx}"
+# The shell's API upstream: `host:port` entries separated by spaces, one per API process.
+API_UPSTREAM_SERVERS=""
+for server in ${API_UPSTREAMS:-}; do
+  API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}server ${server} max_fails=1 fail_timeout=10s; "
+done
+SHELL_ORIGIN="${SHELL_ORIGIN:-}"
+export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN
+
+# Every variable a template uses must have a value: an empty CORS origin or upstream would start a
+# server that silently fails the browser.
+VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN"
+for name in $VARIABLES; do
+  if cat "$NGINX_CONF_DIR"/* | grep -qF "\${$name}"; then
+    eval "value=\${$name}"
+    if [ -z "$value" ]; then
+      case "$name" in
+        API_UPSTREAM_SERVERS) echo "API_UPSTREAMS must list the API processes (host:port ...)" >&2 ;;
+        *) echo "$name must be set for the nginx of $APP_FOLDER" >&2 ;;
+      esac
+      exit 1
+    fi
+  fi
+done
+
+# The API renders every page on the server from the apps' builds. A new copy is switched in by
+# renaming a symlink, so a render never reads half a build; the copy before stays for renders
+# still reading it, older ones go.
+if [ -n "${BUILDS_DIR:-}" ]; then
+  target="$BUILDS_DIR/$APP_FOLDER"
+  copy="build-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+  mkdir -p "$target"
+  cp -R "$APP_ROOT" "$target/$copy"
+  ln -sfn "$copy" "$target/dist.next"
+  mv -T "$target/dist.next" "$target/dist"
+  find "$target" -mindepth 1 -maxdepth 1 -name 'build-*' | sort | head -n -2 | xargs -r rm -rf
+fi
+
+mkdir -p "$NGINX_RUN_DIR"
+envsubst_list=$(for name in $VARIABLES; do printf '${%s} ' "$name"; done)
+for file in "$NGINX_CONF_DIR"/*; do
+  envsubst "$envsubst_list" < "$file" > "$NGINX_RUN_DIR/$(basename "$file" .template)"
+done
+
+# NGINX_EXTRA_GLOBALS: main-context directives for this machine, e.g. `user root;` when nginx runs
+# as root outside a container.
+exec nginx -e stderr -c "$NGINX_RUN_DIR/nginx.conf" -g "daemon off;${NGINX_EXTRA_GLOBALS:-}"
