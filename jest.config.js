@@ -52,7 +52,7 @@ module.exports = {
       displayName: SHARED_FOLDER,
       rootDir: path.join(__dirname, SHARED_FOLDER),
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/{src,webpack,typecheck}/**/*.test.ts'],
+      testMatch: ['<rootDir>/{src,webpack,typecheck,deploy}/**/*.test.ts'],
       transform: tsTransform,
     },
     ...BROWSER_APP_FOLDERS.map(browserProject),

@@ -163,7 +163,8 @@ function browserConfig(app, packageJson, production) {
     performance: { hints: false },
     devServer: {
       port: app.port,
-      host: '127.0.0.1',
+      // DEV_HOST=0.0.0.0 inside a container (docker-compose.dev.yml); this machine only otherwise.
+      host: process.env.DEV_HOST ?? '127.0.0.1',
       // A remote's live-reload socket is opened from the shell's origin (another port).
       allowedHosts: 'all',
       historyApiFallback: true,

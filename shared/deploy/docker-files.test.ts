@@ -1,0 +1,213 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { ENTRYPOINT, NGINX_COMMON_DIR, NGINX_CONF_DIR, SITE_TEMPLATE_NAME, SITE_TEMPLATES } from './static-app-files';
+
+// docker-compose.yml, docker-compose.dev.yml and every app's Dockerfile, checked as files: no
+// Docker engine runs where the tests run. The e2e suite runs the same topology with real nginx.
+
+const ROOT = path.resolve(__dirname, '../..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const apps = require('../webpack/apps.js') as {
+  HOST: { folder: string; devPort: number };
+  API: { folder: string; devPort: number };
+  REMOTES: { id: string; folder: string; devPort: number; urlVariable: string }[];
+};
+const STATIC_APPS = [apps.HOST.folder, ...apps.REMOTES.map((remote) => remote.folder)];
+const APP_FOLDERS = [...STATIC_APPS, apps.API.folder];
+const DEV_PORTS = [apps.HOST, apps.API, ...apps.REMOTES].map((app) => app.devPort);
+
+interface Service {
+  build?: { context: string; dockerfile: string };
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  deploy?: { replicas?: number };
+}
+interface ComposeFile {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+/** A compose file as compose reads it: YAML merge keys; the `!reset`/`!override` merge tags are read as plain values. */
+function readCompose(file: string): ComposeFile {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/ !(?:reset|override)\b/g, '');
+  return parse(text, { merge: true }) as ComposeFile;
+}
+
+/** `${NAME:-default}` as compose fills it in with nothing set. */
+const withDefaults = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+
+const hostPort = (mapping: string) => Number(mapping.split(':')[0]);
+
+interface Stage {
+  from: string;
+  lines: string[];
+}
+
+/** A Dockerfile's stages: each `FROM` and the instructions below it (continuation lines joined). */
+function readDockerfile(folder: string): Stage[] {
+  const text = fs.readFileSync(path.join(ROOT, folder, 'Dockerfile'), 'utf8').replace(/\\\n(\s*#.*\n)*/g, ' ');
+  const stages: Stage[] = [];
+  for (const line of text.split('\n').map((each) => each.trim())) {
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.startsWith('FROM ')) stages.push({ from: line.slice(5), lines: [] });
+    else stages.at(-1)!.lines.push(line);
+  }
+  return stages;
+}
+
+/** `COPY` instructions of a stage taken from the build context (not `--from` another stage). */
+function contextCopies(stage: Stage): { sources: string[]; target: string }[] {
+  return stage.lines
+    .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
+    .map((line) => {
+      const parts = line.slice(5).trim().split(/\s+/);
+      return { sources: parts.slice(0, -1), target: parts.at(-1)! };
+    });
+}
+
+describe('docker-compose.yml', () => {
+  const compose = readCompose('docker-compose.yml');
+  const { services } = compose;
+
+  it('runs each app in a service of its own, built from its own Dockerfile, next to the database and the rate-limit store', () => {
+    expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey'].sort());
+    for (const folder of APP_FOLDERS) {
+      expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: `${folder}/Dockerfile` }]);
+    }
+  });
+
+  it('gives every service a health check, in the file or in its image', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const inImage = service.build && readDockerfile(path.dirname(service.build.dockerfile)).at(-1)!.lines.some((line) => line.startsWith('HEALTHCHECK '));
+      expect([name, Boolean(service.healthcheck ?? inImage)]).toEqual([name, true]);
+    }
+  });
+
+  it('starts the API on a healthy database and store, and the site on a healthy API', () => {
+    expect(services.api!.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, valkey: { condition: 'service_healthy' } });
+    expect(services[apps.HOST.folder]!.depends_on).toEqual({ api: { condition: 'service_healthy' } });
+    expect(services.postgres!.volumes).toContain('pgdata:/var/lib/postgresql/data');
+    expect(Object.keys(compose.volumes ?? {})).toContain('pgdata');
+  });
+
+  it('scales the API out: two replicas on the one PostgreSQL, sharing the rate limit in valkey, behind the shell’s nginx', () => {
+    const api = services.api!;
+    expect(api.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(new URL(api.environment!.DATABASE_URL!).hostname).toBe('postgres');
+    expect(new URL(api.environment!.REDIS_URL!).hostname).toBe('valkey');
+    // Replicas cannot share a published port; the shell's nginx reaches them by the service name.
+    expect(api.ports).toBeUndefined();
+    expect(services[apps.HOST.folder]!.environment!.API_UPSTREAMS).toBe('api:8080');
+  });
+
+  it('publishes the site on 8080 and each remote on a port of its own that `npm run dev` does not use', () => {
+    const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => ({ name, port: hostPort(port) })));
+    expect(new Set(published.map(({ port }) => port)).size).toBe(published.length);
+    expect(services[apps.HOST.folder]!.ports).toEqual(['8080:8080']);
+    for (const remote of apps.REMOTES) {
+      const [port] = services[remote.folder]!.ports!.map(hostPort);
+      expect([remote.folder, DEV_PORTS.includes(port!)]).toEqual([remote.folder, false]);
+    }
+  });
+
+  it('tells the API (and so the browser) each remote’s address where its service publishes it', () => {
+    const environment = services.api!.environment!;
+    for (const remote of apps.REMOTES) {
+      const [port] = services[remote.folder]!.ports!.map(hostPort);
+      expect(withDefaults(environment[remote.urlVariable]!)).toBe(`http://localhost:${port}/mf-manifest.json`);
+      expect(withDefaults(services[remote.folder]!.environment!.SHELL_ORIGIN!)).toBe('http://localhost:8080');
+    }
+  });
+
+  it('hands every static app’s build to the API through one volume, read-only for the API', () => {
+    for (const folder of STATIC_APPS) expect([folder, services[folder]!.volumes]).toEqual([folder, ['builds:/builds']]);
+    expect(services.api!.volumes).toContain('builds:/builds:ro');
+    expect(services.api!.environment).toMatchObject({ STATIC_ROOT: '/builds', REMOTE_BUILDS_DIR: '/builds' });
+  });
+});
+
+describe('docker-compose.dev.yml', () => {
+  const { services } = readCompose('docker-compose.dev.yml');
+
+  it('runs each app’s dev server with the source mounted, listening on every interface, on the ports of `npm run dev`', () => {
+    for (const app of [apps.HOST, ...apps.REMOTES, apps.API]) {
+      const service = services[app.folder]!;
+      expect([app.folder, service.command]).toEqual([app.folder, ['npm', 'run', 'dev', '-w', app.folder]]);
+      expect(service.volumes).toContain('.:/app');
+      expect(service.ports).toEqual([`${app.devPort}:${app.devPort}`]);
+      const listensEverywhere = app === apps.API ? service.environment?.HOST : service.environment?.DEV_HOST;
+      expect([app.folder, listensEverywhere]).toEqual([app.folder, '0.0.0.0']);
+      expect(service.depends_on?.install).toEqual({ condition: 'service_completed_successfully' });
+    }
+  });
+});
+
+describe.each(APP_FOLDERS)('%s/Dockerfile', (folder) => {
+  const stages = readDockerfile(folder);
+  const final = stages.at(-1)!;
+
+  it('copies only files that exist in the repo', () => {
+    for (const stage of stages) {
+      for (const { sources } of contextCopies(stage)) {
+        for (const source of sources) expect([source, fs.existsSync(path.join(ROOT, source))]).toEqual([source, true]);
+      }
+    }
+  });
+
+  it('builds on a supported Node LTS and runs as an unprivileged user, with a health check', () => {
+    for (const stage of stages) {
+      const node = /^node:(\d+)/.exec(stage.from);
+      if (node) expect([stage.from, [22, 24].includes(Number(node[1]))]).toEqual([stage.from, true]);
+    }
+    const user = final.lines.filter((line) => line.startsWith('USER ')).at(-1);
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/^USER (root|0)$/);
+    expect(final.lines.some((line) => line.startsWith('HEALTHCHECK '))).toBe(true);
+  });
+
+  if (folder === apps.API.folder) {
+    it('ships production dependencies only, and the blog’s articles', () => {
+      expect(stages.some((stage) => stage.lines.some((line) => /npm ci --omit=dev/.test(line)))).toBe(true);
+      expect(final.lines).toContain('COPY content content');
+    });
+  } else {
+    it('serves the app’s build with nginx and the repo’s configuration', () => {
+      const copies = contextCopies(final);
+      const site = folder === apps.HOST.folder ? SITE_TEMPLATES.shell : SITE_TEMPLATES.remote;
+      expect(copies).toEqual(
+        expect.arrayContaining([
+          { sources: [`${NGINX_COMMON_DIR}/`], target: `${NGINX_CONF_DIR}/` },
+          { sources: [site], target: `${NGINX_CONF_DIR}/${SITE_TEMPLATE_NAME}` },
+          { sources: [ENTRYPOINT], target: '/usr/local/bin/static-app-entrypoint' },
+        ]),
+      );
+      expect(final.lines).toContain(`COPY --from=build /app/${folder}/dist /srv/app`);
+      expect(final.lines.find((line) => line.startsWith('ENV '))).toContain(`APP_FOLDER=${folder}`);
+    });
+  }
+});
+
+describe('the nginx templates', () => {
+  const entrypoint = fs.readFileSync(path.join(ROOT, ENTRYPOINT), 'utf8');
+  const known = /^VARIABLES="([^"]+)"/m.exec(entrypoint)![1]!.split(' ');
+  const templates = [
+    ...fs.readdirSync(path.join(ROOT, NGINX_COMMON_DIR)).map((name) => path.join(NGINX_COMMON_DIR, name)),
+    ...Object.values(SITE_TEMPLATES),
+  ];
+
+  it.each(templates)('%s uses only variables the entrypoint fills in', (file) => {
+    const used = [...fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\$\{([A-Z_]+)\}/g)].map((match) => match[1]);
+    for (const name of used) expect([name, known.includes(name!)]).toEqual([name, true]);
+  });
+});
+
+it('.dockerignore keeps installed packages, builds, data and git history out of every build', () => {
+  const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+  expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', 'data', '.git']));
+});
