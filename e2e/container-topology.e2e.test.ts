@@ -1,0 +1,236 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Response } from 'playwright-core';
+import { FEDERATION_REGISTRY, REMOTE_NAMES, remoteUrlVariable, SECTION_IDS, type BlogPostSummary, type RemoteName } from '@agency/shared';
+import { cacheControlFor } from '../api/src/static/cache-policy';
+import { eventually } from '../api/test/helpers/eventually';
+import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
+import { describeWithTools } from '../api/test/helpers/system-tools';
+import { describeInBrowser, launchBrowser, openPage } from './support/browser';
+import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
+import { fillContact, storedSubmissions, submit } from './support/forms';
+import { startPostgres, type RunningPostgres } from './support/postgres';
+import { freePort, startSite, type RunningSite } from './support/site';
+import { startStaticApp, type RunningStaticApp } from './support/static-app-nginx';
+
+// The topology of docker-compose.yml, run on this machine without a Docker engine: each app's
+// nginx (Debian's, with the repo's templates rendered by the image's entrypoint script) on its own
+// 127.0.0.1 port, two API processes on one PostgreSQL behind the shell's nginx, sharing their
+// rate limit in a real redis-server, and the apps' builds handed to the API through a builds folder.
+
+jest.setTimeout(120_000);
+
+const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
+const RATE_LIMIT_MAX = 5;
+
+// Skipped loudly, outside CI, without Chromium or the Debian programs it runs.
+const describeTopology = describeInBrowser === describe ? describeWithTools('nginx', 'envsubst', 'redis-server') : describeInBrowser;
+
+describeTopology('the container topology (nginx per app, two API processes, PostgreSQL, Redis)', () => {
+  let browser: Browser;
+  let postgres: RunningPostgres;
+  let redis: RedisServer;
+  let buildsDir: string;
+  let shell: RunningStaticApp;
+  const remotes = {} as Record<RemoteName, RunningStaticApp>;
+  const apis: RunningSite[] = [];
+  const cleanUp: string[] = [];
+
+  const remoteEnv = () => ({ SHELL_ORIGIN: shell.origin, BUILDS_DIR: buildsDir });
+
+  beforeAll(async () => {
+    buildsDir = mkdtempSync(path.join(os.tmpdir(), 'agency-builds-'));
+    cleanUp.push(buildsDir);
+    [browser, postgres, redis] = await Promise.all([launchBrowser(), startPostgres(), startRedisServer()]);
+    const shellPort = await freePort();
+    const shellOrigin = `http://127.0.0.1:${shellPort}`;
+    for (const name of REMOTE_NAMES) {
+      remotes[name] = await startStaticApp({ folder: folderOf(name), env: { SHELL_ORIGIN: shellOrigin, BUILDS_DIR: buildsDir } });
+    }
+    const apiEnv: Record<string, string> = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      STATIC_ROOT: buildsDir,
+      REMOTE_BUILDS_DIR: buildsDir,
+      TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
+      ...Object.fromEntries(REMOTE_NAMES.map((name) => [remoteUrlVariable(name), `${remotes[name].origin}/mf-manifest.json`])),
+    };
+    // One after the other: the first migrates the new database.
+    for (let i = 0; i < 2; i += 1) apis.push(await startSite(apiEnv));
+    shell = await startStaticApp({
+      folder: 'shell',
+      port: shellPort,
+      env: { API_UPSTREAMS: apis.map((api) => `127.0.0.1:${api.port}`).join(' '), BUILDS_DIR: buildsDir },
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), shell?.stop(), ...Object.values(remotes).map((remote) => remote.stop())]);
+    await Promise.all(apis.map((api) => api.stop()));
+    await Promise.all([postgres?.stop(), redis?.stop()]);
+    cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  });
+
+  async function newestPost(): Promise<BlogPostSummary> {
+    const [post] = (await (await fetch(`${shell.origin}/api/blog?limit=1`)).json()) as BlogPostSummary[];
+    return post!;
+  }
+
+  it('composes the site from every remote on its own origin, with CORS, CSP and cache headers as the API serves them', async () => {
+    const page = await openPage(browser);
+    const responses: Response[] = [];
+    const failed: string[] = [];
+    page.on('response', (response) => responses.push(response));
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+    const document = await page.goto(`${shell.origin}/`);
+    await page.locator(`#${SECTION_IDS.hero} [class^="agency_home-"]`).first().waitFor();
+    await page.locator(`#${SECTION_IDS.blog} [class^="agency_blog-"]`).first().waitFor();
+    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+
+    // The page (rendered by an API process behind the shell's nginx) allows exactly the remotes' origins.
+    const csp = (await document!.allHeaders())['content-security-policy'] ?? '';
+    const scriptSources = /script-src ([^;]+)/.exec(csp)?.[1]?.split(' ');
+    expect(new Set(scriptSources)).toEqual(new Set(["'self'", ...REMOTE_NAMES.map((name) => remotes[name].origin)]));
+
+    // Every remote's manifest came from its own origin, with CORS for the shell's origin only.
+    const manifests = responses.filter((response) => response.url().endsWith('/mf-manifest.json'));
+    expect(new Set(manifests.map((response) => new URL(response.url()).origin))).toEqual(
+      new Set(REMOTE_NAMES.map((name) => remotes[name].origin)),
+    );
+    const remoteFiles = responses.filter((response) => REMOTE_NAMES.some((name) => response.url().startsWith(remotes[name].origin)));
+    expect(remoteFiles.length).toBeGreaterThan(REMOTE_NAMES.length * 2);
+    for (const response of remoteFiles) {
+      expect([response.url(), response.status(), response.headers()['access-control-allow-origin']]).toEqual([response.url(), 200, shell.origin]);
+    }
+
+    // Each file nginx served (the shell's and the remotes') carries the API's cache rule for its name.
+    const staticFiles = responses.filter((response) => {
+      const url = new URL(response.url());
+      return /\.[a-z0-9]+$/i.test(url.pathname) && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/media/');
+    });
+    expect(staticFiles.length).toBeGreaterThan(remoteFiles.length);
+    for (const response of staticFiles) {
+      const { pathname } = new URL(response.url());
+      expect([pathname, response.headers()['cache-control']]).toEqual([pathname, cacheControlFor(pathname)]);
+    }
+    expect(failed).toEqual([]);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('sends precompressed files and never a source map, a server bundle or a build stamp', async () => {
+    const manifest = (await (await fetch(`${remotes.blog.origin}/mf-manifest.json`)).json()) as { metaData: { remoteEntry: { name: string } } };
+    const entry = await fetch(`${remotes.blog.origin}/${manifest.metaData.remoteEntry.name}`, { headers: { 'accept-encoding': 'br' } });
+    expect([entry.status, entry.headers.get('content-encoding'), entry.headers.get('vary')]).toEqual([200, 'br', 'Accept-Encoding']);
+    const gzipped = await fetch(`${remotes.blog.origin}/${manifest.metaData.remoteEntry.name}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+
+    const html = await (await fetch(`${shell.origin}/`)).text();
+    const shellScript = /<script[^>]+src="?\/([^"\s>]+\.js)/.exec(html)?.[1];
+    expect(shellScript).toBeDefined();
+    for (const origin of [shell.origin, remotes.blog.origin]) {
+      const file = origin === shell.origin ? shellScript! : manifest.metaData.remoteEntry.name;
+      for (const hidden of [`${file}.map`, 'server/render.js', '.build-stamp']) {
+        expect([hidden, (await fetch(`${origin}/${hidden}`)).status]).toEqual([hidden, 404]);
+      }
+    }
+    // The page template itself is only ever sent rendered.
+    const template = await fetch(`${shell.origin}/index.html`);
+    expect(await template.text()).not.toContain('id="root"></div>');
+  });
+
+  it('hands /api, pages (with their status) and covers to the API, remotes rendered on the server from their builds', async () => {
+    const health = await fetch(`${shell.origin}/api/health`);
+    expect([health.status, ((await health.json()) as { status: string }).status]).toEqual([200, 'ok']);
+    const missing = await fetch(`${shell.origin}/no-such-page`);
+    expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'text/html; charset=utf-8']);
+    expect(await missing.text()).toContain('Сторінку не знайдено');
+
+    const post = await newestPost();
+    const page = await fetch(`${shell.origin}/blog/${post.id}`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    // The blog remote's own markup (from the build its nginx left in the builds folder) and meta.
+    expect(html).toContain(`data-remote-module="blog/BlogPostPage"`);
+    expect(html).toContain(OLD_BACK_LINK);
+    expect(html).toMatch(new RegExp(`<meta property="og:title" content="[^"]*${post.title.slice(0, 12)}`));
+    const cover = await fetch(`${shell.origin}${post.image_url}`);
+    expect([cover.status, cover.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+  });
+
+  it('stores a contact message sent in the browser through the shell’s nginx', async () => {
+    const page = await openPage(browser, `${shell.origin}/`);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await form.waitFor();
+    await fillContact(form, 'topology.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+    await eventually(
+      'the message stored in PostgreSQL',
+      () => storedSubmissions({ databaseUrl: postgres.url }, 'contact'),
+      (stored) => stored.some((row) => row.email === 'topology.e2e@kava.lviv.ua'),
+      10_000,
+    );
+    await page.context().close();
+  });
+
+  it('shares the submission rate limit between the two API processes', async () => {
+    // One client (its address forwarded by a trusted proxy), its requests spread over both processes.
+    const send = (api: RunningSite) =>
+      fetch(`${api.baseUrl}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.77' },
+        body: JSON.stringify({ name: 'Ліміт', email: 'limit.e2e@example.com', phone: '+380501112233', message: 'Перевірка ліміту.', website: '' }),
+      }).then((response) => response.status);
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMIT_MAX + 2; i += 1) statuses.push(await send(apis[i % 2]!));
+    expect(statuses).toEqual([...Array<number>(RATE_LIMIT_MAX).fill(201), 429, 429]);
+  });
+
+  /** Opens a post page and waits until the blog remote's code has loaded and taken over the server's markup. */
+  async function openPostPage(postId: number) {
+    const page = await openPage(browser);
+    const remoteCode = page.waitForResponse((response) => /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/.test(response.url()));
+    await page.goto(`${shell.origin}/blog/${postId}`);
+    expect((await remoteCode).status()).toBe(200);
+    await page.waitForLoadState('networkidle');
+    return page;
+  }
+
+  it('opens a post page that the blog remote takes over where the server left it', async () => {
+    const page = await openPostPage((await newestPost()).id);
+    await expect(page.getByRole('link', { name: OLD_BACK_LINK }).count()).resolves.toBe(1);
+    // A mismatch between the server's markup and the remote's would be logged here.
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a new blog build, deployed by replacing only the blog’s container, with the shell untouched', async () => {
+    const shellHtmlBefore = await (await fetch(`${shell.origin}/`)).text();
+    const changed = changedBlogBuild();
+    cleanUp.push(changed);
+    const { port } = remotes.blog;
+    await remotes.blog.stop();
+    remotes.blog = await startStaticApp({ folder: 'mfe-blog', port, appRoot: changed, env: remoteEnv() });
+
+    const post = await newestPost();
+    // Every API process's server render follows the blog's new build...
+    for (const api of apis) {
+      await eventually(
+        `the post page rendered with the new blog build by ${api.baseUrl}`,
+        async () => (await fetch(`${api.baseUrl}/blog/${post.id}`)).text(),
+        (html) => html.includes(NEW_BACK_LINK),
+        10_000,
+      );
+    }
+    // ...and so does the browser, which loads it from the blog's origin, with no mismatch.
+    const page = await openPostPage(post.id);
+    await expect(page.getByRole('link', { name: NEW_BACK_LINK }).count()).resolves.toBe(1);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+    // The shell's scripts are the ones it served before.
+    const scripts = (html: string) => [...html.matchAll(/<script[^>]+src="?([^"\s>]+)/g)].map((match) => match[1]);
+    expect(scripts(await (await fetch(`${shell.origin}/`)).text())).toEqual(scripts(shellHtmlBefore));
+  });
+});
