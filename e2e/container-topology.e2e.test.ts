@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Response } from 'playwright-core';
@@ -11,7 +11,7 @@ import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { fillContact, storedSubmissions, submit } from './support/forms';
 import { startPostgres, type RunningPostgres } from './support/postgres';
-import { freePort, startSite, type RunningSite } from './support/site';
+import { freePort, ROOT, startSite, type RunningSite } from './support/site';
 import { startStaticApp, type RunningStaticApp } from './support/static-app-nginx';
 
 // The topology of docker-compose.yml, run on this machine without a Docker engine: each app's
@@ -23,6 +23,8 @@ jest.setTimeout(120_000);
 
 const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 const RATE_LIMIT_MAX = 5;
+/** A lazy chunk only the blog's first build has, as a page opened before a deploy may still need. */
+const OLD_CHUNK = { name: 'old-chunk.0123456789.js', body: 'console.log("the first build");' };
 
 // Skipped loudly, outside CI, without Chromium or the Debian programs it runs.
 const describeTopology = describeInBrowser === describe ? describeWithTools('nginx', 'envsubst', 'redis-server') : describeInBrowser;
@@ -45,8 +47,16 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     [browser, postgres, redis] = await Promise.all([launchBrowser(), startPostgres(), startRedisServer()]);
     const shellPort = await freePort();
     const shellOrigin = `http://127.0.0.1:${shellPort}`;
+    const firstBlogBuild = mkdtempSync(path.join(os.tmpdir(), 'agency-blog-first-'));
+    cleanUp.push(firstBlogBuild);
+    cpSync(path.join(ROOT, folderOf('blog'), 'dist'), firstBlogBuild, { recursive: true });
+    writeFileSync(path.join(firstBlogBuild, OLD_CHUNK.name), OLD_CHUNK.body);
     for (const name of REMOTE_NAMES) {
-      remotes[name] = await startStaticApp({ folder: folderOf(name), env: { SHELL_ORIGIN: shellOrigin, BUILDS_DIR: buildsDir } });
+      remotes[name] = await startStaticApp({
+        folder: folderOf(name),
+        appRoot: name === 'blog' ? firstBlogBuild : undefined,
+        env: { SHELL_ORIGIN: shellOrigin, BUILDS_DIR: buildsDir },
+      });
     }
     const apiEnv: Record<string, string> = {
       DATABASE_URL: postgres.url,
@@ -229,6 +239,14 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     await expect(page.getByRole('link', { name: NEW_BACK_LINK }).count()).resolves.toBe(1);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
+    // A page opened before the deploy still gets the lazy chunks of the build it started with.
+    const oldChunk = await fetch(`${remotes.blog.origin}/${OLD_CHUNK.name}`);
+    expect([oldChunk.status, oldChunk.headers.get('cache-control'), await oldChunk.text()]).toEqual([
+      200,
+      'public, max-age=31536000, immutable',
+      OLD_CHUNK.body,
+    ]);
+    expect((await fetch(`${remotes.blog.origin}/never-built.0123456789.js`)).status).toBe(404);
     // The shell's scripts are the ones it served before.
     const scripts = (html: string) => [...html.matchAll(/<script[^>]+src="?([^"\s>]+)/g)].map((match) => match[1]);
     expect(scripts(await (await fetch(`${shell.origin}/`)).text())).toEqual(scripts(shellHtmlBefore));

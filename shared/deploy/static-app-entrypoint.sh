@@ -22,11 +22,15 @@ for server in ${API_UPSTREAMS:-}; do
   API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}server ${server} max_fails=1 fail_timeout=10s; "
 done
 SHELL_ORIGIN="${SHELL_ORIGIN:-}"
-export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN
+# Hashed files missing from this build are looked up in the build before it (its copy in
+# BUILDS_DIR), so a page opened before a deploy still loads its lazy chunks.
+PREVIOUS_BUILD_ROOT="$APP_ROOT"
+if [ -n "${BUILDS_DIR:-}" ]; then PREVIOUS_BUILD_ROOT="$BUILDS_DIR/$APP_FOLDER/previous"; fi
+export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN PREVIOUS_BUILD_ROOT
 
 # Every variable a template uses must have a value: an empty CORS origin or upstream would start a
 # server that silently fails the browser.
-VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN"
+VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN PREVIOUS_BUILD_ROOT"
 for name in $VARIABLES; do
   if cat "$NGINX_CONF_DIR"/* | grep -qF "\${$name}"; then
     eval "value=\${$name}"
@@ -41,13 +45,19 @@ for name in $VARIABLES; do
 done
 
 # The API renders every page on the server from the apps' builds. A new copy is switched in by
-# renaming a symlink, so a render never reads half a build; the copy before stays for renders
-# still reading it, older ones go.
+# renaming a symlink, so a render never reads half a build; `previous` points at the copy before
+# (for renders still reading it and for old chunks, see above), older ones go.
 if [ -n "${BUILDS_DIR:-}" ]; then
   target="$BUILDS_DIR/$APP_FOLDER"
   copy="build-$(date -u +%Y%m%dT%H%M%SZ)-$$"
   mkdir -p "$target"
   cp -R "$APP_ROOT" "$target/$copy"
+  if [ -L "$target/dist" ]; then
+    ln -sfn "$(readlink "$target/dist")" "$target/previous.next"
+  else
+    ln -sfn "$copy" "$target/previous.next"
+  fi
+  mv -T "$target/previous.next" "$target/previous"
   ln -sfn "$copy" "$target/dist.next"
   mv -T "$target/dist.next" "$target/dist"
   find "$target" -mindepth 1 -maxdepth 1 -name 'build-*' | sort | head -n -2 | xargs -r rm -rf
