@@ -23,6 +23,9 @@ jest.setTimeout(120_000);
 
 const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 const RATE_LIMIT_MAX = 5;
+/** A valid contact message, as the form sends it. */
+const contactBody = (name: string) =>
+  JSON.stringify({ name, email: 'limit.e2e@example.com', phone: '+380501112233', message: 'Перевірка ліміту.', website: '' });
 /** A lazy chunk only the blog's first build has, as a page opened before a deploy may still need. */
 const OLD_CHUNK = { name: 'old-chunk.0123456789.js', body: 'console.log("the first build");' };
 
@@ -191,11 +194,25 @@ describeTopology('the container topology (nginx per app, two API processes, Post
       fetch(`${api.baseUrl}/api/contact`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.77' },
-        body: JSON.stringify({ name: 'Ліміт', email: 'limit.e2e@example.com', phone: '+380501112233', message: 'Перевірка ліміту.', website: '' }),
+        body: contactBody('Ліміт'),
       }).then((response) => response.status);
     const statuses: number[] = [];
     for (let i = 0; i < RATE_LIMIT_MAX + 2; i += 1) statuses.push(await send(apis[i % 2]!));
     expect(statuses).toEqual([...Array<number>(RATE_LIMIT_MAX).fill(201), 429, 429]);
+  });
+
+  it('counts clients by the address the shell’s nginx sees, whatever X-Forwarded-For they send', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i <= RATE_LIMIT_MAX; i += 1) {
+      const response = await fetch(`${shell.origin}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
+        body: contactBody('Підробка'),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((status) => status === 201).length).toBeLessThanOrEqual(RATE_LIMIT_MAX);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   /** Opens a post page and waits until the blog remote's code has loaded and taken over the server's markup. */
