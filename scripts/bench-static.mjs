@@ -5,11 +5,11 @@
 // Options: --duration <s> (default 5), --connections <n> (default 20).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { freePort } from '../api/scripts/embedded-postgres.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,17 +21,6 @@ const option = (name, fallback) => {
 const DURATION = option('duration', 5);
 const CONNECTIONS = option('connections', 20);
 const BLOG_DIST = path.join(root, 'mfe-blog/dist');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, child) {
   for (let attempt = 0; attempt < 300; attempt += 1) {
