@@ -10,6 +10,7 @@ const sharedModuleMap = {
   '^@agency/shared$': path.join(__dirname, 'shared/src/index.ts'),
   '^@agency/shared/contracts$': path.join(__dirname, 'shared/src/contracts/index.ts'),
   '^@agency/shared/api-client$': path.join(__dirname, 'shared/src/api/api-client.ts'),
+  '^@agency/shared/data$': path.join(__dirname, 'shared/src/data/index.ts'),
   '^@agency/shared/router$': path.join(__dirname, 'shared/src/routing/router.ts'),
 };
 
@@ -52,7 +53,7 @@ module.exports = {
       displayName: SHARED_FOLDER,
       rootDir: path.join(__dirname, SHARED_FOLDER),
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/{src,webpack,typecheck,deploy}/**/*.test.ts'],
+      testMatch: ['<rootDir>/{src,webpack,typecheck,deploy}/**/*.test.ts?(x)'],
       transform: tsTransform,
     },
     ...BROWSER_APP_FOLDERS.map(browserProject),
