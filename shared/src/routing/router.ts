@@ -12,5 +12,6 @@ export {
   StaticRouter,
   useLocation,
   useNavigate,
+  useNavigationType,
   useParams,
 } from 'react-router-dom';

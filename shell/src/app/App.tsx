@@ -8,6 +8,7 @@ import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
 import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
+import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import styles from './App.module.css';
 
 // Spec section 9: toast width and the gap between toasts, from the shared constants.
@@ -18,6 +19,7 @@ const TOAST_SIZE = {
 
 /** The page frame: header, the routed page, footer and the one toast host of the site. */
 export function App() {
+  useScrollManagement();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#main">

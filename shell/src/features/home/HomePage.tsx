@@ -1,22 +1,7 @@
-import { useEffect } from 'react';
-import { useLocation } from '@agency/shared/router';
 import { HOME_PAGE_META, SECTION_IDS } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './HomePage.module.css';
-
-/** Scrolls to `#section` after arriving from another page (react-router does not). */
-function useScrollToHash() {
-  // The key changes on every navigation, so following the same section link twice scrolls again.
-  const { hash, key } = useLocation();
-  useEffect(() => {
-    if (!hash) {
-      window.scrollTo(0, 0);
-      return;
-    }
-    document.getElementById(hash.slice(1))?.scrollIntoView();
-  }, [hash, key]);
-}
 
 /**
  * The home page in the spec's order. The shell owns each section's frame and anchor; the
@@ -24,7 +9,6 @@ function useScrollToHash() {
  * rendered from the server; the sections below it load their remotes as they near the viewport.
  */
 export function HomePage() {
-  useScrollToHash();
   usePageMeta(HOME_PAGE_META);
   return (
     <>

@@ -1,0 +1,78 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useLocation, useNavigationType } from '@agency/shared/router';
+import { currentPosition, holdScroll, positionTarget, sectionTarget, type ScrollPosition } from './hold-scroll';
+
+const STORAGE_KEY = 'agency:scroll-positions';
+
+/** Each history entry's last scroll position, kept for the tab's life (a reload keeps it too). */
+function readPositions(): Record<string, ScrollPosition> {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
+    return stored && typeof stored === 'object' ? (stored as Record<string, ScrollPosition>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writePositions(positions: Record<string, ScrollPosition>): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(positions));
+  } catch {
+    // Storage full or blocked: Back then starts at the top, nothing worse.
+  }
+}
+
+/**
+ * Where each navigation leaves the page: a section link lands on its section's heading however
+ * late the content above it arrives; Back and Forward return to where the visitor was; any other
+ * new page starts at its top.
+ */
+export function useScrollManagement(): void {
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  // The router keys the entries it creates. The visit's first entry, and those a plain
+  // <a href="#…"> adds, all have the key "default": their address tells them apart.
+  const entryKey = location.key === 'default' ? `default:${location.pathname}${location.search}${location.hash}` : location.key;
+  const currentEntry = useRef(entryKey);
+  const previousPage = useRef<string | null>(null);
+
+  useEffect(() => {
+    // The browser's own restoration runs before the remotes have drawn, and lands wrong.
+    window.history.scrollRestoration = 'manual';
+    let frame = 0;
+    const record = () => {
+      frame = 0;
+      writePositions({ ...readPositions(), [currentEntry.current]: currentPosition() });
+    };
+    const onScroll = () => {
+      if (!frame) frame = requestAnimationFrame(record);
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, []);
+
+  // Before the browser paints the new page, so scrolling it is never attributed to the old entry.
+  useLayoutEffect(() => {
+    currentEntry.current = entryKey;
+  }, [entryKey]);
+
+  useEffect(() => {
+    const page = `${location.pathname}${location.search}`;
+    const isFirstRender = previousPage.current === null;
+    // A plain <a href="#…"> on the same page makes an entry the router did not create (key
+    // "default", like the visit's first entry): it is a jump to a section, not a return.
+    const plainHashLink = location.key === 'default' && previousPage.current === page && location.hash.length > 1;
+    previousPage.current = page;
+    const saved = readPositions()[entryKey];
+    if (navigationType === 'POP' && saved !== undefined && !plainHashLink) return holdScroll(positionTarget(saved));
+    if (location.hash.length > 1) return holdScroll(sectionTarget(decodeURIComponent(location.hash.slice(1))));
+    // The first page of a visit is already at its top.
+    if (!isFirstRender) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    return undefined;
+    // A new history entry is a new navigation, even to the same address.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [entryKey]);
+}
