@@ -151,10 +151,13 @@ describeInBrowser('home page', () => {
   it('opens the section menu on a phone and reaches a section from it', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
     await waitForFullPage(page);
-    const menu = page.getByRole('button', { name: 'Меню' });
+    // The button's name follows its state ("Меню", then "Закрити"); aria-controls names it for good.
+    const menu = page.locator('button[aria-controls="site-nav"]');
+    await expect(menu.textContent()).resolves.toBe('Меню');
     await expect(page.getByRole('navigation', { name: 'Розділи сайту' }).isVisible()).resolves.toBe(false);
     await menu.click();
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(menu.textContent()).resolves.toBe('Закрити');
     await page.getByRole('navigation', { name: 'Розділи сайту' }).getByRole('link', { name: 'Команда' }).click();
     await page.waitForFunction(() => location.hash === '#team');
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');

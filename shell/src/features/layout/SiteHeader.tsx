@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from '@agency/shared/router';
 import { BRAND } from '@agency/shared';
 import { NAV_LINKS } from './nav-links';
@@ -12,6 +12,7 @@ export function SiteHeader() {
   const onHome = pathname === '/';
   // On narrow screens the section links fold into a menu button.
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     setMenuOpen(false);
@@ -20,55 +21,62 @@ export function SiteHeader() {
   useEffect(() => {
     if (!menuOpen) return;
     const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setMenuOpen(false);
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
     };
     document.addEventListener('keydown', closeOnEscape);
     return () => document.removeEventListener('keydown', closeOnEscape);
   }, [menuOpen]);
 
   return (
-    <header className={styles.header}>
-      <div className={styles.inner}>
-        <Link to="/" className={styles.brand} aria-label={`${BRAND.name} — на головну`}>
-          <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-            <rect width="40" height="40" rx="12" fill="currentColor" />
-            <path
-              d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
-              fill="none"
-              stroke="#ffc629"
-              strokeWidth="3.2"
-              strokeLinecap="round"
-            />
-          </svg>
-          {BRAND.name}
-        </Link>
-        {!onHome && (
-          <Link to="/" className={styles.backLink}>
-            ← На головну
+    <>
+      <header className={styles.header}>
+        <div className={styles.inner}>
+          <Link to="/" className={styles.brand} aria-label={`${BRAND.name} — на головну`}>
+            <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
+              <rect width="40" height="40" rx="12" fill="currentColor" />
+              <path
+                d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
+                fill="none"
+                stroke="#ffc629"
+                strokeWidth="3.2"
+                strokeLinecap="round"
+              />
+            </svg>
+            {BRAND.name}
           </Link>
-        )}
-        <button
-          type="button"
-          className={styles.menuButton}
-          aria-expanded={menuOpen}
-          aria-controls={NAV_ID}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <span className={styles.menuIcon} aria-hidden="true" />
-          Меню
-        </button>
-        <nav id={NAV_ID} aria-label="Розділи сайту" className={menuOpen ? `${styles.nav} ${styles.open}` : styles.nav}>
-          <ul className={styles.links}>
-            {NAV_LINKS.map((link) => (
-              <li key={link.sectionId} className={styles.sectionLink}>
-                <Link to={{ pathname: '/', hash: `#${link.sectionId}` }} onClick={() => setMenuOpen(false)}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
-    </header>
+          {!onHome && (
+            <Link to="/" className={styles.backLink}>
+              ← На головну
+            </Link>
+          )}
+          <button
+            type="button"
+            ref={menuButton}
+            className={styles.menuButton}
+            aria-expanded={menuOpen}
+            aria-controls={NAV_ID}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span className={menuOpen ? `${styles.menuIcon} ${styles.closeIcon}` : styles.menuIcon} aria-hidden="true" />
+            <span className={styles.menuLabel}>{menuOpen ? 'Закрити' : 'Меню'}</span>
+          </button>
+          <nav id={NAV_ID} aria-label="Розділи сайту" className={menuOpen ? `${styles.nav} ${styles.open}` : styles.nav}>
+            <ul className={styles.links}>
+              {NAV_LINKS.map((link) => (
+                <li key={link.sectionId} className={styles.sectionLink}>
+                  <Link to={{ pathname: '/', hash: `#${link.sectionId}` }} onClick={() => setMenuOpen(false)}>
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </header>
+      {/* Dims the page under the open menu; a click on it closes the menu, like the button and Escape. */}
+      {menuOpen && <div className={styles.backdrop} data-testid="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+    </>
   );
 }
