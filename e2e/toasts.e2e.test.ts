@@ -1,0 +1,63 @@
+import type { Page } from 'playwright-core';
+import { SECTION_IDS, TOAST_MESSAGES, TOAST_WIDTH_PX } from '@agency/shared';
+import { describeInBrowser, openPage } from './support/browser';
+import { fillContact, submit } from './support/forms';
+import { setUpSiteAndBrowser } from './support/suite';
+
+jest.setTimeout(60_000);
+
+/** A colour token of the site (shared/styles/tokens.css) as the browser computes it. */
+function siteColour(page: Page, token: string): Promise<string> {
+  return page.evaluate((name) => {
+    const probe = document.createElement('span');
+    probe.style.color = `var(${name})`;
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }, token);
+}
+
+async function toastLook(page: Page, text: string) {
+  const toast = page.locator('.Toastify__toast', { hasText: text });
+  await toast.waitFor();
+  return toast.evaluate(async (element) => {
+    await Promise.all(element.getAnimations().map((animation) => animation.finished));
+    const style = getComputedStyle(element);
+    const bar = element.querySelector('.Toastify__progress-bar');
+    return {
+      stripe: style.borderLeftColor,
+      background: style.backgroundColor,
+      font: style.fontFamily,
+      width: element.getBoundingClientRect().width,
+      bar: bar ? getComputedStyle(bar).backgroundColor : null,
+    };
+  });
+}
+
+describeInBrowser('toasts', () => {
+  const suite = setUpSiteAndBrowser();
+
+  it("wear the site's colours and type, not the library's green and red, at the spec's width", async () => {
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await form.waitFor();
+    const [success, danger, white] = await Promise.all([
+      siteColour(page, '--color-success'),
+      siteColour(page, '--color-danger'),
+      siteColour(page, '--color-surface'),
+    ]);
+
+    await fillContact(form, 'toasts.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+    const done = await toastLook(page, TOAST_MESSAGES.contactSuccess);
+    expect(done).toEqual({ stripe: success, background: white, font: expect.stringContaining('Montserrat'), width: TOAST_WIDTH_PX, bar: success });
+
+    await page.route('**/api/contact', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+    await fillContact(form, 'toasts.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+    const failed = await toastLook(page, TOAST_MESSAGES.contactError);
+    expect(failed).toEqual({ stripe: danger, background: white, font: expect.stringContaining('Montserrat'), width: TOAST_WIDTH_PX, bar: danger });
+    await page.context().close();
+  });
+});
