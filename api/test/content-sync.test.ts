@@ -70,7 +70,7 @@ it('inserts new articles as sanitized HTML with their covers prepared at 1200×6
 
   const first = await postBySlug('pershyi');
   expect(first?.content).toBe(
-    '<p>Вступ із <strong>жирним</strong>, <em>курсивом</em> і <a href="https://example.com" rel="noopener noreferrer">посиланням</a>.</p>\n' +
+    '<p>Вступ із <strong>жирним</strong>, <em>курсивом</em> і\u00a0<a href="https://example.com" rel="noopener noreferrer">посиланням</a>.</p>\n' +
       '<h2>Розділ</h2>\n<ul>\n<li>перший пункт</li>\n<li>другий пункт</li>\n</ul>',
   );
   expect(db.dialect.readTimestamp(first?.created_at)).toBe('2026-02-03T10:00:00.000Z');
@@ -84,6 +84,20 @@ it('inserts new articles as sanitized HTML with their covers prepared at 1200×6
   await expect(sharp(mediaFile(second!.image_url)).metadata()).resolves.toMatchObject({ format: 'jpeg', width: 1200, height: 630 });
   // A bare date is that day at 09:00 in Kyiv.
   expect(db.dialect.readTimestamp(second?.created_at)).toBe('2026-02-03T07:00:00.000Z');
+});
+
+it("publishes title, excerpt and text with the site's typography, code as written", async () => {
+  const body = ["Кав'ярня \"Зерно\" — місце, де я п’ю каву.", '', '```', "const a = \"в коді — п'ять\";", '```', ''].join('\n');
+  writeArticle(options.contentDir, 'a.md', { slug: 'a', title: "П'ять звітів і \"висновки\"", excerpt: 'Коротко — про все, що в GA4' }, body);
+  await syncContent(db, options);
+  const post = await postBySlug('a');
+  expect(post?.title).toBe('Пʼять звітів і\u00a0«висновки»');
+  expect(post?.excerpt).toBe('Коротко\u00a0— про все, що в\u00a0GA4');
+  expect(post?.content).toBe(
+    '<p>Кавʼярня «Зерно»\u00a0— місце, де я\u00a0пʼю каву.</p>\n<pre><code>const a = "в коді — п\'ять";\n</code></pre>',
+  );
+  // Typeset text hashes the same every time: a second sync finds nothing to update.
+  expect(await syncContent(db, options)).toMatchObject({ updated: [], unchanged: ['a'] });
 });
 
 it('changes nothing when run again: no write, the content revision stays', async () => {

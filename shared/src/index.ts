@@ -8,6 +8,7 @@ export * from './constants/blog';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './format/money';
+export * from './format/typography';
 export * from './page/page-meta';
 export * from './page/server-rendering';
 export * from './page/server-data';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { typeset } from '@agency/shared';
 import type { Database } from '../db/connection';
 import {
   insertBlogPost,
@@ -95,12 +96,13 @@ async function readArticle(file: string, options: SyncOptions): Promise<Article 
   const meta = parseFrontMatter(yaml);
   if (meta.draft) return 'draft';
   if (body.trim() === '') throw new ArticleError('text', 'у статті немає тексту');
+  // Title, excerpt and text get the site's typography (apostrophe, «», no-break spaces).
   const content = renderArticle(body);
   const image_url = await prepareCover(fullPath, meta.cover, options.contentDir, options.mediaDir, meta.slug);
   const post: NewBlogPost = {
     slug: meta.slug,
-    title: meta.title,
-    excerpt: meta.excerpt,
+    title: typeset(meta.title),
+    excerpt: typeset(meta.excerpt),
     category: meta.category,
     author: meta.author,
     image_url,
