@@ -2,11 +2,42 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 const NOT_FOUND = 'Стаття не знайдена';
+const CASES = 'Кейси';
+const CASES_LISTING = `/blog?category=${encodeURIComponent(CASES)}`;
+
+/** Cards of the listing (or any list of cards) by their titles, in page order. */
+function cardTitles(page: Page, scope = 'main'): Promise<string[]> {
+  return page.locator(`${scope} article`).evaluateAll((cards) => cards.map((card) => card.querySelector('h2, h3')?.textContent?.trim() ?? ''));
+}
+
+/**
+ * Waits until React has taken over `locator`'s element (its remote loaded and hydrated the server's
+ * markup): before that a link is a plain one, which reloads the page and carries no history state.
+ */
+async function waitForHydration(locator: Locator): Promise<void> {
+  await locator.first().waitFor();
+  await locator
+    .first()
+    .evaluate((element) =>
+      new Promise<void>((resolve) => {
+        const check = () => (Object.keys(element).some((key) => key.startsWith('__reactFiber')) ? resolve() : setTimeout(check, 50));
+        check();
+      }),
+    );
+}
+
+/** Clicks the middle of an element as a visitor would, whatever covers it (a card's stretched link). */
+async function clickWhereItIs(page: Page, locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = (await locator.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
 const UK_DATE = /^\d{1,2} [а-яіїєґʼ']+ \d{4} р\.$/;
 
 describeInBrowser('blog', () => {
@@ -90,7 +121,7 @@ describeInBrowser('blog', () => {
       'Головний висновок',
     ]);
     await expect(article.getByRole('listitem').count()).resolves.toBe(4);
-    await expect(article.locator('strong').first().textContent()).resolves.toBe('з 140 до 290 на місяць');
+    await expect(article.locator('strong').first().textContent()).resolves.toBe('з\u00a0140 до 290 на місяць');
     const table = article.getByRole('table');
     await expect(table.getByRole('columnheader').allTextContents()).resolves.toEqual(['Показник', 'До початку', 'Через три місяці']);
     await expect(table.getByRole('row', { name: /Бронювання на місяць 140 290/ }).count()).resolves.toBe(1);
@@ -150,6 +181,109 @@ describeInBrowser('blog', () => {
     expect(dialogs).toBe(0);
     await expect(page.locator('main article [onerror], main article script').count()).resolves.toBe(0);
     expect(page.url()).toBe(`${suite.site.baseUrl}/blog/777777`);
+    await page.context().close();
+  });
+
+  it('/blog comes from the server with every post newest first, and filters by category', async () => {
+    // The pages themselves, as `curl -i` gets them: status and cards in the HTML.
+    const listingHtml = await fetch(`${suite.site.baseUrl}/blog`);
+    expect(listingHtml.status).toBe(200);
+    const html = await listingHtml.text();
+    expect(html).toContain('<link rel="canonical" href="');
+    for (const post of newest) expect(html).toContain(`href="/blog/${post.id}"`);
+    const casesHtml = await fetch(`${suite.site.baseUrl}${CASES_LISTING}`);
+    expect(casesHtml.status).toBe(200);
+    const casesBody = await casesHtml.text();
+    for (const post of newest) expect(casesBody.includes(`href="/blog/${post.id}"`)).toBe(post.category === CASES);
+
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog`);
+    await page.getByRole('heading', { level: 1, name: 'Блог' }).waitFor();
+    await expect(cardTitles(page)).resolves.toEqual(newest.map((post) => post.title));
+    // No second page for this many posts.
+    await expect(page.getByRole('navigation', { name: 'Сторінки блогу' }).count()).resolves.toBe(0);
+
+    const filter = page.getByRole('navigation', { name: 'Рубрики блогу' });
+    await waitForHydration(filter.getByRole('link'));
+    await expect(filter.locator('[aria-current="page"]').textContent()).resolves.toMatch(/^Усі \d+$/);
+    await filter.getByRole('link', { name: new RegExp(`^${CASES} `) }).click();
+    await page.waitForURL(`${suite.site.baseUrl}${CASES_LISTING}`);
+    const cases = newest.filter((post) => post.category === CASES);
+    expect(cases.length).toBeGreaterThanOrEqual(2);
+    await page.waitForFunction((count) => document.querySelectorAll('main article').length === count, cases.length);
+    await expect(cardTitles(page)).resolves.toEqual(cases.map((post) => post.title));
+    await expect(filter.locator('[aria-current="page"]').textContent()).resolves.toBe(`${CASES} ${cases.length}`);
+    await expectNoSeriousA11yViolations(page);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens a post from a card's title, shows related posts, and leads back to the filtered listing", async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}${CASES_LISTING}`);
+    const titles = page.locator('main article h2');
+    await waitForHydration(page.locator('main article a'));
+    const [first, second] = newest.filter((post) => post.category === CASES);
+    await clickWhereItIs(page, titles.first());
+
+    await page.waitForURL(`${suite.site.baseUrl}/blog/${first!.id}`);
+    await page.getByRole('heading', { level: 1, name: first!.title }).waitFor();
+    // Related posts: the other case study first, then the newest of the rest.
+    const related = page.getByRole('region', { name: 'Читайте також' });
+    await related.locator('article').first().waitFor();
+    const relatedTitles = await cardTitles(page, 'main section[aria-labelledby="related-posts-title"]');
+    expect(relatedTitles).toEqual([second!.title, ...newest.filter((post) => post.category !== CASES).slice(0, 2).map((post) => post.title)]);
+
+    await page.getByRole('link', { name: `До статей рубрики «${CASES}»` }).click();
+    await page.waitForURL(`${suite.site.baseUrl}${CASES_LISTING}`);
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Блог');
+    await expect(page.locator('main [aria-current="page"]').first().textContent()).resolves.toMatch(new RegExp(`^${CASES} `));
+    await page.context().close();
+  });
+
+  it("leads back from a post opened on the home page to the home's blog section", async () => {
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    const cards = page.locator(`#${SECTION_IDS.blog} article`);
+    await waitForHydration(cards.locator('a'));
+    await expect(page.locator(`#${SECTION_IDS.blog}`).getByRole('link', { name: 'Усі статті' }).getAttribute('href')).resolves.toBe('/blog');
+    await clickWhereItIs(page, cards.first().getByRole('heading', { level: 3 }));
+    await page.waitForURL(`${suite.site.baseUrl}/blog/${newest[0]!.id}`);
+
+    await page.getByRole('link', { name: 'Повернутися на головну' }).click();
+    await page.waitForURL(`${suite.site.baseUrl}/#${SECTION_IDS.blog}`);
+    // The blog section's heading, not the top of the page, is on screen.
+    await page.waitForFunction((id) => {
+      const top = document.getElementById(id)?.querySelector('h2')?.getBoundingClientRect().top ?? -1;
+      return top >= 0 && top < window.innerHeight / 2;
+    }, SECTION_IDS.blog);
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('"Наші кейси" on the home page opens the listing of case studies', async () => {
+    const page = await openPage(suite.browser, suite.site.baseUrl);
+    await page.getByRole('link', { name: 'Наші кейси' }).click();
+    await page.waitForURL(`${suite.site.baseUrl}${CASES_LISTING}`);
+    await page.getByRole('heading', { level: 1, name: 'Блог' }).waitFor();
+    await page.locator('main article').first().waitFor();
+    await expect(cardTitles(page)).resolves.toEqual(newest.filter((post) => post.category === CASES).map((post) => post.title));
+    await page.context().close();
+  });
+
+  it('answers 404 for a listing page past the last', async () => {
+    const response = await fetch(`${suite.site.baseUrl}/blog?page=99`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('<meta name="robots" content="noindex">');
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog?page=99`);
+    await page.getByText('Такої сторінки блогу немає.').waitFor();
+    await expect(page.getByRole('link', { name: 'До першої сторінки' }).getAttribute('href')).resolves.toBe('/blog');
+    await page.context().close();
+  });
+
+  it('fits the listing on a 375 px wide screen without horizontal scrolling', async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog`, { viewport: { width: 375, height: 800 } });
+    await page.locator('main article').first().waitFor();
+    await expect(
+      page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    ).resolves.toBe(true);
     await page.context().close();
   });
 
@@ -234,6 +368,69 @@ describeInBrowser('blog: an article written in Markdown', () => {
     await page.waitForFunction(() => (document.querySelector('main img') as HTMLImageElement | null)?.naturalWidth === 1200);
     await expect(page.evaluate(() => (document.querySelector('main img') as HTMLImageElement).naturalHeight)).resolves.toBe(630);
     await expectNoSeriousA11yViolations(page);
+    await page.context().close();
+  });
+});
+
+describeInBrowser('blog: a listing of more than one page', () => {
+  // A content folder of its own with 14 articles, more than a page of the listing (12).
+  let folder: string;
+  const COUNT = 14;
+
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-listing-'));
+    fs.mkdirSync(path.join(folder, 'blog', 'images'), { recursive: true });
+    await sharp({ create: { width: 1200, height: 630, channels: 3, background: '#16307a' } })
+      .png()
+      .toFile(path.join(folder, 'blog/images/cover.png'));
+    for (let number = 1; number <= COUNT; number += 1) {
+      const day = String(number).padStart(2, '0');
+      const article = [
+        '---',
+        `title: "Стаття для сторінок ${number}"`,
+        `slug: stattia-${number}`,
+        `category: "${number % 3 === 0 ? CASES : 'SMM'}"`,
+        'author: "Олена Кравчук"',
+        `date: 2026-02-${day}`,
+        `excerpt: "Опис статті ${number}."`,
+        'cover: images/cover.png',
+        '---',
+        '',
+        `Текст статті ${number}.`,
+        '',
+      ].join('\n');
+      fs.writeFileSync(path.join(folder, 'blog', `stattia-${number}.md`), article);
+    }
+  });
+  const suite = setUpSiteAndBrowser(() => ({ CONTENT_DIR: path.join(folder, 'blog'), MEDIA_DIR: path.join(folder, 'media') }));
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('paginates past 12 posts: the pages together are every post, newest first', async () => {
+    const all = (await (await fetch(`${suite.site.baseUrl}/api/blog`)).json()) as BlogPostSummary[];
+    expect(all).toHaveLength(COUNT);
+    expect((await fetch(`${suite.site.baseUrl}/blog?page=2`)).status).toBe(200);
+    expect((await fetch(`${suite.site.baseUrl}/blog?page=3`)).status).toBe(404);
+
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog`);
+    await page.locator('main article').first().waitFor();
+    await expect(cardTitles(page)).resolves.toEqual(all.slice(0, 12).map((post) => post.title));
+    const pages = page.getByRole('navigation', { name: 'Сторінки блогу' });
+    await expect(pages.locator('[aria-current="page"]').textContent()).resolves.toBe('Сторінка 1');
+    await waitForHydration(pages.getByRole('link'));
+
+    await pages.getByRole('link', { name: /Наступна/ }).click();
+    await page.waitForURL(`${suite.site.baseUrl}/blog?page=2`);
+    await page.waitForFunction((count) => document.querySelectorAll('main article').length === count, COUNT - 12);
+    await expect(cardTitles(page)).resolves.toEqual(all.slice(12).map((post) => post.title));
+    await expect(pages.locator('[aria-current="page"]').textContent()).resolves.toBe('Сторінка 2');
+    // The new page starts at the listing's top.
+    await page.waitForFunction(() => (document.querySelector('main h1')?.getBoundingClientRect().top ?? -1) >= 0);
+
+    // A post opened from page 2 leads back to page 2.
+    await clickWhereItIs(page, page.locator('main article h2').first());
+    await page.waitForURL(`${suite.site.baseUrl}/blog/${all[12]!.id}`);
+    await page.getByRole('link', { name: 'До всіх статей' }).click();
+    await page.waitForURL(`${suite.site.baseUrl}/blog?page=2`);
     await page.context().close();
   });
 });

@@ -108,7 +108,7 @@ describeInBrowser('home page', () => {
     await page.context().close();
   });
 
-  it('"Почати проєкт" takes the visitor to the contact form and "Наші кейси" to the services', async () => {
+  it('"Почати проєкт" takes the visitor to the contact form and "Наші кейси" to the case studies', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl, { reducedMotion: 'reduce' });
     await waitForFullPage(page);
 
@@ -124,11 +124,9 @@ describeInBrowser('home page', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('link', { name: 'Наші кейси' }).focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => location.hash === '#services');
-    await page.waitForFunction(() => {
-      const top = document.getElementById('services')?.getBoundingClientRect().top ?? 9999;
-      return Math.abs(top) < window.innerHeight / 2;
-    });
+    // The blog listing filtered to case studies (e2e/blog.e2e.test.ts checks what it shows).
+    await page.waitForURL(`${suite.site.baseUrl}/blog?category=${encodeURIComponent('Кейси')}`);
+    await page.getByRole('heading', { level: 1, name: 'Блог' }).waitFor();
     await page.context().close();
   });
 

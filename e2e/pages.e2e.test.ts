@@ -27,7 +27,8 @@ describeInBrowser('pages rendered by the server', () => {
   it('shows a post with JavaScript off: title, date, author and text', async () => {
     const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog/${post.id}`, { javaScriptEnabled: false });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(post.title);
-    const article = page.locator('main article');
+    // The post's own article (the related posts' cards below it are articles too).
+    const article = page.locator('main article').first();
     await expect(article.locator('time').getAttribute('datetime')).resolves.toBe(post.created_at);
     await expect(article.textContent()).resolves.toContain(`Автор: ${post.author}`);
     const firstParagraph = /<p>(.*?)<\/p>/s.exec(post.content)?.[1]?.replace(/<[^>]+>/g, '');

@@ -12,6 +12,9 @@ const SHELL_TEMPLATE =
 const SHELL_BUNDLE = `
 exports.renderPage = (url, slots) => {
   if (url === '/boom') throw new Error('broken frame');
+  if (url.startsWith('/echo')) {
+    return { html: '<p>Адреса: ' + url + '</p>', status: 200, slots: [], meta: { title: 'Луна', description: 'Опис', path: url, type: 'website' } };
+  }
   const hero = slots['home/Hero'];
   const slot = hero ? '<div data-remote-module="home/Hero" data-remote-release="' + hero.release + '">' + hero.html + '</div>' : '<div class="placeholder"></div>';
   const known = url === '/' || url === '/boom';
@@ -92,6 +95,12 @@ describe('pages rendered on the server from the apps’ server bundles', () => {
     expect(response.statusCode).toBe(404);
     expect(response.body).toContain('<h1>Сторінку не знайдено</h1>');
     expect(response.body).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it('renders the page for the path with its query string (a filtered blog listing is its own page)', async () => {
+    const response = await ctx.request('GET', '/echo?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<p>Адреса: /echo?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2</p>');
   });
 
   it('asks for a file, not a page, when the name has an extension', async () => {

@@ -142,7 +142,7 @@ describe('GET /robots.txt', () => {
 });
 
 describe('GET /sitemap.xml', () => {
-  it('lists the home page and every post on SITE_URL, each post with its date', async () => {
+  it('lists the home page, the blog listing and every post on SITE_URL, each post with its date', async () => {
     const posts = await blogPosts();
     expect(posts.length).toBeGreaterThanOrEqual(6);
     const response = await configured.request('GET', '/sitemap.xml', { headers: { host: 'other.example' } });
@@ -154,6 +154,8 @@ describe('GET /sitemap.xml', () => {
     expect(urls).toEqual([
       // The home page changes with its newest-posts teaser.
       { loc: `${SITE_URL}/`, lastmod: posts[0]?.created_at },
+      // So does the listing of every post.
+      { loc: `${SITE_URL}/blog`, lastmod: posts[0]?.created_at },
       ...posts.map((post) => ({ loc: `${SITE_URL}/blog/${post.id}`, lastmod: post.created_at })),
     ]);
     urls.forEach((url) => expect(url.lastmod).toMatch(ISO_DATE_TIME));
@@ -165,7 +167,7 @@ describe('GET /sitemap.xml', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
     const locs = readSitemap(response.body).map((url) => url.loc);
-    expect(locs).toEqual([`${ctx.baseUrl}/`, ...posts.map((post) => `${ctx.baseUrl}/blog/${post.id}`)]);
+    expect(locs).toEqual([`${ctx.baseUrl}/`, `${ctx.baseUrl}/blog`, ...posts.map((post) => `${ctx.baseUrl}/blog/${post.id}`)]);
   });
 
   it('includes a new post at once, and dates the home page by it', async () => {
@@ -181,12 +183,13 @@ describe('GET /sitemap.xml', () => {
       created_at: createdAt,
     });
     const urls = readSitemap((await configured.request('GET', '/sitemap.xml')).body);
-    expect(urls.slice(0, 2)).toEqual([
+    expect(urls.slice(0, 3)).toEqual([
       { loc: `${SITE_URL}/`, lastmod: createdAt.toISOString() },
+      { loc: `${SITE_URL}/blog`, lastmod: createdAt.toISOString() },
       { loc: `${SITE_URL}/blog/${id}`, lastmod: createdAt.toISOString() },
     ]);
     const posts = await blogPosts();
-    expect(urls.map((url) => url.loc)).toEqual([`${SITE_URL}/`, ...posts.map((post) => `${SITE_URL}/blog/${post.id}`)]);
+    expect(urls.map((url) => url.loc)).toEqual([`${SITE_URL}/`, `${SITE_URL}/blog`, ...posts.map((post) => `${SITE_URL}/blog/${post.id}`)]);
   });
 
   it('escapes what it writes', () => {
@@ -194,6 +197,7 @@ describe('GET /sitemap.xml', () => {
     expect(xml).toContain('<loc>http://a.example&amp;b=&quot;&lt;c&gt;&apos;/blog/1</loc>');
     expect(readSitemap(xml)).toEqual([
       { loc: 'http://a.example&b="<c>\'/', lastmod: '2026-01-02T03:04:05.000Z' },
+      { loc: 'http://a.example&b="<c>\'/blog', lastmod: '2026-01-02T03:04:05.000Z' },
       { loc: 'http://a.example&b="<c>\'/blog/1', lastmod: '2026-01-02T03:04:05.000Z' },
     ]);
   });
@@ -210,11 +214,11 @@ describe('GET /sitemap.xml', () => {
   });
 
   // Last: it empties the blog.
-  it('lists only the home page, undated, when there are no posts', async () => {
+  it('lists only the home page and the listing, undated, when there are no posts', async () => {
     await ctx.db.kysely.deleteFrom('blog_posts').execute();
     const response = await ctx.request('GET', '/sitemap.xml');
     expect(response.statusCode).toBe(200);
-    expect(readSitemap(response.body)).toEqual([{ loc: `${ctx.baseUrl}/` }]);
+    expect(readSitemap(response.body)).toEqual([{ loc: `${ctx.baseUrl}/` }, { loc: `${ctx.baseUrl}/blog` }]);
     expect(response.body).not.toContain('<lastmod>');
   });
 });

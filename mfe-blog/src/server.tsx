@@ -1,19 +1,33 @@
-// The blog's server bundle (see shared/src/page/server-rendering.ts): a post page rendered from
-// the API's answer, with its meta, so a post can be read and shared without JavaScript.
+// The blog's server bundle (see shared/src/page/server-rendering.ts): a post page (with its related
+// posts) and the listing, rendered from the API's answers, with a post's meta, so both can be read
+// and shared without JavaScript.
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '@agency/shared/router';
-import { provideServerData, type BlogPost, type BlogPostPageProps, type RemoteServerBundle } from '@agency/shared';
-import { blogPostPath } from '@agency/shared/api-client';
+import {
+  blogListingPath,
+  notFoundPageMeta,
+  provideServerData,
+  type BlogListPageProps,
+  type BlogPost,
+  type BlogPostPageProps,
+  type RemoteServerBundle,
+  type SlotRender,
+} from '@agency/shared';
+import { blogListingApiPath, blogPostPath, relatedPostsPath } from '@agency/shared/api-client';
 import BlogPostPage from './features/blog-post/BlogPostPage';
+import BlogListPage from './features/blog-list/BlogListPage';
 import { postNotFoundMeta, postPageMeta } from './features/blog-post/post-page-meta';
 
-export const dataFor: RemoteServerBundle['dataFor'] = (module, props) =>
-  module === 'BlogPostPage' ? [blogPostPath((props as BlogPostPageProps).postId)] : undefined;
+export const dataFor: RemoteServerBundle['dataFor'] = (module, props) => {
+  if (module === 'BlogPostPage') {
+    const { postId } = props as BlogPostPageProps;
+    return [blogPostPath(postId), relatedPostsPath(postId)];
+  }
+  if (module === 'BlogListPage') return [blogListingApiPath(props as BlogListPageProps)];
+  return undefined;
+};
 
-export const renderSlot: RemoteServerBundle['renderSlot'] = (module, props, data) => {
-  if (module !== 'BlogPostPage') throw new Error(`The blog does not render ${module} on the server`);
-  const { postId } = props as BlogPostPageProps;
-  provideServerData(data);
+function renderPostPage({ postId }: BlogPostPageProps, data: Parameters<RemoteServerBundle['renderSlot']>[2]): SlotRender {
   const html = renderToString(
     <StaticRouter location={`/blog/${encodeURIComponent(postId)}`}>
       <BlogPostPage postId={postId} />
@@ -22,4 +36,25 @@ export const renderSlot: RemoteServerBundle['renderSlot'] = (module, props, data
   const answer = data[blogPostPath(postId)];
   if (answer?.status === 200) return { html, meta: postPageMeta(answer.body as BlogPost) };
   return { html, meta: postNotFoundMeta(postId), status: 404 };
+}
+
+function renderListPage(props: BlogListPageProps, data: Parameters<RemoteServerBundle['renderSlot']>[2]): SlotRender {
+  const path = blogListingPath(props);
+  const html = renderToString(
+    <StaticRouter location={path}>
+      <BlogListPage category={props.category} page={props.page} />
+    </StaticRouter>,
+  );
+  const status = data[blogListingApiPath(props)]?.status;
+  // A page past the last (404) or an address the API refuses (400) is a page that does not
+  // exist; otherwise the shell's listing meta stands.
+  if (status === 404 || status === 400) return { html, meta: notFoundPageMeta(path), status: 404 };
+  return { html };
+}
+
+export const renderSlot: RemoteServerBundle['renderSlot'] = (module, props, data) => {
+  provideServerData(data);
+  if (module === 'BlogPostPage') return renderPostPage(props as BlogPostPageProps, data);
+  if (module === 'BlogListPage') return renderListPage(props as BlogListPageProps, data);
+  throw new Error(`The blog does not render ${module} on the server`);
 };

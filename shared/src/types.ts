@@ -4,7 +4,7 @@
  * here as a type only, so importing them never pulls TypeBox into a browser bundle.
  */
 export type { ApiErrorBody } from './contracts/errors';
-export type { BlogPost, BlogPostSummary, Service } from './contracts/content';
+export type { BlogCategoryCount, BlogListing, BlogPost, BlogPostSummary, Service } from './contracts/content';
 export type {
   ContactMessage,
   ContactMessageInput,

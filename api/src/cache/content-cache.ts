@@ -16,7 +16,7 @@ export interface ContentCacheOptions {
   readRevision: () => Promise<number>;
   /** How long a checked revision is trusted before the next request checks it again. */
   revalidateMs?: number;
-  /** Most bodies kept; past it the cache starts again empty (keys are few: services, 50 list sizes, posts). */
+  /** Most bodies kept; past it the cache starts again empty (keys are few: services, 50 list sizes, posts, their related posts, listing pages). */
   maxEntries?: number;
   now?: () => number;
 }

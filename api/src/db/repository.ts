@@ -1,5 +1,5 @@
-import type { BlogPost, BlogPostSummary, Service } from '@agency/shared';
-import type { Insertable, Selectable } from 'kysely';
+import type { BlogCategoryCount, BlogPost, BlogPostSummary, Service } from '@agency/shared';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { sanitizeBlogHtml } from '../content/sanitize';
 import type { Database } from './connection';
 import type { BlogPostsTable, ContactMessagesTable, DatabaseSchema, JobApplicationsTable, ServicesTable } from './schema';
@@ -37,6 +37,60 @@ export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSumm
     .selectFrom('blog_posts')
     .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'])
     .where('unpublished_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => stored(db, row));
+}
+
+const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'] as const;
+
+/** One page of published posts (of one category, or all), newest first, and how many there are in all. */
+export async function listBlogPage(
+  db: Db,
+  { category, offset, limit }: { category: string | null; offset: number; limit: number },
+): Promise<{ posts: BlogPostSummary[]; total: number }> {
+  let published = db.kysely.selectFrom('blog_posts').where('unpublished_at', 'is', null);
+  if (category !== null) published = published.where('category', '=', category);
+  const [rows, counted] = await Promise.all([
+    published.select(SUMMARY_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    published.select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { posts: rows.map((row) => stored(db, row)), total: db.dialect.readCount(counted.count) };
+}
+
+/** Every category with published posts and their count: the most posts first, then by name. */
+export async function listBlogCategories(db: Db): Promise<BlogCategoryCount[]> {
+  const rows = await db.kysely
+    .selectFrom('blog_posts')
+    .select((eb) => ['category', eb.fn.countAll().as('count')])
+    .where('unpublished_at', 'is', null)
+    .groupBy('category')
+    .execute();
+  return rows
+    .map((row) => ({ name: row.category, count: db.dialect.readCount(row.count) }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name, 'uk'));
+}
+
+/**
+ * Up to `limit` other published posts to read after post `id`: its category's first, then the
+ * newest. Undefined when post `id` is unknown or unpublished.
+ */
+export async function listRelatedPosts(db: Db, id: number, limit: number): Promise<BlogPostSummary[] | undefined> {
+  const post = await db.kysely
+    .selectFrom('blog_posts')
+    .select('category')
+    .where('id', '=', id)
+    .where('unpublished_at', 'is', null)
+    .executeTakeFirst();
+  if (!post) return undefined;
+  const rows = await db.kysely
+    .selectFrom('blog_posts')
+    .select(SUMMARY_COLUMNS)
+    .where('unpublished_at', 'is', null)
+    .where('id', '<>', id)
+    .orderBy(sql`case when category = ${post.category} then 0 else 1 end`)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

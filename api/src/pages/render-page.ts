@@ -184,9 +184,12 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     ];
   }
 
-  /** The shell's frame for the path with every slot its remote renders on the server. */
-  async function renderFrame(bundle: ShellServerBundle, pathname: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
-    const frame = bundle.renderPage(pathname, {});
+  /**
+   * The shell's frame for the URL (path and query: `/blog?category=…` picks what the page shows)
+   * with every slot its remote renders on the server.
+   */
+  async function renderFrame(bundle: ShellServerBundle, url: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
+    const frame = bundle.renderPage(url, {});
     const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
     const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
     for (const slot of frame.slots) {
@@ -198,7 +201,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       result.hints.push(...rendered.hints);
       result.links.push(...rendered.links);
     }
-    const page = bundle.renderPage(pathname, serverSlots);
+    const page = bundle.renderPage(url, serverSlots);
     result.body = page.html;
     result.meta ??= page.meta;
     result.status = Math.max(result.status, page.status);
@@ -224,7 +227,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     let frame = BROWSER_ONLY;
     if (bundle) {
       try {
-        frame = await renderFrame(bundle, pathname, remotes, log);
+        frame = await renderFrame(bundle, url, remotes, log);
       } catch (error) {
         // The page then renders in the browser, as it did before server rendering.
         log.error({ err: error, url: pathname }, 'server render of the page failed');

@@ -1,5 +1,9 @@
 import {
   BLOG_LIMIT_MAX,
+  BLOG_PAGE_SIZE,
+  BLOG_RELATED_LIMIT,
+  BlogListingQuerySchema,
+  BlogListingSchema,
   BlogListQuerySchema,
   BlogPostParamsSchema,
   BlogPostSchema,
@@ -12,7 +16,7 @@ import { ContentCache } from '../cache/content-cache';
 import { sendCached, serializeOnce } from '../cache/send-cached';
 import type { Database } from '../db/connection';
 import { readContentRevision } from '../db/database-state';
-import { getBlogPost, listBlogPosts, listServices } from '../db/repository';
+import { getBlogPost, listBlogCategories, listBlogPage, listBlogPosts, listRelatedPosts, listServices } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
 
 /** Ids are positive integers in their canonical form; anything else is a 404. */
@@ -36,6 +40,44 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async 
     async (request, reply) => {
       const limit = request.query.limit ? Number(request.query.limit) : BLOG_LIMIT_MAX;
       const body = await cache.get(`blog:${limit}`, async () => serializeOnce(reply, await listBlogPosts(db, limit)));
+      return sendCached(request, reply, body);
+    },
+  );
+
+  // A static segment: Fastify matches it before `/api/blog/:id`.
+  app.get(
+    '/api/blog/listing',
+    { schema: { querystring: BlogListingQuerySchema, response: { 200: BlogListingSchema, ...ERROR_RESPONSES } } },
+    async (request, reply) => {
+      const page = request.query.page ? Number(request.query.page) : 1;
+      const category = request.query.category ?? null;
+      const body = await cache.get(`listing:${JSON.stringify([page, category])}`, async () => {
+        const [categories, { posts, total }] = await Promise.all([
+          listBlogCategories(db),
+          listBlogPage(db, { category, offset: (page - 1) * BLOG_PAGE_SIZE, limit: BLOG_PAGE_SIZE }),
+        ]);
+        // The first page exists even when the list is empty (an unknown category); later ones only with posts.
+        const pageCount = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
+        return page > pageCount ? undefined : serializeOnce(reply, { posts, page, pageCount, total, categories });
+      });
+      if (!body) throw new ApiError(404, 'NOT_FOUND', MESSAGES.blogPageNotFound);
+      return sendCached(request, reply, body);
+    },
+  );
+
+  app.get(
+    '/api/blog/:id/related',
+    { schema: { params: BlogPostParamsSchema, response: { 200: BlogPostSummaryListSchema, ...ERROR_RESPONSES } } },
+    async (request, reply) => {
+      const id = parseId(request.params.id);
+      const body =
+        id === undefined
+          ? undefined
+          : await cache.get(`related:${id}`, async () => {
+              const posts = await listRelatedPosts(db, id, BLOG_RELATED_LIMIT);
+              return posts && serializeOnce(reply, posts);
+            });
+      if (!body) throw new ApiError(404, 'NOT_FOUND', MESSAGES.postNotFound);
       return sendCached(request, reply, body);
     },
   );

@@ -1,3 +1,4 @@
+import { BLOG_LISTING_PATH } from '@agency/shared';
 import { ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -32,11 +33,15 @@ function urlEntry(loc: string, lastmod: string | undefined): string {
   return `  <url>\n    <loc>${escapeXml(loc)}</loc>${lastmodLine}\n  </url>`;
 }
 
-/** The home page, then every post (newest first); dates are ISO strings, which W3C date-times allow. */
+/**
+ * The home page, the blog listing, then every post (newest first); dates are ISO strings, which
+ * W3C date-times allow. The listing's category and later pages are reached from it.
+ */
 export function sitemapXml(origin: string, posts: readonly { id: number; updated_at: string }[]): string {
-  // The home page shows the latest posts (its blog teaser), so it changes whenever one does.
+  // The home page shows the latest posts (its blog teaser) and the listing all of them, so both
+  // change whenever one does.
   const latest = posts.map((post) => post.updated_at).sort().at(-1);
-  const entries = [urlEntry(`${origin}/`, latest)];
+  const entries = [urlEntry(`${origin}/`, latest), urlEntry(`${origin}${BLOG_LISTING_PATH}`, latest)];
   for (const post of posts) entries.push(urlEntry(`${origin}/blog/${post.id}`, post.updated_at));
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<urlset xmlns="${SITEMAP_NAMESPACE}">`, ...entries, '</urlset>', ''].join('\n');
 }

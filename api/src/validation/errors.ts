@@ -1,5 +1,5 @@
 import type { ApiErrorBody } from '@agency/shared';
-import { BLOG_LIMIT_MAX } from '@agency/shared/contracts';
+import { BLOG_LIMIT_MAX, BLOG_PAGE_MAX } from '@agency/shared/contracts';
 
 /** Every error the API sends has this shape; messages are Ukrainian, for people. */
 export class ApiError extends Error {
@@ -29,6 +29,7 @@ export const MESSAGES = {
   payloadTooLarge: 'Запит завеликий (максимум 64 КіБ)',
   notFound: 'Ресурс не знайдено',
   postNotFound: 'Статтю не знайдено',
+  blogPageNotFound: 'Такої сторінки блогу немає',
   methodNotAllowed: 'Метод не підтримується',
   rateLimited: 'Забагато запитів. Спробуйте, будь ласка, трохи пізніше',
   badRequest: 'Некоректний запит',
@@ -54,6 +55,7 @@ const INVALID: Record<string, string> = {
   position: 'Оберіть одну з вакансій',
   service_type: 'Оберіть один із запропонованих видів послуг',
   limit: `Параметр limit має бути цілим числом від 1 до ${BLOG_LIMIT_MAX}`,
+  page: `Параметр page має бути цілим числом від 1 до ${BLOG_PAGE_MAX}`,
 };
 
 /** The subset of Ajv's error object we read. */
@@ -82,6 +84,9 @@ function messageFor(field: string, issue: ValidationIssue): string {
       return 'Значення має бути текстом';
     case 'maxLength':
       return `Текст задовгий (максимум ${String(issue.params.limit)} символів)`;
+    case 'not':
+      // Only `additionalProperties: Type.Never()` says `not`: a parameter the route does not take.
+      return 'Невідомий параметр';
     default:
       return INVALID[field] ?? 'Некоректне значення';
   }

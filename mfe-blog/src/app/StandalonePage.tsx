@@ -1,9 +1,10 @@
 import '@agency/shared/styles/tokens.css';
 import './standalone.css';
-import { HashRouter, Link, Route, Routes, useParams } from '@agency/shared/router';
-import { BRAND } from '@agency/shared';
+import { HashRouter, Link, Route, Routes, useLocation, useParams } from '@agency/shared/router';
+import { BRAND, parseBlogListingSearch } from '@agency/shared';
 import BlogTeaser from '../features/blog-teaser/BlogTeaser';
 import BlogPostPage from '../features/blog-post/BlogPostPage';
+import BlogListPage from '../features/blog-list/BlogListPage';
 
 /** Mirrors the shell's /blog/:postId route: a fresh page per id. */
 function StandalonePostRoute() {
@@ -11,9 +12,15 @@ function StandalonePostRoute() {
   return <BlogPostPage key={postId} postId={postId} />;
 }
 
+/** Mirrors the shell's /blog route: the listing page the address asks for. */
+function StandaloneListRoute() {
+  const { category, page } = parseBlogListingSearch(useLocation().search);
+  return <BlogListPage category={category} page={page} />;
+}
+
 /**
- * Both exposed modules behind a tiny router, for developing this remote alone
- * (`npm run dev -w mfe-blog`). A hash router works on any static path: open `#/blog/1` for a post.
+ * Every exposed module behind a tiny router, for developing this remote alone
+ * (`npm run dev -w mfe-blog`). A hash router works on any static path: open `#/blog` for the listing, `#/blog/1` for a post.
  */
 export function StandalonePage() {
   return (
@@ -29,6 +36,14 @@ export function StandalonePage() {
               <section id="blog" aria-label="Блог" className="standalone-section">
                 <BlogTeaser />
               </section>
+            }
+          />
+          <Route
+            path="/blog"
+            element={
+              <div className="standalone-section">
+                <StandaloneListRoute />
+              </div>
             }
           />
           <Route

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import type {
+  BlogListing,
   BlogPost,
   BlogPostSummary,
   ContactMessage,
@@ -35,6 +36,30 @@ export function blogPostPath(postId: string): string {
 
 export async function fetchBlogPost(postId: string): Promise<BlogPost> {
   const response = await apiClient.get<BlogPost>(blogPostPath(postId));
+  return response.data;
+}
+
+/**
+ * The API path of one listing page, below /api (also the key of its server-rendered data): the
+ * page always, the category when there is one, in that order, so one page has one key.
+ */
+export function blogListingApiPath({ category, page }: { category: string | null; page: number }): string {
+  const categoryParam = category ? `&category=${encodeURIComponent(category)}` : '';
+  return `/blog/listing?page=${page}${categoryParam}`;
+}
+
+export async function fetchBlogListing(apiPath: string): Promise<BlogListing> {
+  const response = await apiClient.get<BlogListing>(apiPath);
+  return response.data;
+}
+
+/** The API path of the posts related to one post, below /api. */
+export function relatedPostsPath(postId: string): string {
+  return `${blogPostPath(postId)}/related`;
+}
+
+export async function fetchRelatedPosts(postId: string): Promise<BlogPostSummary[]> {
+  const response = await apiClient.get<BlogPostSummary[]>(relatedPostsPath(postId));
   return response.data;
 }
 

@@ -1,7 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { TObject } from '@sinclair/typebox';
-import { BlogPostSchema, BlogPostSummarySchema, ServiceSchema } from '../contracts/content';
-import { isBlogPost, isBlogPostSummary, isService, type Guard } from './response-guards';
+import { BlogCategoryCountSchema, BlogListingSchema, BlogPostSchema, BlogPostSummarySchema, ServiceSchema } from '../contracts/content';
+import { isBlogCategoryCount, isBlogListing, isBlogPost, isBlogPostSummary, isService, type Guard } from './response-guards';
 
 const service = {
   id: 1,
@@ -21,6 +21,8 @@ const summary = {
   author: 'Марта',
 };
 const post = { ...summary, content: '<p>Текст</p>' };
+const categoryCount = { name: 'Кейси', count: 2 };
+const listing = { posts: [summary], page: 1, pageCount: 1, total: 1, categories: [categoryCount] };
 
 // Each guard must accept what its schema accepts and reject an answer missing, or mistyping, any
 // field the schema requires: the guards are the browser's copy of the contract.
@@ -28,6 +30,8 @@ describe.each<[string, Guard<unknown>, TObject, Record<string, unknown>]>([
   ['isService', isService, ServiceSchema, service],
   ['isBlogPostSummary', isBlogPostSummary, BlogPostSummarySchema, summary],
   ['isBlogPost', isBlogPost, BlogPostSchema, post],
+  ['isBlogCategoryCount', isBlogCategoryCount, BlogCategoryCountSchema, categoryCount],
+  ['isBlogListing', isBlogListing, BlogListingSchema, listing],
 ])('%s', (_name, guard, schema, valid) => {
   it('accepts a valid answer, as the schema does', () => {
     expect(Value.Check(schema, valid)).toBe(true);
@@ -54,4 +58,14 @@ describe.each<[string, Guard<unknown>, TObject, Record<string, unknown>]>([
 it('isService takes an individual price (null) but not a price as text', () => {
   expect(isService({ ...service, price_from: null })).toBe(true);
   expect(isService({ ...service, price_from: '12000' })).toBe(false);
+});
+
+it('isBlogListing checks every post and category inside it, as the schema does', () => {
+  for (const broken of [
+    { ...listing, posts: [{ ...summary, id: '5' }] },
+    { ...listing, categories: [{ name: 'Кейси', count: '2' }] },
+  ]) {
+    expect(Value.Check(BlogListingSchema, broken)).toBe(false);
+    expect(isBlogListing(broken)).toBe(false);
+  }
 });

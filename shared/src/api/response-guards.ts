@@ -1,4 +1,4 @@
-import type { BlogPost, BlogPostSummary, Service } from '../types';
+import type { BlogCategoryCount, BlogListing, BlogPost, BlogPostSummary, Service } from '../types';
 
 // Run-time checks of the API's answers, so a malformed response is treated as a failed load rather
 // than crashing a component. Plain functions, not the TypeBox schemas, so no browser bundle carries
@@ -46,6 +46,16 @@ const summaryFields = {
 export const isBlogPostSummary = objectOf<BlogPostSummary>(summaryFields);
 
 export const isBlogPost = objectOf<BlogPost>({ ...summaryFields, content: isString });
+
+export const isBlogCategoryCount = objectOf<BlogCategoryCount>({ name: isString, count: isInteger });
+
+export const isBlogListing = objectOf<BlogListing>({
+  posts: arrayOf(isBlogPostSummary),
+  page: isInteger,
+  pageCount: isInteger,
+  total: isInteger,
+  categories: arrayOf(isBlogCategoryCount),
+});
 
 export { objectOf, isString, isInteger };
 export type { Guard };

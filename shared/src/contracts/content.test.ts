@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
-import { BlogListQuerySchema, BlogPostSchema, BlogPostSummarySchema, ServiceSchema } from './content';
-import { BLOG_LIMIT_MAX } from './limits';
+import { BlogListingQuerySchema, BlogListQuerySchema, BlogPostSchema, BlogPostSummarySchema, ServiceSchema } from './content';
+import { BLOG_CATEGORY_MAX_LENGTH, BLOG_LIMIT_MAX, BLOG_PAGE_MAX } from './limits';
 
 describe('BlogListQuerySchema', () => {
   const accepts = (limit: string) => Value.Check(BlogListQuerySchema, { limit });
@@ -16,6 +16,29 @@ describe('BlogListQuerySchema', () => {
 
   it('takes no number: query values are text and nothing coerces them', () => {
     expect(Value.Check(BlogListQuerySchema, { limit: 3 })).toBe(false);
+  });
+});
+
+describe('BlogListingQuerySchema', () => {
+  const accepts = (query: Record<string, unknown>) => Value.Check(BlogListingQuerySchema, query);
+
+  it(`takes a canonical page 1..${BLOG_PAGE_MAX} and a category, each optional`, () => {
+    expect(accepts({})).toBe(true);
+    expect(accepts({ page: '1', category: 'Кейси' })).toBe(true);
+    expect(accepts({ page: String(BLOG_PAGE_MAX) })).toBe(true);
+    for (const page of ['0', '01', '-1', '1.5', 'abc', '', String(BLOG_PAGE_MAX + 1)]) expect(accepts({ page })).toBe(false);
+    expect(accepts({ page: 2 })).toBe(false);
+  });
+
+  it(`takes a category of 1..${BLOG_CATEGORY_MAX_LENGTH} characters`, () => {
+    expect(accepts({ category: 'к'.repeat(BLOG_CATEGORY_MAX_LENGTH) })).toBe(true);
+    expect(accepts({ category: 'к'.repeat(BLOG_CATEGORY_MAX_LENGTH + 1) })).toBe(false);
+    expect(accepts({ category: '' })).toBe(false);
+  });
+
+  it('refuses unknown parameters (a schema, so Ajv does not silently drop them)', () => {
+    expect(accepts({ page: '1', sort: 'old' })).toBe(false);
+    expect(BlogListingQuerySchema.additionalProperties).toEqual(expect.objectContaining({ not: {} }));
   });
 });
 

@@ -1,6 +1,16 @@
-import type { BlogPost, BlogPostSummary, Service } from '../types';
-import { blogPostPath, fetchBlogPost, fetchBlogPosts, fetchServices } from '../api/api-client';
-import { arrayOf, isBlogPost, isBlogPostSummary, isService } from '../api/response-guards';
+import type { BlogListing, BlogPost, BlogPostSummary, Service } from '../types';
+import type { BlogListingLocation } from '../constants/blog';
+import {
+  blogListingApiPath,
+  blogPostPath,
+  fetchBlogListing,
+  fetchBlogPost,
+  fetchBlogPosts,
+  fetchRelatedPosts,
+  fetchServices,
+  relatedPostsPath,
+} from '../api/api-client';
+import { arrayOf, isBlogListing, isBlogPost, isBlogPostSummary, isService } from '../api/response-guards';
 import type { ApiResource } from './api-resource';
 
 /** Every published service: the home's services section. */
@@ -18,4 +28,15 @@ export function latestPostsResource(limit: number): ApiResource<BlogPostSummary[
 /** One post by the id in its URL: the post page. */
 export function blogPostResource(postId: string): ApiResource<BlogPost> {
   return { path: blogPostPath(postId), load: () => fetchBlogPost(postId), isValid: isBlogPost };
+}
+
+/** One page of the blog listing, optionally of one category: the listing page. */
+export function blogListingResource(location: BlogListingLocation): ApiResource<BlogListing> {
+  const path = blogListingApiPath(location);
+  return { path, load: () => fetchBlogListing(path), isValid: isBlogListing };
+}
+
+/** The posts to read next under a post. */
+export function relatedPostsResource(postId: string): ApiResource<BlogPostSummary[]> {
+  return { path: relatedPostsPath(postId), load: () => fetchRelatedPosts(postId), isValid: arrayOf(isBlogPostSummary) };
 }

@@ -6,10 +6,14 @@
  */
 import type { ComponentType } from 'react';
 import type registry from './registry.json';
+import type { BlogListingLocation } from '../constants/blog';
 
 export interface BlogPostPageProps {
   postId: string;
 }
+
+/** Which listing page to show: `/blog?category=…&page=…` parsed (see parseBlogListingSearch). */
+export type BlogListPageProps = BlogListingLocation;
 
 /** Props of an exposed component that takes none. */
 export type NoProps = Record<string, never>;
@@ -25,6 +29,7 @@ export interface ExposedModuleProps {
   'home/ContactDetails': NoProps;
   'blog/BlogTeaser': NoProps;
   'blog/BlogPostPage': BlogPostPageProps;
+  'blog/BlogListPage': BlogListPageProps;
   'forms/JobApplicationForm': NoProps;
   'forms/ContactForm': NoProps;
 }

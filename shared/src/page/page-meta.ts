@@ -1,4 +1,5 @@
 import { AGENCY_STATS, BRAND } from '../constants/brand';
+import { blogListingPath, type BlogListingLocation } from '../constants/blog';
 
 /** The picture link previews show; 1200×630 is what Facebook, Telegram and X expect. */
 export interface PageImage {
@@ -43,6 +44,20 @@ export const HOME_PAGE_META: PageMeta = {
   type: 'website',
   image: SITE_SHARE_IMAGE,
 };
+
+/** The blog listing: every post, or one category, page by page; each page its own canonical address. */
+export function blogListingPageMeta(location: BlogListingLocation): PageMeta {
+  const subject = location.category ? `${location.category} — блог` : 'Блог';
+  const pageSuffix = location.page > 1 ? `, сторінка ${location.page}` : '';
+  const topic = location.category ? `Статті рубрики «${location.category}»` : 'Усі статті';
+  return {
+    title: `${subject}${pageSuffix} — ${BRAND.name}`,
+    description: `${topic} агенції «${BRAND.name}»: практичні поради з SMM, контенту, лідогенерації та аналітики і кейси наших клієнтів.`,
+    path: blogListingPath(location),
+    type: 'website',
+    image: SITE_SHARE_IMAGE,
+  };
+}
 
 export const NOT_FOUND_TEXT = 'Сторінку не знайдено';
 

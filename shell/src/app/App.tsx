@@ -7,6 +7,7 @@ import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
 import { BlogPostRoute } from '../features/blog/BlogPostRoute';
+import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import styles from './App.module.css';
@@ -29,6 +30,7 @@ export function App() {
       <main id="main" className={styles.main} tabIndex={-1}>
         <Routes>
           <Route path="/" element={<HomePage />} />
+          <Route path="/blog" element={<BlogListRoute />} />
           <Route path="/blog/:postId" element={<BlogPostRoute />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

@@ -4,15 +4,24 @@ import type { BlogPost } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
 import { sanitizePostHtml } from './sanitize-post-html';
 import { PostCover } from '../../shared/PostCover';
+import type { BackLink } from '../../shared/post-origin';
 import styles from './BlogPostPage.module.css';
 
 interface BlogPostArticleProps {
   post: BlogPost;
   headingRef: Ref<HTMLHeadingElement>;
+  /** Where the visitor came from (the listing or the home's blog section), else the listing. */
+  backLink: BackLink;
+}
+
+/** What the back link says: where it leads. */
+function backLinkLabel({ target, category }: BackLink): string {
+  if (target === 'home') return 'Повернутися на головну';
+  return category ? `До статей рубрики «${category}»` : 'До всіх статей';
 }
 
 /** A loaded post: image, category, title, date, author, the sanitized content and a way back. */
-export function BlogPostArticle({ post, headingRef }: BlogPostArticleProps) {
+export function BlogPostArticle({ post, headingRef, backLink }: BlogPostArticleProps) {
   const html = useMemo(() => sanitizePostHtml(post.content), [post.content]);
   return (
     <article className={styles.article} aria-labelledby="blog-post-title">
@@ -31,8 +40,9 @@ export function BlogPostArticle({ post, headingRef }: BlogPostArticleProps) {
       {/* Sanitized with DOMPurify just above, whatever the API already did. */}
       <div className={styles.content} data-testid="blog-post-content" dangerouslySetInnerHTML={{ __html: html }} />
       <footer className={styles.footer}>
-        <Link to="/" className={styles.backLink}>
-          <span aria-hidden="true">← </span>Повернутися на головну
+        <Link to={backLink.to} className={styles.backLink}>
+          <span aria-hidden="true">← </span>
+          {backLinkLabel(backLink)}
         </Link>
       </footer>
     </article>

@@ -1,21 +1,23 @@
 import { useEffect, useRef } from 'react';
 import { Link } from '@agency/shared/router';
 import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
+import { blogPostResource, useApiResource } from '@agency/shared/data';
+import { backLinkFor, usePostOrigin } from '../../shared/post-origin';
 import { BlogPostArticle } from './BlogPostArticle';
-import { useBlogPost } from './use-blog-post';
+import { RelatedPosts } from './RelatedPosts';
 import { useDocumentMeta } from './use-document-meta';
 import { postNotFoundMeta, postPageMeta } from './post-page-meta';
 import styles from './BlogPostPage.module.css';
 
-/** `/blog/:postId`: loading, then the post or "not found". The shell supplies header and footer. */
+/**
+ * `/blog/:postId`: loading, then the post and the posts related to it, or "not found" on any
+ * failure (logged). The shell supplies header and footer, and decides where the page is scrolled
+ * (top for a new visit, the old position for Back and Forward).
+ */
 export default function BlogPostPage({ postId }: BlogPostPageProps) {
-  const state = useBlogPost(postId);
+  const state = useApiResource(blogPostResource(postId), 'mfe-blog');
+  const from = usePostOrigin();
   const headingRef = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    // A new page starts at its top, wherever the previous one was scrolled to.
-    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  }, [postId]);
 
   useEffect(() => {
     // Screen-reader users land on the heading of what has just appeared.
@@ -23,8 +25,8 @@ export default function BlogPostPage({ postId }: BlogPostPageProps) {
   }, [state.status]);
 
   const meta =
-    state.status === 'loaded' ? postPageMeta(state.post) : state.status === 'not-found' ? postNotFoundMeta(postId) : null;
-  useDocumentMeta(meta?.title ?? null, state.status === 'loaded' ? state.post.excerpt : null);
+    state.status === 'loaded' ? postPageMeta(state.data) : state.status === 'failed' ? postNotFoundMeta(postId) : null;
+  useDocumentMeta(meta?.title ?? null, state.status === 'loaded' ? state.data.excerpt : null);
 
   if (state.status === 'loading') {
     return (
@@ -34,7 +36,7 @@ export default function BlogPostPage({ postId }: BlogPostPageProps) {
     );
   }
 
-  if (state.status === 'not-found') {
+  if (state.status === 'failed') {
     return (
       <div className={styles.notFound}>
         <h1 className={styles.title} tabIndex={-1} ref={headingRef}>
@@ -50,5 +52,10 @@ export default function BlogPostPage({ postId }: BlogPostPageProps) {
     );
   }
 
-  return <BlogPostArticle post={state.post} headingRef={headingRef} />;
+  return (
+    <>
+      <BlogPostArticle post={state.data} headingRef={headingRef} backLink={backLinkFor(from)} />
+      <RelatedPosts postId={postId} from={from} />
+    </>
+  );
 }

@@ -1,12 +1,17 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
 import { AxiosError, AxiosHeaders } from 'axios';
-import type { BlogPost } from '@agency/shared';
-import { fetchBlogPost } from '@agency/shared/api-client';
+import type { BlogPost, BlogPostSummary } from '@agency/shared';
+import { fetchBlogPost, fetchRelatedPosts } from '@agency/shared/api-client';
 import BlogPostPage from './BlogPostPage';
 
-jest.mock('@agency/shared/api-client');
+jest.mock('@agency/shared/api-client', () => ({
+  ...jest.requireActual('@agency/shared/api-client'),
+  fetchBlogPost: jest.fn(),
+  fetchRelatedPosts: jest.fn(),
+}));
 const mockedFetchBlogPost = jest.mocked(fetchBlogPost);
+const mockedFetchRelated = jest.mocked(fetchRelatedPosts);
 
 const POST: BlogPost = {
   id: 12,
@@ -33,9 +38,15 @@ function httpError(status: number): AxiosError {
   });
 }
 
-function renderPage(postId = '12') {
+function related(id: number, category: string): BlogPostSummary {
+  const { content: _content, ...summary } = POST;
+  return { ...summary, id, category, title: `Схожа стаття ${id}` };
+}
+
+/** `from`: where the visitor opened the post, as a card's link carries it in history state. */
+function renderPage(postId = '12', from?: string) {
   return render(
-    <MemoryRouter initialEntries={[`/blog/${postId}`]}>
+    <MemoryRouter initialEntries={[{ pathname: `/blog/${postId}`, state: from === undefined ? null : { from } }]}>
       <BlogPostPage postId={postId} />
     </MemoryRouter>,
   );
@@ -46,13 +57,12 @@ function metaDescription(): string | null | undefined {
 }
 
 let consoleError: jest.SpyInstance;
-let scrollTo: jest.Mock;
 
 beforeEach(() => {
   mockedFetchBlogPost.mockReset();
+  mockedFetchRelated.mockReset();
+  mockedFetchRelated.mockResolvedValue([]);
   consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
-  scrollTo = jest.fn();
-  window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
   document.head.innerHTML = `<meta name="description" content="${HOME_DESCRIPTION}">`;
   document.title = HOME_TITLE;
 });
@@ -68,12 +78,6 @@ describe('BlogPostPage', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Завантаження…');
     expect(mockedFetchBlogPost).toHaveBeenCalledWith('12');
     expect(screen.queryByText('Стаття не знайдена')).not.toBeInTheDocument();
-  });
-
-  it('scrolls to the top of the page on arrival', () => {
-    mockedFetchBlogPost.mockReturnValue(new Promise(() => {}));
-    renderPage('12');
-    expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0 }));
   });
 
   it('shows the loaded post: image, category, title, uk-UA date, author, HTML content and a back link', async () => {
@@ -97,8 +101,50 @@ describe('BlogPostPage', () => {
     expect(within(content).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['CPQL', 'CAC']);
     expect(content).not.toHaveTextContent('<h2>');
 
+    // Opened with no known origin (its address typed or shared): back home.
     expect(screen.getByRole('link', { name: 'Повернутися на головну' })).toHaveAttribute('href', '/');
     expect(heading).toHaveFocus();
+  });
+
+  it.each([
+    ["the home's blog section", '/#blog', 'Повернутися на головну'],
+    ['the listing', '/blog?page=2', 'До всіх статей'],
+    ['a category of the listing', '/blog?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2', 'До статей рубрики «Кейси»'],
+  ])('leads back to %s it was opened from', async (_label, from, name) => {
+    mockedFetchBlogPost.mockResolvedValue(POST);
+    renderPage('12', from);
+    await screen.findByRole('heading', { level: 1, name: POST.title });
+    expect(screen.getByRole('link', { name })).toHaveAttribute('href', from);
+  });
+
+  it('ignores an origin that is not an address on this site', async () => {
+    mockedFetchBlogPost.mockResolvedValue(POST);
+    renderPage('12', '//evil.example/blog');
+    await screen.findByRole('heading', { level: 1, name: POST.title });
+    expect(screen.getByRole('link', { name: 'Повернутися на головну' })).toHaveAttribute('href', '/');
+  });
+
+  it('shows the related posts under the post, each leading on with the same origin', async () => {
+    mockedFetchBlogPost.mockResolvedValue(POST);
+    mockedFetchRelated.mockResolvedValue([related(7, POST.category), related(3, 'SMM')]);
+    renderPage('12', '/#blog');
+    const section = await screen.findByRole('region', { name: 'Читайте також' });
+    expect(mockedFetchRelated).toHaveBeenCalledWith('12');
+    expect(within(section).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Схожа стаття 7',
+      'Схожа стаття 3',
+    ]);
+    expect(within(section).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/blog/7', '/blog/3']);
+  });
+
+  it('shows the post without related posts when they fail to load', async () => {
+    const failure = new Error('Network Error');
+    mockedFetchBlogPost.mockResolvedValue(POST);
+    mockedFetchRelated.mockRejectedValue(failure);
+    renderPage('12');
+    await screen.findByRole('heading', { level: 1, name: POST.title });
+    await waitFor(() => expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('/related'), failure));
+    expect(screen.queryByRole('region', { name: 'Читайте також' })).not.toBeInTheDocument();
   });
 
   it('sets the title and description from the post and restores the home ones on leaving', async () => {

@@ -1,13 +1,19 @@
-import { BLOG_TEASER_LIMIT } from '@agency/shared';
-import { BlogCard } from './BlogCard';
-import { useTeaserPosts } from './use-teaser-posts';
+import { BLOG_LISTING_PATH, BLOG_TEASER_LIMIT } from '@agency/shared';
+import { latestPostsResource, useApiResource } from '@agency/shared/data';
+import { Link } from '@agency/shared/router';
+import { BlogCard } from '../../shared/BlogCard';
+import { HOME_BLOG_SECTION } from '../../shared/post-origin';
+import grid from '../../shared/card-grid.module.css';
 import styles from './BlogTeaser.module.css';
 
 const PLACEHOLDER_KEYS = Array.from({ length: BLOG_TEASER_LIMIT }, (_, index) => index);
 
-/** Home section 7: the newest posts as cards linking to /blog/{id}. The shell provides the <section>. */
+/**
+ * Home section 7: the newest posts as cards linking to /blog/{id} (a failed load is logged and
+ * shows none), then a link to every post. The shell provides the <section>.
+ */
 export default function BlogTeaser() {
-  const state = useTeaserPosts();
+  const state = useApiResource(latestPostsResource(BLOG_TEASER_LIMIT), 'mfe-blog');
   return (
     <div className={styles.teaser}>
       <header className={styles.header}>
@@ -18,24 +24,28 @@ export default function BlogTeaser() {
       </header>
       {state.status === 'loading' && (
         // Same-sized placeholders keep the page below from jumping when the cards arrive.
-        <div className={styles.grid} aria-hidden="true" data-testid="blog-teaser-placeholders">
+        <div className={grid.grid} aria-hidden="true" data-testid="blog-teaser-placeholders">
           {PLACEHOLDER_KEYS.map((key) => (
-            <div key={key} className={styles.placeholder}>
-              <div className={styles.placeholderImage} />
-              <div className={styles.placeholderBody} />
+            <div key={key} className={grid.placeholder}>
+              <div className={grid.placeholderImage} />
+              <div className={grid.placeholderBody} />
             </div>
           ))}
         </div>
       )}
-      {state.status === 'loaded' && state.posts.length > 0 && (
-        <ul className={styles.grid} aria-label="Останні статті">
-          {state.posts.map((post) => (
-            <li key={post.id} className={styles.item}>
-              <BlogCard post={post} />
+      {state.status === 'loaded' && state.data.length > 0 && (
+        <ul className={grid.grid} aria-label="Останні статті">
+          {/* The cut holds even if the API ignores the limit. */}
+          {state.data.slice(0, BLOG_TEASER_LIMIT).map((post) => (
+            <li key={post.id} className={grid.item}>
+              <BlogCard post={post} from={HOME_BLOG_SECTION} />
             </li>
           ))}
         </ul>
       )}
+      <Link to={BLOG_LISTING_PATH} className={styles.allPosts}>
+        Усі статті<span aria-hidden="true"> →</span>
+      </Link>
     </div>
   );
 }

@@ -1,10 +1,13 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from '@agency/shared/router';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from '@agency/shared/router';
 import type { BlogPostSummary } from '@agency/shared';
 import { fetchBlogPosts } from '@agency/shared/api-client';
 import BlogTeaser from './BlogTeaser';
 
-jest.mock('@agency/shared/api-client');
+jest.mock('@agency/shared/api-client', () => ({
+  ...jest.requireActual('@agency/shared/api-client'),
+  fetchBlogPosts: jest.fn(),
+}));
 const mockedFetchBlogPosts = jest.mocked(fetchBlogPosts);
 
 function makePost(id: number, overrides: Partial<BlogPostSummary> = {}): BlogPostSummary {
@@ -20,10 +23,17 @@ function makePost(id: number, overrides: Partial<BlogPostSummary> = {}): BlogPos
   };
 }
 
+function PostProbe() {
+  return <p data-testid="post-state">{JSON.stringify(useLocation().state)}</p>;
+}
+
 function renderTeaser() {
   return render(
     <MemoryRouter>
-      <BlogTeaser />
+      <Routes>
+        <Route path="/" element={<BlogTeaser />} />
+        <Route path="/blog/:postId" element={<PostProbe />} />
+      </Routes>
     </MemoryRouter>,
   );
 }
@@ -80,6 +90,20 @@ describe('BlogTeaser', () => {
     expect(screen.queryByText('Стаття номер 5')).not.toBeInTheDocument();
   });
 
+  it('links to every post under the cards', async () => {
+    mockedFetchBlogPosts.mockResolvedValue([makePost(1)]);
+    renderTeaser();
+    await screen.findByRole('article');
+    expect(screen.getByRole('link', { name: 'Усі статті' })).toHaveAttribute('href', '/blog');
+  });
+
+  it("lets a card carry the home's blog section, so the post can lead back to it", async () => {
+    mockedFetchBlogPosts.mockResolvedValue([makePost(4)]);
+    renderTeaser();
+    fireEvent.click(await screen.findByRole('link', { name: /Читати далі/ }));
+    expect(JSON.parse(screen.getByTestId('post-state').textContent ?? '')).toEqual({ from: '/#blog' });
+  });
+
   it('keeps the space of the cards while loading, without cards', () => {
     mockedFetchBlogPosts.mockReturnValue(new Promise(() => {}));
     renderTeaser();
@@ -96,7 +120,8 @@ describe('BlogTeaser', () => {
     await waitFor(() => expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('blog'), failure));
     expect(screen.queryByTestId('blog-teaser-placeholders')).not.toBeInTheDocument();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
-    expect(screen.queryByRole('link')).not.toBeInTheDocument();
+    // The way to every post stays: it is navigation, not the failed list.
+    expect(screen.getAllByRole('link').map((link) => link.textContent)).toEqual(['Усі статті →']);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText(/помилк/i)).not.toBeInTheDocument();
   });

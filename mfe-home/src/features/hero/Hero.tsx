@@ -1,4 +1,4 @@
-import { AGENCY_STATS, BRAND, SECTION_IDS } from '@agency/shared';
+import { AGENCY_STATS, BRAND, blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS } from '@agency/shared';
 import { HeroArt } from './HeroArt';
 import { StatList } from '../../shared/stat-list/StatList';
 import styles from './Hero.module.css';
@@ -20,7 +20,7 @@ export default function Hero() {
           <a className={styles.primary} href={`#${SECTION_IDS.contact}`}>
             Почати проєкт
           </a>
-          <a className={styles.secondary} href={`#${SECTION_IDS.services}`}>
+          <a className={styles.secondary} href={blogListingPath({ category: CASE_STUDIES_CATEGORY })}>
             Наші кейси
           </a>
         </div>

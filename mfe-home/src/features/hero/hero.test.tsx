@@ -8,10 +8,10 @@ describe('Hero', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Маркетинг, що приводить клієнтів');
   });
 
-  it('"Почати проєкт" leads to the contact form and "Наші кейси" to the services', () => {
+  it('"Почати проєкт" leads to the contact form and "Наші кейси" to the blog listing of case studies', () => {
     render(<Hero />);
     expect(screen.getByRole('link', { name: 'Почати проєкт' })).toHaveAttribute('href', '#contact');
-    expect(screen.getByRole('link', { name: 'Наші кейси' })).toHaveAttribute('href', '#services');
+    expect(screen.getByRole('link', { name: 'Наші кейси' })).toHaveAttribute('href', '/blog?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8');
   });
 
   it('shows the three figures of the spec with their labels', () => {

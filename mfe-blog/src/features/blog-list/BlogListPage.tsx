@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'react';
+import { blogListingPath, type BlogListing, type BlogListPageProps } from '@agency/shared';
+import { blogListingResource, useApiResource } from '@agency/shared/data';
+import { Link, useLocation } from '@agency/shared/router';
+import { BlogCard } from '../../shared/BlogCard';
+import grid from '../../shared/card-grid.module.css';
+import { CategoryFilter } from './CategoryFilter';
+import { Pagination } from './Pagination';
+import styles from './BlogListPage.module.css';
+
+/** Placeholders while the first listing loads (later ones keep the previous listing on screen). */
+const PLACEHOLDER_KEYS = Array.from({ length: 6 }, (_, index) => index);
+
+const LISTING_FAILED_TEXT = 'Не вдалося завантажити статті. Спробуйте оновити сторінку пізніше.';
+
+/**
+ * `/blog`: every post newest first as cards, filtered by category and split into pages (of
+ * BLOG_PAGE_SIZE posts, the API's page size). The shell parses the address into `category` and `page`; a page past the last is
+ * "not found" (the server answers it 404).
+ */
+export default function BlogListPage({ category, page }: BlogListPageProps) {
+  const state = useApiResource(blogListingResource({ category, page }), 'mfe-blog');
+  const { pathname, search } = useLocation();
+  const topRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusOnArrival = useRef(false);
+
+  // While the next page or category loads, the last one stays on screen (dimmed): nothing jumps.
+  const [previous, setPrevious] = useState<BlogListing | null>(null);
+  if (state.status === 'loaded' && previous !== state.data) setPrevious(state.data);
+  const listing = state.status === 'loaded' ? state.data : state.status === 'loading' ? previous : null;
+
+  // A page or category chosen here starts at the top of the listing, and screen readers start at its heading.
+  const onNavigate = () => {
+    focusOnArrival.current = true;
+    topRef.current?.scrollIntoView({ block: 'start' });
+  };
+  useEffect(() => {
+    if (state.status === 'loading' || !focusOnArrival.current) return;
+    focusOnArrival.current = false;
+    headingRef.current?.focus({ preventScroll: true });
+  }, [state.status]);
+
+  return (
+    <div ref={topRef} className={styles.listing}>
+      <header className={styles.header}>
+        <h1 className={styles.heading} tabIndex={-1} ref={headingRef}>
+          Блог
+        </h1>
+        <p className={styles.intro}>
+          Практичні поради з SMM, контенту, лідогенерації та аналітики — і кейси наших клієнтів з цифрами.
+        </p>
+      </header>
+
+      {state.status === 'failed' && state.notFound && (
+        <div className={styles.message}>
+          <p>Такої сторінки блогу немає.</p>
+          <Link to={blogListingPath({ category })} className={styles.textLink}>
+            До першої сторінки
+          </Link>
+        </div>
+      )}
+      {state.status === 'failed' && !state.notFound && (
+        <p className={styles.message} role="status">
+          {LISTING_FAILED_TEXT}
+        </p>
+      )}
+
+      {listing === null && state.status === 'loading' && (
+        // The first load: placeholders the size of cards keep the footer from jumping.
+        <div aria-hidden="true" data-testid="blog-list-placeholders">
+          <div className={styles.filterPlaceholder} />
+          <div className={grid.grid}>
+            {PLACEHOLDER_KEYS.map((key) => (
+              <div key={key} className={grid.placeholder}>
+                <div className={grid.placeholderImage} />
+                <div className={grid.placeholderBody} />
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+
+      {listing !== null && (
+        <div className={styles.results} aria-busy={state.status === 'loading'}>
+          <CategoryFilter categories={listing.categories} active={category} onNavigate={onNavigate} />
+          {listing.posts.length > 0 ? (
+            <ul className={grid.grid} aria-label={category ? `Статті рубрики «${category}»` : 'Усі статті'}>
+              {listing.posts.map((post) => (
+                <li key={post.id} className={grid.item}>
+                  <BlogCard post={post} from={`${pathname}${search}`} headingLevel={2} />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <div className={styles.message}>
+              <p>{category ? `У рубриці «${category}» поки немає статей.` : 'Статей поки немає.'}</p>
+              {category && (
+                <Link to={blogListingPath()} className={styles.textLink} onClick={onNavigate}>
+                  Переглянути всі статті
+                </Link>
+              )}
+            </div>
+          )}
+          <Pagination category={category} page={listing.page} pageCount={listing.pageCount} onNavigate={onNavigate} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { useLocation } from '@agency/shared/router';
+import { blogListingPageMeta, parseBlogListingSearch } from '@agency/shared';
+import { RemoteSlot } from '../federation/remote-slot';
+import { usePageMeta } from '../page/page-render-context';
+import styles from './BlogListRoute.module.css';
+
+export const BLOG_LIST_UNAVAILABLE_MESSAGE = 'Не вдалося завантажити статті. Спробуйте оновити сторінку пізніше.';
+
+/**
+ * `/blog?category=…&page=…`: the blog remote's listing of the page the address asks for. One slot
+ * for every page and category, so choosing another keeps the listing (and its filter) on screen.
+ */
+export function BlogListRoute() {
+  const location = parseBlogListingSearch(useLocation().search);
+  usePageMeta(blogListingPageMeta(location));
+  return (
+    <div className={styles.container}>
+      <RemoteSlot id="blog/BlogListPage" props={location} minHeight="80vh" message={BLOG_LIST_UNAVAILABLE_MESSAGE} />
+    </div>
+  );
+}
