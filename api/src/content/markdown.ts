@@ -10,13 +10,18 @@ import { sanitizeBlogHtml } from './sanitize';
  */
 const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false });
 
+// markdown-it's core state and token types, read off the instance: its CommonJS typings (the API)
+// and its ESM typings (the browser suite's type-check, which reaches this file) name them differently.
+type StateCore = Parameters<typeof markdown.core.process>[0];
+type Token = StateCore['tokens'][number];
+
 /**
  * Typesets the prose of an article: the text tokens of every paragraph, heading, list item and
  * table cell. Never code (inline or blocks), raw HTML, attributes (link targets, image alt text)
  * nor the text of a bare URL made a link. Runs before `text_join`, so a character the author
  * escaped (`\"`) or wrote as an entity (`&quot;`) stays as written.
  */
-function typesetTextTokens(state: MarkdownIt.StateCore): void {
+function typesetTextTokens(state: StateCore): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     block.children = joinSoftBreaks(block.children, state.md.options.breaks ?? false);
@@ -34,8 +39,8 @@ function typesetTextTokens(state: MarkdownIt.StateCore): void {
  * shows as a space: made a space of the surrounding text, so «в» at the end of a source line
  * still keeps to the next word.
  */
-function joinSoftBreaks(children: MarkdownIt.Token[], breaks: boolean): MarkdownIt.Token[] {
-  const joined: MarkdownIt.Token[] = [];
+function joinSoftBreaks(children: Token[], breaks: boolean): Token[] {
+  const joined: Token[] = [];
   for (const token of children) {
     if (!breaks && token.type === 'softbreak') {
       token.type = 'text';
