@@ -1,5 +1,16 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { SECTION_IDS, TOAST_DURATION_MS, TOAST_MESSAGES, TOAST_WIDTH_PX, VACANCY_TITLES } from '@agency/shared';
+import {
+  APPLY_POSITION_PARAM,
+  JOB_APPLICATION_FORM_ID,
+  PRIVACY_PAGE_META,
+  PRIVACY_PATH,
+  SECTION_IDS,
+  TOAST_DURATION_MS,
+  TOAST_MESSAGES,
+  TOAST_WIDTH_PX,
+  VACANCIES,
+  VACANCY_TITLES,
+} from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
@@ -201,5 +212,64 @@ describeInBrowser('a lead sent in the browser reaches the agency', () => {
     expect(message.text).toContain('Послуга: Лідогенерація');
     expect(message.text).toContain('Повідомлення:\nПотрібне ведення Instagram для двох кавʼярень.');
     await page.context().close();
+  });
+});
+
+describeInBrowser('applying for a vacancy and the privacy policy', () => {
+  const suite = setUpSiteAndBrowser();
+
+  it.each([
+    ['desktop', { width: 1280, height: 900 }],
+    ['375 px', { width: 375, height: 800 }],
+  ])('"Відгукнутися" on the second vacancy (%s) brings up the form with that vacancy chosen, and it is what gets stored', async (_size, viewport) => {
+    const vacancy = VACANCIES[1]!;
+    const page = await openPage(suite.browser, suite.site.baseUrl, { viewport, lazySections: true });
+    const apply = page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` });
+    await page.locator(`#${SECTION_IDS.vacancies}`).scrollIntoViewIfNeeded();
+    await apply.click();
+    await page.waitForURL((url) => url.searchParams.get(APPLY_POSITION_PARAM) === vacancy.id && url.hash === `#${JOB_APPLICATION_FORM_ID}`);
+
+    const form = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
+    await form.getByText(vacancy.title, { exact: true }).waitFor();
+    // The form's top lands just under the sticky header once the page has settled.
+    await eventually(
+      'the form under the header',
+      () => form.evaluate((element) => element.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom),
+      (gap) => gap >= 0 && gap <= 40,
+    );
+
+    await form.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
+    await form.getByLabel(/^Електронна пошта/).fill(`marta.${viewport.width}@example.com`);
+    await form.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
+    await form.getByLabel(/^Місто/).fill('Львів');
+    await submit(form, 'Надіслати заявку');
+    await toast(page, TOAST_MESSAGES.applicationSuccess).waitFor();
+
+    const stored = await storedSubmissions(suite.site, 'applications');
+    expect(stored).toContainEqual(expect.objectContaining({ email: `marta.${viewport.width}@example.com`, position: vacancy.title }));
+    await page.context().close();
+  });
+
+  it('says on both forms how personal data is used, and the link opens the privacy policy', async () => {
+    const page = await openHome(suite.browser, suite.site);
+    for (const section of [SECTION_IDS.vacancies, SECTION_IDS.contact]) {
+      const form = page.locator(`#${section} form`);
+      await expect(form.getByText(/^Надсилаючи форму, ви погоджуєтеся з обробкою персональних даних/).isVisible()).resolves.toBe(true);
+      await expect(form.getByRole('link', { name: 'Політики конфіденційності' }).getAttribute('href')).resolves.toBe(PRIVACY_PATH);
+    }
+    await page.locator(`#${SECTION_IDS.contact} form`).getByRole('link', { name: 'Політики конфіденційності' }).click();
+    await page.waitForURL((url) => url.pathname === PRIVACY_PATH);
+    // The router changes the address first and renders the new page right after.
+    await page.getByRole('heading', { level: 1, name: 'Політика конфіденційності' }).waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
+    await expect(page.title()).resolves.toBe(PRIVACY_PAGE_META.title);
+    await page.context().close();
+
+    // The server sends the policy itself: readable without JavaScript, and a 200.
+    const response = await fetch(`${suite.site.baseUrl}${PRIVACY_PATH}`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<h1 id="privacy-title"');
+    expect(html).toContain('Закону України «Про захист персональних даних»');
   });
 });

@@ -5,6 +5,7 @@ export * from './constants/service-types';
 export * from './constants/toasts';
 export * from './constants/brand';
 export * from './constants/blog';
+export * from './constants/privacy';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './format/money';

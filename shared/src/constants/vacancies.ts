@@ -35,3 +35,24 @@ export const VACANCIES: readonly Vacancy[] = [
 ] as const;
 
 export const VACANCY_TITLES: readonly string[] = VACANCIES.map((vacancy) => vacancy.title);
+
+/** The application form's anchor: "Відгукнутися" scrolls there. */
+export const JOB_APPLICATION_FORM_ID = 'job-application';
+
+/** The query parameter that tells the application form which vacancy to preselect (a vacancy id). */
+export const APPLY_POSITION_PARAM = 'position';
+
+/**
+ * Where a vacancy's "Відгукнутися" leads: the home page with that vacancy named in the address and
+ * the application form as the target. The address is the message between the two remotes (the
+ * home's vacancies and the forms' application form), so it also works when shared or reloaded.
+ */
+export function applyForVacancyPath(vacancy: Pick<Vacancy, 'id'>): string {
+  return `/?${APPLY_POSITION_PARAM}=${encodeURIComponent(vacancy.id)}#${JOB_APPLICATION_FORM_ID}`;
+}
+
+/** The vacancy an address's search string (`?position=sales-manager`) asks to apply for, if any. */
+export function vacancyFromSearch(search: string): Vacancy | undefined {
+  const id = new URLSearchParams(search).get(APPLY_POSITION_PARAM);
+  return VACANCIES.find((vacancy) => vacancy.id === id);
+}

@@ -1,5 +1,6 @@
 import { AGENCY_STATS, BRAND } from '../constants/brand';
 import { blogListingPath, type BlogListingLocation } from '../constants/blog';
+import { PRIVACY_PATH } from '../constants/privacy';
 
 /** The picture link previews show; 1200×630 is what Facebook, Telegram and X expect. */
 export interface PageImage {
@@ -58,6 +59,15 @@ export function blogListingPageMeta(location: BlogListingLocation): PageMeta {
     image: SITE_SHARE_IMAGE,
   };
 }
+
+/** How the agency handles the personal data its forms collect. */
+export const PRIVACY_PAGE_META: PageMeta = {
+  title: `Політика конфіденційності — ${BRAND.name}`,
+  description: `Як ${BRAND.fullName} обробляє персональні дані із заявок на сайті: що збираємо, навіщо, як довго зберігаємо і як скористатися своїми правами.`,
+  path: PRIVACY_PATH,
+  type: 'website',
+  image: SITE_SHARE_IMAGE,
+};
 
 export const NOT_FOUND_TEXT = 'Сторінку не знайдено';
 

@@ -2,13 +2,14 @@ import type { CSSProperties } from 'react';
 import { Route, Routes } from '@agency/shared/router';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
-import { TOAST_CONTAINER, TOAST_GAP_PX, TOAST_WIDTH_PX } from '@agency/shared';
+import { PRIVACY_PATH, TOAST_CONTAINER, TOAST_GAP_PX, TOAST_WIDTH_PX } from '@agency/shared';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
 import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
+import { PrivacyPage } from '../features/privacy/PrivacyPage';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import styles from './App.module.css';
 
@@ -32,6 +33,7 @@ export function App() {
           <Route path="/" element={<HomePage />} />
           <Route path="/blog" element={<BlogListRoute />} />
           <Route path="/blog/:postId" element={<BlogPostRoute />} />
+          <Route path={PRIVACY_PATH} element={<PrivacyPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

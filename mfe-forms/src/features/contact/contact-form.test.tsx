@@ -1,7 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ToastContainer, toast } from 'react-toastify';
-import { HONEYPOT_FIELD, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
+import { HONEYPOT_FIELD, PRIVACY_PATH, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
+import { MemoryRouter } from '@agency/shared/router';
 import { submitContactMessage } from '@agency/shared/api-client';
 import ContactForm from './ContactForm';
 
@@ -13,10 +14,10 @@ type User = ReturnType<typeof userEvent.setup>;
 function renderForm() {
   const user = userEvent.setup();
   render(
-    <>
+    <MemoryRouter>
       <ContactForm />
       <ToastContainer {...TOAST_CONTAINER} />
-    </>,
+    </MemoryRouter>,
   );
   return user;
 }
@@ -43,6 +44,15 @@ afterEach(() => {
 });
 
 describe('ContactForm', () => {
+  it('says under the submit button how the personal data is used, linking to the privacy policy', () => {
+    renderForm();
+    const form = screen.getByRole('form');
+    const consent = screen.getByText(/Надсилаючи форму, ви погоджуєтеся з обробкою персональних даних/);
+    expect(form).toContainElement(consent);
+    expect(submitButton().compareDocumentPosition(consent) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Політики конфіденційності' })).toHaveAttribute('href', PRIVACY_PATH);
+  });
+
   it('labels every field and requires name, email, phone and message only', () => {
     renderForm();
     expect(screen.getByRole('heading', { level: 3, name: 'Напишіть нам' })).toBeInTheDocument();

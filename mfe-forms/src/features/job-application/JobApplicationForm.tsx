@@ -1,4 +1,12 @@
-import { TOAST_MESSAGES, VACANCY_TITLES, type JobApplication } from '@agency/shared';
+import { useEffect } from 'react';
+import {
+  JOB_APPLICATION_FORM_ID,
+  TOAST_MESSAGES,
+  VACANCY_TITLES,
+  vacancyFromSearch,
+  type JobApplication,
+} from '@agency/shared';
+import { useLocation } from '@agency/shared/router';
 import { submitJobApplication } from '@agency/shared/api-client';
 import { FormFrame } from '../../shared/form/FormFrame';
 import { FormField } from '../../shared/form/FormField';
@@ -18,13 +26,22 @@ const POSITION_OPTIONS: readonly SelectOption<string>[] = VACANCY_TITLES.map((ti
 
 /** The job application form next to the vacancies (spec sections 3, 5, 8). */
 export default function JobApplicationForm() {
-  const { submitting, handleSubmit, field } = useSubmission({
+  const { submitting, handleSubmit, field, setValue } = useSubmission({
     emptyValues: EMPTY_APPLICATION,
     send: submitJobApplication,
     messages: { success: TOAST_MESSAGES.applicationSuccess, error: TOAST_MESSAGES.applicationError },
   });
+  // A vacancy's "Відгукнутися" (in the home remote) names the vacancy in the address: it is
+  // chosen when the form mounts and whenever such a link is followed again (a new location key),
+  // leaving the other fields as the visitor typed them.
+  const { search, key } = useLocation();
+  useEffect(() => {
+    const vacancy = vacancyFromSearch(search);
+    if (vacancy) setValue('position', vacancy.title);
+  }, [search, key, setValue]);
   return (
     <FormFrame
+      id={JOB_APPLICATION_FORM_ID}
       title="Відгукнутися на вакансію"
       hint="Розкажіть коротко про себе — ми відповімо протягом двох робочих днів."
       submitLabel="Надіслати заявку"

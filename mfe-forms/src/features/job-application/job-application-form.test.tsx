@@ -2,7 +2,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
 import { ToastContainer, toast } from 'react-toastify';
-import { TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES, VACANCY_TITLES } from '@agency/shared';
+import { PRIVACY_PATH, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES, VACANCIES, VACANCY_TITLES, applyForVacancyPath } from '@agency/shared';
+import { Link, MemoryRouter } from '@agency/shared/router';
 import { submitJobApplication } from '@agency/shared/api-client';
 import JobApplicationForm from './JobApplicationForm';
 
@@ -11,16 +12,21 @@ const submit = jest.mocked(submitJobApplication);
 
 const POSITION = VACANCY_TITLES[1] as string;
 
-function renderForm() {
+function renderForm(initialEntry = '/') {
   const user = userEvent.setup();
   render(
-    <>
+    <MemoryRouter initialEntries={[initialEntry]}>
       <JobApplicationForm />
       <ToastContainer {...TOAST_CONTAINER} />
-    </>,
+      {/* What the home's vacancy cards render: links that name a vacancy in the address. */}
+      {VACANCIES.map((vacancy) => (
+        <Link key={vacancy.id} to={applyForVacancyPath(vacancy)}>{`Обрати: ${vacancy.title}`}</Link>
+      ))}
+    </MemoryRouter>,
   );
   return user;
 }
+
 
 const field = (label: RegExp) => screen.getByLabelText(label);
 
@@ -45,6 +51,34 @@ afterEach(() => {
 });
 
 describe('JobApplicationForm', () => {
+  it('chooses the vacancy an address names, as when the form loads after "Відгукнутися"', async () => {
+    renderForm(applyForVacancyPath(VACANCIES[2]!));
+    expect(screen.getByRole('form')).toHaveAttribute('id', 'job-application');
+    await waitFor(() => expect(screen.getByText(VACANCIES[2]!.title, { selector: '[class*="singleValue"]' })).toBeInTheDocument());
+  });
+
+  it('switches to another vacancy when its link is followed, keeping what the visitor typed', async () => {
+    const user = renderForm();
+    await fillTextFields(user);
+    await user.click(screen.getByRole('link', { name: `Обрати: ${VACANCIES[1]!.title}` }));
+    expect(await screen.findByText(VACANCIES[1]!.title, { selector: '[class*="singleValue"]' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: `Обрати: ${VACANCIES[0]!.title}` }));
+    expect(await screen.findByText(VACANCIES[0]!.title, { selector: '[class*="singleValue"]' })).toBeInTheDocument();
+    expect(field(/^Імʼя та прізвище/)).toHaveValue('Олена Коваль');
+    expect(field(/^Місто/)).toHaveValue('Львів');
+
+    submit.mockResolvedValue({ id: 7 });
+    await user.click(submitButton());
+    await waitFor(() => expect(submit).toHaveBeenCalled());
+    expect(submit.mock.calls[0]![0]).toEqual(expect.objectContaining({ name: 'Олена Коваль', position: VACANCIES[0]!.title }));
+  });
+
+  it('says under the submit button how the personal data is used, linking to the privacy policy', () => {
+    renderForm();
+    expect(screen.getByText(/Надсилаючи форму, ви погоджуєтеся з обробкою персональних даних/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Політики конфіденційності' })).toHaveAttribute('href', PRIVACY_PATH);
+  });
+
   it('labels every field, marks the required ones and offers the three vacancy titles', async () => {
     const user = renderForm();
     expect(screen.getByRole('heading', { level: 3, name: 'Відгукнутися на вакансію' })).toBeInTheDocument();

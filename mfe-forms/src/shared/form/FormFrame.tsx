@@ -1,8 +1,11 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
-import { HONEYPOT_FIELD } from '@agency/shared';
+import { HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH } from '@agency/shared';
+import { Link } from '@agency/shared/router';
 import styles from './Form.module.css';
 
 interface FormFrameProps {
+  /** The form's anchor, for links that lead to it. */
+  id?: string;
   title: string;
   hint: string;
   submitLabel: string;
@@ -11,11 +14,11 @@ interface FormFrameProps {
   children: ReactNode;
 }
 
-/** Heading, hint, the field grid and the submit button every form of this remote has. */
-export function FormFrame({ title, hint, submitLabel, submitting, onSubmit, children }: FormFrameProps) {
+/** Heading, hint, the field grid, the submit button and the consent line every form of this remote has. */
+export function FormFrame({ id, title, hint, submitLabel, submitting, onSubmit, children }: FormFrameProps) {
   const titleId = useId();
   return (
-    <form className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
+    <form id={id} className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
       <h3 className={styles.title} id={titleId}>
         {title}
       </h3>
@@ -35,6 +38,12 @@ export function FormFrame({ title, hint, submitLabel, submitting, onSubmit, chil
       <button className={styles.submit} type="submit" disabled={submitting}>
         {submitting ? 'Надсилаємо…' : submitLabel}
       </button>
+      {/* The forms collect phones, e-mails and CVs: say how they are used before the visitor sends them. */}
+      <p className={styles.consent}>
+        {PRIVACY_CONSENT.before}
+        <Link to={PRIVACY_PATH}>{PRIVACY_CONSENT.link}</Link>
+        {PRIVACY_CONSENT.after}
+      </p>
     </form>
   );
 }

@@ -1,14 +1,18 @@
+import { servicesResource, useApiResource } from '@agency/shared/data';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import { ServiceCard } from './ServiceCard';
-import { useServices } from './use-services';
 import styles from './Services.module.css';
 
 /** Placeholder cards while loading keep the section's height (the agency offers seven services). */
 const PLACEHOLDER_COUNT = 7;
 
-/** The services from GET /api/services. */
+/**
+ * The services from GET /api/services. A failed load is logged only: the list stays empty and the
+ * visitor is shown nothing about it.
+ */
 export default function Services() {
-  const { status, services } = useServices();
+  const state = useApiResource(servicesResource, 'mfe-home');
+  const services = state.status === 'loaded' ? state.data : [];
   return (
     <div>
       <SectionHeading
@@ -16,7 +20,7 @@ export default function Services() {
         title="Що ми робимо для вашого бізнесу"
         lead="Оберіть один напрям або комплекс — ми зберемо команду під ваше завдання й узгодимо результат, за який відповідаємо."
       />
-      {status === 'loading' ? (
+      {state.status === 'loading' ? (
         <div className={styles.grid} aria-hidden="true" data-testid="services-placeholder">
           {Array.from({ length: PLACEHOLDER_COUNT }, (_, index) => (
             <div key={index} className={`${styles.card} ${styles.placeholder}`} />

@@ -1,4 +1,5 @@
-import { BRAND, VACANCIES, formatSalaryRange } from '@agency/shared';
+import { BRAND, VACANCIES, applyForVacancyPath, formatSalaryRange } from '@agency/shared';
+import { Link } from '@agency/shared/router';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import styles from './Vacancies.module.css';
 
@@ -20,6 +21,10 @@ export default function Vacancies() {
               {formatSalaryRange(vacancy.salaryFrom, vacancy.salaryTo)}
             </p>
             <p className={styles.description}>{vacancy.description}</p>
+            {/* Through the address: the application form (another remote) chooses this vacancy. */}
+            <Link to={applyForVacancyPath(vacancy)} className={styles.apply} aria-label={`Відгукнутися: ${vacancy.title}`}>
+              Відгукнутися
+            </Link>
           </li>
         ))}
       </ul>

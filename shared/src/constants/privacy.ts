@@ -1,0 +1,9 @@
+/** The privacy page, where the agency says how it handles the personal data the forms collect. */
+export const PRIVACY_PATH = '/privacy';
+
+/** Under each form's submit button: what sending means for the visitor's data, and where to read more. */
+export const PRIVACY_CONSENT = {
+  before: 'Надсилаючи форму, ви погоджуєтеся з обробкою персональних даних відповідно до ',
+  link: 'Політики конфіденційності',
+  after: '.',
+} as const;

@@ -1,0 +1,88 @@
+import { Link } from '@agency/shared/router';
+import { BRAND, PRIVACY_PAGE_META, typeset } from '@agency/shared';
+import { usePageMeta } from '../page/page-render-context';
+import styles from './PrivacyPage.module.css';
+
+interface PolicySection {
+  heading: string;
+  paragraphs?: readonly string[];
+  items?: readonly string[];
+}
+
+// The agency's data-handling text. The forms collect names, phones, e-mails and CVs, so each
+// form's consent line links here.
+const POLICY: readonly PolicySection[] = [
+  {
+    heading: 'Хто обробляє ваші дані',
+    paragraphs: [
+      `${BRAND.fullName} (${BRAND.address}). З усіх питань щодо персональних даних пишіть на ${BRAND.email} або телефонуйте ${BRAND.phone}.`,
+    ],
+  },
+  {
+    heading: 'Які дані ми отримуємо',
+    items: [
+      'Із форми зворотного звʼязку: імʼя, електронну пошту, телефон, назву компанії, послугу, що вас цікавить, і текст повідомлення.',
+      'Із заявки на вакансію: імʼя та прізвище, електронну пошту, телефон, місто, обрану вакансію і те, що ви розповіли про себе та свій досвід.',
+      'Разом із заявкою — адресу сторінки, з якої її надіслано, і час надсилання. Іншої інформації про вас форми не збирають.',
+    ],
+  },
+  {
+    heading: 'Навіщо',
+    paragraphs: [
+      'Лише щоб відповісти на ваше звернення, підготувати пропозицію або розглянути вашу кандидатуру на вакансію. Ми не надсилаємо розсилок без вашої окремої згоди і не продаємо дані третім особам.',
+    ],
+  },
+  {
+    heading: 'Хто їх бачить',
+    paragraphs: [
+      'Працівники агенції, які відповідають на звернення й займаються добором персоналу. Заявки доходять до них електронною поштою і в робочий чат Telegram; сервіси, що їх передають, отримують дані лише для доставки.',
+    ],
+  },
+  {
+    heading: 'Як довго зберігаємо',
+    items: [
+      'Звернення через форму зворотного звʼязку — 12 місяців після останнього листування, якщо ми не уклали договір.',
+      'Заявки на вакансії — 6 місяців після завершення добору, якщо ви не погодилися, щоб ми зберегли їх довше для інших вакансій.',
+    ],
+  },
+  {
+    heading: 'Ваші права',
+    paragraphs: [
+      'Відповідно до Закону України «Про захист персональних даних» ви можете дізнатися, які ваші дані ми зберігаємо, виправити їх, відкликати згоду на обробку або попросити видалити їх. Напишіть нам на ' +
+        `${BRAND.email} — відповімо протягом 30 днів. Якщо вважаєте, що ваші права порушено, ви можете звернутися до Уповноваженого Верховної Ради України з прав людини.`,
+    ],
+  },
+];
+
+/** `/privacy`: how the agency handles the personal data its forms collect. */
+export function PrivacyPage() {
+  usePageMeta(PRIVACY_PAGE_META);
+  return (
+    <article className={styles.policy} aria-labelledby="privacy-title">
+      <h1 id="privacy-title" className={styles.title}>
+        Політика конфіденційності
+      </h1>
+      <p className={styles.lead}>
+        {typeset('Коротко і без дрібного шрифту: що відбувається з даними, які ви надсилаєте через форми на цьому сайті.')}
+      </p>
+      {POLICY.map((section) => (
+        <section key={section.heading} className={styles.section}>
+          <h2 className={styles.heading}>{section.heading}</h2>
+          {section.paragraphs?.map((paragraph) => (
+            <p key={paragraph}>{typeset(paragraph)}</p>
+          ))}
+          {section.items && (
+            <ul className={styles.list}>
+              {section.items.map((item) => (
+                <li key={item}>{typeset(item)}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+      <p className={styles.back}>
+        <Link to="/">← На головну</Link>
+      </p>
+    </article>
+  );
+}

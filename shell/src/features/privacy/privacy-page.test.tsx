@@ -1,0 +1,39 @@
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from '@agency/shared/router';
+import { BRAND, PRIVACY_PAGE_META } from '@agency/shared';
+import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
+import { PrivacyPage } from './PrivacyPage';
+
+function renderPage(collector: PageRenderCollector | null = null) {
+  return render(
+    <PageRenderContext.Provider value={collector}>
+      <MemoryRouter initialEntries={['/privacy']}>
+        <PrivacyPage />
+      </MemoryRouter>
+    </PageRenderContext.Provider>,
+  );
+}
+
+describe('PrivacyPage', () => {
+  it('says who handles the data, what each form collects, why, for how long, and how to use one’s rights', () => {
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Політика конфіденційності' })).toBeInTheDocument();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings).toEqual(['Хто обробляє ваші дані', 'Які дані ми отримуємо', 'Навіщо', 'Хто їх бачить', 'Як довго зберігаємо', 'Ваші права']);
+    const text = document.body.textContent ?? '';
+    expect(text).toContain(BRAND.fullName);
+    expect(text).toContain(BRAND.email);
+    expect(text).toMatch(/Закону України «Про захист персональних даних»/);
+    expect(text).toMatch(/заявки на вакансію/i);
+    expect(text).toMatch(/форми зворотного звʼязку/i);
+    expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
+  });
+
+  it('gives the server its title and a 200, and the browser tab its title', () => {
+    const collector: PageRenderCollector = { serverSlots: {}, slots: [], status: 0 };
+    renderPage(collector);
+    expect(collector.meta).toBe(PRIVACY_PAGE_META);
+    expect(collector.status).toBe(200);
+    expect(document.title).toBe(PRIVACY_PAGE_META.title);
+  });
+});
