@@ -7,6 +7,9 @@ export const BLOG_TEASER_LIMIT = 3;
 export const POST_LOADING_TEXT = 'Завантаження…';
 export const POST_NOT_FOUND_TEXT = 'Стаття не знайдена';
 
+/** The blog listing could not be shown: its remote did not load (shell) or its data did not (blog). */
+export const BLOG_LISTING_FAILED_TEXT = 'Не вдалося завантажити статті. Спробуйте оновити сторінку пізніше.';
+
 /** The category of the agency's case studies, which the home's "Наші кейси" opens. */
 export const CASE_STUDIES_CATEGORY = 'Кейси';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { blogListingPath, type BlogListing, type BlogListPageProps } from '@agency/shared';
+import { BLOG_LISTING_FAILED_TEXT, blogListingPath, typeset, type BlogListing, type BlogListPageProps } from '@agency/shared';
 import { blogListingResource, useApiResource } from '@agency/shared/data';
 import { Link, useLocation } from '@agency/shared/router';
 import { BlogCard } from '../../shared/BlogCard';
@@ -10,8 +10,6 @@ import styles from './BlogListPage.module.css';
 
 /** Placeholders while the first listing loads (later ones keep the previous listing on screen). */
 const PLACEHOLDER_KEYS = Array.from({ length: 6 }, (_, index) => index);
-
-const LISTING_FAILED_TEXT = 'Не вдалося завантажити статті. Спробуйте оновити сторінку пізніше.';
 
 /**
  * `/blog`: every post newest first as cards, filtered by category and split into pages (of
@@ -48,7 +46,7 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
           Блог
         </h1>
         <p className={styles.intro}>
-          Практичні поради з SMM, контенту, лідогенерації та аналітики — і кейси наших клієнтів з цифрами.
+          {typeset('Практичні поради з SMM, контенту, лідогенерації та аналітики, а також кейси наших клієнтів із цифрами.')}
         </p>
       </header>
 
@@ -62,7 +60,7 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
       )}
       {state.status === 'failed' && !state.notFound && (
         <p className={styles.message} role="status">
-          {LISTING_FAILED_TEXT}
+          {BLOG_LISTING_FAILED_TEXT}
         </p>
       )}
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link } from '@agency/shared/router';
-import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, type BlogPostPageProps } from '@agency/shared';
+import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, typeset, type BlogPostPageProps } from '@agency/shared';
 import { blogPostResource, useApiResource } from '@agency/shared/data';
 import { backLinkFor, usePostOrigin } from '../../shared/post-origin';
 import { BlogPostArticle } from './BlogPostArticle';
@@ -43,7 +43,7 @@ export default function BlogPostPage({ postId }: BlogPostPageProps) {
           {POST_NOT_FOUND_TEXT}
         </h1>
         <p className={styles.notFoundText}>
-          Можливо, посилання застаріло або містить помилку. Інші статті чекають на вас на головній сторінці.
+          {typeset('Можливо, посилання застаріло або містить помилку. Решту статей ви знайдете в блозі й на головній сторінці.')}
         </p>
         <Link to="/" className={styles.backLink}>
           <span aria-hidden="true">← </span>Повернутися на головну

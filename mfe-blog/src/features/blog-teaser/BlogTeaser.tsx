@@ -1,4 +1,4 @@
-import { BLOG_LISTING_PATH, BLOG_TEASER_LIMIT } from '@agency/shared';
+import { BLOG_LISTING_PATH, BLOG_TEASER_LIMIT, typeset } from '@agency/shared';
 import { latestPostsResource, useApiResource } from '@agency/shared/data';
 import { Link } from '@agency/shared/router';
 import { BlogCard } from '../../shared/BlogCard';
@@ -19,7 +19,7 @@ export default function BlogTeaser() {
       <header className={styles.header}>
         <h2 className={styles.heading}>Блог</h2>
         <p className={styles.intro}>
-          Практичні поради з SMM, контенту, лідогенерації та аналітики — з досвіду наших проєктів.
+          {typeset('Практичні поради з SMM, контенту, лідогенерації та аналітики — з досвіду наших проєктів.')}
         </p>
       </header>
       {state.status === 'loading' && (

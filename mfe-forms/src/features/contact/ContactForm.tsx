@@ -24,7 +24,7 @@ export default function ContactForm() {
   return (
     <FormFrame
       title="Напишіть нам"
-      hint="Опишіть задачу — менеджер звʼяжеться з вами протягом робочого дня."
+      hint="Опишіть завдання — менеджер звʼяжеться з вами протягом робочого дня."
       submitLabel="Надіслати повідомлення"
       submitting={submitting}
       onSubmit={handleSubmit}
@@ -60,7 +60,7 @@ export default function ContactForm() {
       />
       <SelectField
         id="contact-service-type"
-        label="Послуга, що цікавить"
+        label="Послуга, яка вас цікавить"
         options={SERVICE_TYPES}
         {...field('service_type')}
       />

@@ -1,5 +1,5 @@
 import { useId, type FormEvent, type ReactNode } from 'react';
-import { HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH } from '@agency/shared';
+import { HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH, typeset } from '@agency/shared';
 import { Link } from '@agency/shared/router';
 import styles from './Form.module.css';
 
@@ -23,7 +23,7 @@ export function FormFrame({ id, title, hint, submitLabel, submitting, onSubmit, 
         {title}
       </h3>
       <p className={styles.hint}>
-        {hint} Поля, позначені <span aria-hidden="true">*</span>
+        {typeset(hint)} Поля, позначені <span aria-hidden="true">*</span>
         <span className={styles.visuallyHidden}>зірочкою</span>, обовʼязкові.
       </p>
       {/* Disabled while sending: what is typed then would be wiped by the reset after success. */}
@@ -40,7 +40,7 @@ export function FormFrame({ id, title, hint, submitLabel, submitting, onSubmit, 
       </button>
       {/* The forms collect phones, e-mails and CVs: say how they are used before the visitor sends them. */}
       <p className={styles.consent}>
-        {PRIVACY_CONSENT.before}
+        {typeset(PRIVACY_CONSENT.before)}
         <Link to={PRIVACY_PATH}>{PRIVACY_CONSENT.link}</Link>
         {PRIVACY_CONSENT.after}
       </p>

@@ -1,13 +1,13 @@
-import { AGENCY_STATS, BRAND } from '@agency/shared';
+import { AGENCY_STATS, BRAND, typeset } from '@agency/shared';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import { StatList } from '../../shared/stat-list/StatList';
 import styles from './About.module.css';
 
 const PRINCIPLES = [
-  'Ставимо вимірювані цілі ще до старту робіт',
-  'Показуємо звіти, які зрозумілі без маркетолога',
-  'Працюємо з бізнесами, у які віримо самі',
-];
+  'Ставимо вимірювані цілі ще до початку роботи',
+  'Складаємо звіти, зрозумілі без маркетолога',
+  'Працюємо з компаніями, у які віримо самі',
+].map(typeset);
 
 /** Who the agency is, with the team size and the support promise. */
 export default function About() {
@@ -17,13 +17,17 @@ export default function About() {
         <SectionHeading eyebrow="Про агенцію" title={`«${BRAND.name}» — команда, яка рахує результат`} />
         <div className={styles.text}>
           <p>
-            Ми почали як невелика група маркетологів, яким набридли звіти заради звітів. Сьогодні «{BRAND.name}» —
-            це стратеги, копірайтери, дизайнери, таргетологи й аналітики, які працюють {BRAND.cityLocative} для
-            клієнтів з усієї України та з-за кордону.
+            {typeset(
+              `Ми почали як невелика група маркетологів, яким набридли звіти заради звітів. Сьогодні «${BRAND.name}» — ` +
+                `це стратеги, копірайтери, дизайнери, таргетологи й аналітики, які працюють ${BRAND.cityLocative} для ` +
+                'клієнтів з усієї України та з-за кордону.',
+            )}
           </p>
           <p>
-            Ми беремося лише за ті завдання, результат яких можна виміряти, і відкрито показуємо, що спрацювало, а
-            що — ні. Саме тому більшість клієнтів залишається з нами на роки.
+            {typeset(
+              'Ми беремося лише за ті завдання, результат яких можна виміряти, і відкрито показуємо, що спрацювало, а ' +
+                'що — ні. Саме тому більшість клієнтів залишається з нами на роки.',
+            )}
           </p>
         </div>
         <ul className={styles.principles}>

@@ -1,4 +1,4 @@
-import { AGENCY_STATS, BRAND, blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS } from '@agency/shared';
+import { AGENCY_STATS, BRAND, blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, typeset } from '@agency/shared';
 import { HeroArt } from './HeroArt';
 import { StatList } from '../../shared/stat-list/StatList';
 import styles from './Hero.module.css';
@@ -10,11 +10,13 @@ export default function Hero() {
       <div className={styles.copy}>
         <p className={styles.eyebrow}>Діджитал-агенція {BRAND.cityLocative}</p>
         <h1 className={styles.title}>
-          Маркетинг, що приводить клієнтів, <span className={styles.highlight}>а не лише вподобайки</span>
+          Маркетинг, що приводить клієнтів, <span className={styles.highlight}>{typeset('а не лише вподобайки')}</span>
         </h1>
         <p className={styles.lead}>
-          «{BRAND.name}» поєднує SMM, контент, рекламу та аналітику в одну систему, де кожна гривня бюджету
-          працює на ваші продажі. Почнемо з аудиту й чесного плану — без зайвих обіцянок.
+          {typeset(
+            `«${BRAND.name}» поєднує SMM, контент, рекламу та аналітику в одну систему, де кожна гривня бюджету ` +
+              'працює на ваші продажі. Почнемо з аудиту й чесного плану — без зайвих обіцянок.',
+          )}
         </p>
         <div className={styles.actions}>
           <a className={styles.primary} href={`#${SECTION_IDS.contact}`}>

@@ -1,4 +1,4 @@
-import { BRAND } from '@agency/shared';
+import { BRAND, typeset } from '@agency/shared';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import { REASONS, reasonNumber } from './reasons';
 import styles from './Reasons.module.css';
@@ -16,7 +16,7 @@ export default function Reasons() {
               {reasonNumber(index)}
             </span>
             <h3 className={styles.title}>{reason.title}</h3>
-            <p className={styles.text}>{reason.text}</p>
+            <p className={styles.text}>{typeset(reason.text)}</p>
           </li>
         ))}
       </ol>

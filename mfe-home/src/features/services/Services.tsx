@@ -18,7 +18,7 @@ export default function Services() {
       <SectionHeading
         eyebrow="Послуги"
         title="Що ми робимо для вашого бізнесу"
-        lead="Оберіть один напрям або комплекс — ми зберемо команду під ваше завдання й узгодимо результат, за який відповідаємо."
+        lead="Оберіть один напрям або комплекс — ми зберемо команду для вашого завдання й узгодимо результат, за який відповідатимемо."
       />
       {state.status === 'loading' ? (
         <div className={styles.grid} aria-hidden="true" data-testid="services-placeholder">

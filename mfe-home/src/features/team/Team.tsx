@@ -1,3 +1,4 @@
+import { typeset } from '@agency/shared';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import { TEAM_MEMBERS } from './team-members';
 import styles from './Team.module.css';
@@ -28,7 +29,7 @@ export default function Team() {
             <h3 className={styles.name}>{member.name}</h3>
             <p className={styles.position}>{member.position}</p>
             <blockquote className={styles.quote}>
-              <p>{member.quote}</p>
+              <p>{typeset(member.quote)}</p>
             </blockquote>
           </li>
         ))}

@@ -1,4 +1,4 @@
-import { BRAND, VACANCIES, applyForVacancyPath, formatSalaryRange } from '@agency/shared';
+import { BRAND, VACANCIES, applyForVacancyPath, formatSalaryRange, typeset } from '@agency/shared';
 import { Link } from '@agency/shared/router';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import styles from './Vacancies.module.css';
@@ -20,7 +20,7 @@ export default function Vacancies() {
               <span className={styles.srOnly}>Зарплата: </span>
               {formatSalaryRange(vacancy.salaryFrom, vacancy.salaryTo)}
             </p>
-            <p className={styles.description}>{vacancy.description}</p>
+            <p className={styles.description}>{typeset(vacancy.description)}</p>
             {/* Through the address: the application form (another remote) chooses this vacancy. */}
             <Link to={applyForVacancyPath(vacancy)} className={styles.apply} aria-label={`Відгукнутися: ${vacancy.title}`}>
               Відгукнутися
@@ -28,7 +28,7 @@ export default function Vacancies() {
           </li>
         ))}
       </ul>
-      <p className={styles.hint}>Обрали посаду? Заповніть анкету — ми відповімо протягом двох робочих днів.</p>
+      <p className={styles.hint}>{typeset('Обрали посаду? Натисніть «Відгукнутися» або заповніть анкету — ми відповімо протягом двох робочих днів.')}</p>
     </div>
   );
 }

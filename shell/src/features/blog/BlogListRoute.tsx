@@ -1,10 +1,9 @@
 import { useLocation } from '@agency/shared/router';
-import { blogListingPageMeta, parseBlogListingSearch } from '@agency/shared';
+import { BLOG_LISTING_FAILED_TEXT, blogListingPageMeta, parseBlogListingSearch } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './BlogListRoute.module.css';
 
-export const BLOG_LIST_UNAVAILABLE_MESSAGE = 'Не вдалося завантажити статті. Спробуйте оновити сторінку пізніше.';
 
 /**
  * `/blog?category=…&page=…`: the blog remote's listing of the page the address asks for. One slot
@@ -15,7 +14,7 @@ export function BlogListRoute() {
   usePageMeta(blogListingPageMeta(location));
   return (
     <div className={styles.container}>
-      <RemoteSlot id="blog/BlogListPage" props={location} minHeight="80vh" message={BLOG_LIST_UNAVAILABLE_MESSAGE} />
+      <RemoteSlot id="blog/BlogListPage" props={location} minHeight="80vh" message={BLOG_LISTING_FAILED_TEXT} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useLocation, Link } from '@agency/shared/router';
-import { NOT_FOUND_TEXT, notFoundPageMeta } from '@agency/shared';
+import { NOT_FOUND_TEXT, notFoundPageMeta, typeset } from '@agency/shared';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './NotFoundPage.module.css';
 
@@ -13,7 +13,7 @@ export function NotFoundPage() {
         404
       </p>
       <h1 className={styles.title}>{NOT_FOUND_TEXT}</h1>
-      <p className={styles.text}>Можливо, посилання застаріло або в адресі є помилка.</p>
+      <p className={styles.text}>{typeset('Можливо, посилання застаріло або в адресі є помилка.')}</p>
       <Link to="/" className={styles.home}>
         На головну
       </Link>
