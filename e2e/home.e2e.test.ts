@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { HOME_SECTION_ORDER, SECTION_IDS, type Service } from '@agency/shared';
+import { HOME_SECTION_ORDER, SECTION_IDS, typeset, type Service } from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -57,7 +57,7 @@ describeInBrowser('home page', () => {
       await expect(card.locator('h3').textContent()).resolves.toBe(service.title);
       await expect(card.locator('img').getAttribute('src')).resolves.toBe(service.icon_url);
       await expect(card.locator('img').getAttribute('alt')).resolves.toContain(service.title);
-      await expect(card.locator('li').allTextContents()).resolves.toEqual(service.features);
+      await expect(card.locator('li').allTextContents()).resolves.toEqual(service.features.map(typeset));
       const text = normalise((await card.textContent()) ?? '');
       if (service.price_from === null) {
         expect(text).not.toContain('₴');

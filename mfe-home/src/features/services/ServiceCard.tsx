@@ -1,7 +1,10 @@
-import { formatPriceFrom, type Service } from '@agency/shared';
+import { formatPriceFrom, typeset, type Service } from '@agency/shared';
 import styles from './Services.module.css';
 
-/** One service: icon, title, description, what is included and, when known, the starting price. */
+/**
+ * One service: icon, title, description, what is included and, when known, the starting price.
+ * The agency writes the texts in the API's content; the site's typography is applied here.
+ */
 export function ServiceCard({ service }: { service: Service }) {
   const hasPrice = typeof service.price_from === 'number' && Number.isFinite(service.price_from);
   return (
@@ -16,11 +19,11 @@ export function ServiceCard({ service }: { service: Service }) {
         decoding="async"
       />
       <h3 className={styles.title}>{service.title}</h3>
-      <p className={styles.description}>{service.description}</p>
+      <p className={styles.description}>{typeset(service.description)}</p>
       {service.features.length > 0 && (
         <ul className={styles.features} aria-label={`Що входить у «${service.title}»`}>
           {service.features.map((feature) => (
-            <li key={feature}>{feature}</li>
+            <li key={feature}>{typeset(feature)}</li>
           ))}
         </ul>
       )}
