@@ -4,12 +4,13 @@ import { blogListingResource, useApiResource } from '@agency/shared/data';
 import { Link, useLocation } from '@agency/shared/router';
 import { BlogCard } from '../../shared/BlogCard';
 import grid from '../../shared/card-grid.module.css';
+import { CardPlaceholders } from '../../shared/CardPlaceholders';
 import { CategoryFilter } from './CategoryFilter';
 import { Pagination } from './Pagination';
 import styles from './BlogListPage.module.css';
 
 /** Placeholders while the first listing loads (later ones keep the previous listing on screen). */
-const PLACEHOLDER_KEYS = Array.from({ length: 6 }, (_, index) => index);
+const PLACEHOLDER_COUNT = 6;
 
 /**
  * `/blog`: every post newest first as cards, filtered by category and split into pages (of
@@ -66,16 +67,9 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
 
       {listing === null && state.status === 'loading' && (
         // The first load: placeholders the size of cards keep the footer from jumping.
-        <div aria-hidden="true" data-testid="blog-list-placeholders">
+        <div aria-hidden="true">
           <div className={styles.filterPlaceholder} />
-          <div className={grid.grid}>
-            {PLACEHOLDER_KEYS.map((key) => (
-              <div key={key} className={grid.placeholder}>
-                <div className={grid.placeholderImage} />
-                <div className={grid.placeholderBody} />
-              </div>
-            ))}
-          </div>
+          <CardPlaceholders count={PLACEHOLDER_COUNT} testId="blog-list-placeholders" />
         </div>
       )}
 

@@ -4,9 +4,8 @@ import { Link } from '@agency/shared/router';
 import { BlogCard } from '../../shared/BlogCard';
 import { HOME_BLOG_SECTION } from '../../shared/post-origin';
 import grid from '../../shared/card-grid.module.css';
+import { CardPlaceholders } from '../../shared/CardPlaceholders';
 import styles from './BlogTeaser.module.css';
-
-const PLACEHOLDER_KEYS = Array.from({ length: BLOG_TEASER_LIMIT }, (_, index) => index);
 
 /**
  * Home section 7: the newest posts as cards linking to /blog/{id} (a failed load is logged and
@@ -24,14 +23,7 @@ export default function BlogTeaser() {
       </header>
       {state.status === 'loading' && (
         // Same-sized placeholders keep the page below from jumping when the cards arrive.
-        <div className={grid.grid} aria-hidden="true" data-testid="blog-teaser-placeholders">
-          {PLACEHOLDER_KEYS.map((key) => (
-            <div key={key} className={grid.placeholder}>
-              <div className={grid.placeholderImage} />
-              <div className={grid.placeholderBody} />
-            </div>
-          ))}
-        </div>
+        <CardPlaceholders count={BLOG_TEASER_LIMIT} testId="blog-teaser-placeholders" />
       )}
       {state.status === 'loaded' && state.data.length > 0 && (
         <ul className={grid.grid} aria-label="Останні статті">
