@@ -26,6 +26,8 @@ describe('PrivacyPage', () => {
     expect(text).toMatch(/Закону України «Про захист персональних даних»/);
     expect(text).toMatch(/заявки на вакансію/i);
     expect(text).toMatch(/форми зворотного звʼязку/i);
+    // What the API stores beside each submission (user_agent, referrer, created_at) is named too.
+    expect(text).toMatch(/адресу сторінки.*браузер/);
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
   });
 
