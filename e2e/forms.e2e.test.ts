@@ -10,6 +10,7 @@ import {
   TOAST_WIDTH_PX,
   VACANCIES,
   VACANCY_TITLES,
+  applyForVacancyPath,
 } from '@agency/shared';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { eventually } from '../api/test/helpers/eventually';
@@ -247,6 +248,23 @@ describeInBrowser('applying for a vacancy and the privacy policy', () => {
 
     const stored = await storedSubmissions(suite.site, 'applications');
     expect(stored).toContainEqual(expect.objectContaining({ email: `marta.${viewport.width}@example.com`, position: vacancy.title }));
+    await page.context().close();
+  });
+
+  it.each([
+    ['desktop', { width: 1280, height: 900 }],
+    ['375 px', { width: 375, height: 800 }],
+  ])('a shared apply link opened in a new tab (%s) lands on the form with its vacancy chosen', async (_size, viewport) => {
+    const vacancy = VACANCIES[2]!;
+    // The form's slot loads only near the viewport: the page has to get there first by itself.
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}${applyForVacancyPath(vacancy)}`, { viewport, lazySections: true });
+    const form = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
+    await form.getByText(vacancy.title, { exact: true }).waitFor();
+    await eventually(
+      'the form under the header',
+      () => form.evaluate((element) => element.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom),
+      (gap) => gap >= 0 && gap <= 40,
+    );
     await page.context().close();
   });
 

@@ -18,11 +18,14 @@ function scrollPadding(): number {
 
 /**
  * The position that puts the section's heading (or the section itself, until its remote has
- * drawn one) just under the sticky header.
+ * drawn one) just under the sticky header. `holder` is the section an anchor inside a remote
+ * lives in, aimed at until the anchor appears.
  */
-export function sectionTarget(id: string): ScrollTarget {
+export function sectionTarget(id: string, holder?: string): ScrollTarget {
   return () => {
-    const section = document.getElementById(id);
+    // An anchor inside a remote that loads only near the viewport does not exist yet on a fresh
+    // visit: its section is the way there, and the slot loads on arrival.
+    const section = document.getElementById(id) ?? (holder ? document.getElementById(holder) : null);
     if (!section) return null;
     const heading = section.matches('h1, h2') ? section : (section.querySelector('h1, h2') ?? section);
     return Math.max(0, heading.getBoundingClientRect().top + window.scrollY - scrollPadding());

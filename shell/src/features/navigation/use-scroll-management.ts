@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from '@agency/shared/router';
+import { ANCHOR_SECTIONS } from './anchor-sections';
 import { currentPosition, holdScroll, positionTarget, sectionTarget, type ScrollPosition } from './hold-scroll';
 
 const STORAGE_KEY = 'agency:scroll-positions';
@@ -68,7 +69,10 @@ export function useScrollManagement(): void {
     previousPage.current = page;
     const saved = readPositions()[entryKey];
     if (navigationType === 'POP' && saved !== undefined && !plainHashLink) return holdScroll(positionTarget(saved));
-    if (location.hash.length > 1) return holdScroll(sectionTarget(decodeURIComponent(location.hash.slice(1))));
+    if (location.hash.length > 1) {
+      const id = decodeURIComponent(location.hash.slice(1));
+      return holdScroll(sectionTarget(id, ANCHOR_SECTIONS[id]));
+    }
     // The first page of a visit is already at its top.
     if (!isFirstRender) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
     return undefined;
