@@ -216,6 +216,15 @@ describeInBrowser('a lead sent in the browser reaches the agency', () => {
   });
 });
 
+/** Waits until the element's top sits just under the sticky header (0–40 px), once the page has settled. */
+async function landsUnderHeader(element: Locator): Promise<void> {
+  await eventually(
+    'the element just under the header',
+    () => element.evaluate((node) => node.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom),
+    (gap) => gap >= 0 && gap <= 40,
+  );
+}
+
 describeInBrowser('applying for a vacancy and the privacy policy', () => {
   const suite = setUpSiteAndBrowser();
 
@@ -232,12 +241,7 @@ describeInBrowser('applying for a vacancy and the privacy policy', () => {
 
     const form = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
     await form.getByText(vacancy.title, { exact: true }).waitFor();
-    // The form's top lands just under the sticky header once the page has settled.
-    await eventually(
-      'the form under the header',
-      () => form.evaluate((element) => element.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom),
-      (gap) => gap >= 0 && gap <= 40,
-    );
+    await landsUnderHeader(form);
 
     await form.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
     await form.getByLabel(/^Електронна пошта/).fill(`marta.${viewport.width}@example.com`);
@@ -260,11 +264,7 @@ describeInBrowser('applying for a vacancy and the privacy policy', () => {
     const page = await openPage(suite.browser, `${suite.site.baseUrl}${applyForVacancyPath(vacancy)}`, { viewport, lazySections: true });
     const form = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
     await form.getByText(vacancy.title, { exact: true }).waitFor();
-    await eventually(
-      'the form under the header',
-      () => form.evaluate((element) => element.getBoundingClientRect().top - document.querySelector('header')!.getBoundingClientRect().bottom),
-      (gap) => gap >= 0 && gap <= 40,
-    );
+    await landsUnderHeader(form);
     await page.context().close();
   });
 

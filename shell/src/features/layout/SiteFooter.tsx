@@ -1,6 +1,7 @@
 import { Link } from '@agency/shared/router';
 import { BRAND, SECTION_IDS, SERVICE_TYPES } from '@agency/shared';
 import { SocialIcon } from './SocialIcon';
+import { BrandLogo } from './BrandLogo';
 import styles from './SiteFooter.module.css';
 
 const COMPANY_LINKS = [
@@ -19,16 +20,7 @@ export function SiteFooter() {
       <div className={styles.columns}>
         <div className={styles.about}>
           <p className={styles.brand}>
-            <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-              <rect width="40" height="40" rx="12" fill="#ffc629" />
-              <path
-                d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
-                fill="none"
-                stroke="#0e1f52"
-                strokeWidth="3.2"
-                strokeLinecap="round"
-              />
-            </svg>
+            <BrandLogo className={styles.logo} tile="#ffc629" waves="#0e1f52" />
             {BRAND.name}
           </p>
           <p className={styles.tagline}>{BRAND.tagline}</p>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from '@agency/shared/router';
 import { BRAND } from '@agency/shared';
 import { NAV_LINKS } from './nav-links';
+import { BrandLogo } from './BrandLogo';
 import styles from './SiteHeader.module.css';
 
 const NAV_ID = 'site-nav';
@@ -34,16 +35,7 @@ export function SiteHeader() {
       <header className={styles.header}>
         <div className={styles.inner}>
           <Link to="/" className={styles.brand} aria-label={`${BRAND.name} — на головну`}>
-            <svg className={styles.logo} viewBox="0 0 40 40" aria-hidden="true" focusable="false">
-              <rect width="40" height="40" rx="12" fill="currentColor" />
-              <path
-                d="M8 17c4-4 8-4 12 0s8 4 12 0M8 25c4-4 8-4 12 0s8 4 12 0"
-                fill="none"
-                stroke="#ffc629"
-                strokeWidth="3.2"
-                strokeLinecap="round"
-              />
-            </svg>
+            <BrandLogo className={styles.logo} tile="currentColor" waves="#ffc629" />
             {BRAND.name}
           </Link>
           {!onHome && (
