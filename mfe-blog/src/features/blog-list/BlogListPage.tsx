@@ -1,10 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { BLOG_LISTING_FAILED_TEXT, blogListingPath, typeset, type BlogListing, type BlogListPageProps } from '@agency/shared';
+import {
+  BLOG_LISTING_FAILED_TEXT,
+  blogListingPath,
+  notFoundPageMeta,
+  typeset,
+  type BlogListing,
+  type BlogListPageProps,
+} from '@agency/shared';
 import { blogListingResource, useApiResource } from '@agency/shared/data';
 import { Link, useLocation } from '@agency/shared/router';
 import { BlogCard } from '../../shared/BlogCard';
 import grid from '../../shared/card-grid.module.css';
 import { CardPlaceholders } from '../../shared/CardPlaceholders';
+import { useDocumentMeta } from '../../shared/use-document-meta';
 import { CategoryFilter } from './CategoryFilter';
 import { Pagination } from './Pagination';
 import styles from './BlogListPage.module.css';
@@ -28,6 +36,10 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
   const [previous, setPrevious] = useState<BlogListing | null>(null);
   if (state.status === 'loaded' && previous !== state.data) setPrevious(state.data);
   const listing = state.status === 'loaded' ? state.data : state.status === 'loading' ? previous : null;
+  // Reached in the browser (a pagination link from an old page), a page past the last says so in
+  // the tab too, as the server's 404 page does.
+  const pageGone = state.status === 'failed' && state.notFound;
+  useDocumentMeta(pageGone ? notFoundPageMeta(blogListingPath({ category, page })).title : null, null);
 
   // A page or category chosen here starts at the top of the listing, and screen readers start at its heading.
   const onNavigate = () => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from '@agency/shared/router';
-import { parseBlogListingSearch, type BlogListing, type BlogPostSummary } from '@agency/shared';
+import { notFoundPageMeta, parseBlogListingSearch, type BlogListing, type BlogPostSummary } from '@agency/shared';
 import { fetchBlogListing } from '@agency/shared/api-client';
 import BlogListPage from './BlogListPage';
 import { pageWindow } from './Pagination';
@@ -161,6 +161,7 @@ describe('BlogListPage', () => {
     renderAt('/blog?category=SMM&page=99');
     expect(await screen.findByText('Такої сторінки блогу немає.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'До першої сторінки' })).toHaveAttribute('href', '/blog?category=SMM');
+    expect(document.title).toBe(notFoundPageMeta('/blog?category=SMM&page=99').title);
   });
 
   it('logs any other failure and says the posts could not be loaded', async () => {

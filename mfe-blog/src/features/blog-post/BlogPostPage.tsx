@@ -5,7 +5,7 @@ import { blogPostResource, useApiResource } from '@agency/shared/data';
 import { backLinkFor, usePostOrigin } from '../../shared/post-origin';
 import { BlogPostArticle } from './BlogPostArticle';
 import { RelatedPosts } from './RelatedPosts';
-import { useDocumentMeta } from './use-document-meta';
+import { useDocumentMeta } from '../../shared/use-document-meta';
 import { postNotFoundMeta, postPageMeta } from './post-page-meta';
 import styles from './BlogPostPage.module.css';
 
