@@ -32,10 +32,13 @@ export async function listServices(db: Db): Promise<Service[]> {
   }));
 }
 
+/** The columns of a post's summary (BlogPostSummary): every list reads these. */
+const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'] as const;
+
 export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSummary[]> {
   const rows = await db.kysely
     .selectFrom('blog_posts')
-    .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'])
+    .select(SUMMARY_COLUMNS)
     .where('unpublished_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -43,8 +46,6 @@ export async function listBlogPosts(db: Db, limit: number): Promise<BlogPostSumm
     .execute();
   return rows.map((row) => stored(db, row));
 }
-
-const SUMMARY_COLUMNS = ['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author'] as const;
 
 /** One page of published posts (of one category, or all), newest first, and how many there are in all. */
 export async function listBlogPage(
@@ -102,7 +103,7 @@ export async function listRelatedPosts(db: Db, id: number, limit: number): Promi
 export async function getBlogPost(db: Db, id: number): Promise<BlogPost | undefined> {
   const row = await db.kysely
     .selectFrom('blog_posts')
-    .select(['id', 'title', 'excerpt', 'category', 'image_url', 'created_at', 'author', 'content'])
+    .select([...SUMMARY_COLUMNS, 'content'])
     .where('id', '=', id)
     .where('unpublished_at', 'is', null)
     .executeTakeFirst();
