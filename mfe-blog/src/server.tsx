@@ -11,6 +11,7 @@ import {
   type BlogPost,
   type BlogPostPageProps,
   type RemoteServerBundle,
+  type ServerData,
   type SlotRender,
 } from '@agency/shared';
 import { blogListingApiPath, blogPostPath, relatedPostsPath } from '@agency/shared/api-client';
@@ -27,7 +28,7 @@ export const dataFor: RemoteServerBundle['dataFor'] = (module, props) => {
   return undefined;
 };
 
-function renderPostPage({ postId }: BlogPostPageProps, data: Parameters<RemoteServerBundle['renderSlot']>[2]): SlotRender {
+function renderPostPage({ postId }: BlogPostPageProps, data: ServerData): SlotRender {
   const html = renderToString(
     <StaticRouter location={`/blog/${encodeURIComponent(postId)}`}>
       <BlogPostPage postId={postId} />
@@ -38,7 +39,7 @@ function renderPostPage({ postId }: BlogPostPageProps, data: Parameters<RemoteSe
   return { html, meta: postNotFoundMeta(postId), status: 404 };
 }
 
-function renderListPage(props: BlogListPageProps, data: Parameters<RemoteServerBundle['renderSlot']>[2]): SlotRender {
+function renderListPage(props: BlogListPageProps, data: ServerData): SlotRender {
   const path = blogListingPath(props);
   const html = renderToString(
     <StaticRouter location={path}>

@@ -57,5 +57,5 @@ export const isBlogListing = objectOf<BlogListing>({
   categories: arrayOf(isBlogCategoryCount),
 });
 
-export { objectOf, isString, isInteger };
+export { isString };
 export type { Guard };

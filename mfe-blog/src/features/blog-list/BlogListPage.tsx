@@ -22,8 +22,8 @@ const PLACEHOLDER_COUNT = 6;
 
 /**
  * `/blog`: every post newest first as cards, filtered by category and split into pages (of
- * BLOG_PAGE_SIZE posts, the API's page size). The shell parses the address into `category` and `page`; a page past the last is
- * "not found" (the server answers it 404).
+ * BLOG_PAGE_SIZE posts, the API's page size). The shell parses the address into `category` and
+ * `page`; a page past the last is "not found" (the server answers it 404).
  */
 export default function BlogListPage({ category, page }: BlogListPageProps) {
   const state = useApiResource(blogListingResource({ category, page }), 'mfe-blog');

@@ -10,7 +10,7 @@ import styles from './BlogPostPage.module.css';
 interface BlogPostArticleProps {
   post: BlogPost;
   headingRef: Ref<HTMLHeadingElement>;
-  /** Where the visitor came from (the listing or the home's blog section), else the listing. */
+  /** Where the visitor came from (the listing or the home's blog section), else the home page. */
   backLink: BackLink;
 }
 

@@ -4,7 +4,6 @@ import { RemoteSlot } from '../federation/remote-slot';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './BlogListRoute.module.css';
 
-
 /**
  * `/blog?category=…&page=…`: the blog remote's listing of the page the address asks for. One slot
  * for every page and category, so choosing another keeps the listing (and its filter) on screen.

@@ -52,7 +52,7 @@ export function SiteHeader() {
             onClick={() => setMenuOpen((open) => !open)}
           >
             <span className={menuOpen ? `${styles.menuIcon} ${styles.closeIcon}` : styles.menuIcon} aria-hidden="true" />
-            <span className={styles.menuLabel}>{menuOpen ? 'Закрити' : 'Меню'}</span>
+            {menuOpen ? 'Закрити' : 'Меню'}
           </button>
           <nav id={NAV_ID} aria-label="Розділи сайту" className={menuOpen ? `${styles.nav} ${styles.open}` : styles.nav}>
             <ul className={styles.links}>
