@@ -9,9 +9,8 @@ import {
 } from '@agency/shared';
 import { blogListingResource, useApiResource } from '@agency/shared/data';
 import { Link, useLocation } from '@agency/shared/router';
-import { BlogCard } from '../../shared/BlogCard';
-import grid from '../../shared/card-grid.module.css';
 import { CardPlaceholders } from '../../shared/CardPlaceholders';
+import { PostCardList } from '../../shared/PostCardList';
 import { useDocumentMeta } from '../../shared/use-document-meta';
 import { CategoryFilter } from './CategoryFilter';
 import { Pagination } from './Pagination';
@@ -89,13 +88,12 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
         <div className={styles.results} aria-busy={state.status === 'loading'}>
           <CategoryFilter categories={listing.categories} active={category} onNavigate={onNavigate} />
           {listing.posts.length > 0 ? (
-            <ul className={grid.grid} aria-label={category ? `Статті рубрики «${category}»` : 'Усі статті'}>
-              {listing.posts.map((post) => (
-                <li key={post.id} className={grid.item}>
-                  <BlogCard post={post} from={`${pathname}${search}`} headingLevel={2} />
-                </li>
-              ))}
-            </ul>
+            <PostCardList
+              posts={listing.posts}
+              from={`${pathname}${search}`}
+              label={category ? `Статті рубрики «${category}»` : 'Усі статті'}
+              headingLevel={2}
+            />
           ) : (
             <div className={styles.message}>
               <p>{category ? `У рубриці «${category}» поки немає статей.` : 'Статей поки немає.'}</p>

@@ -1,6 +1,5 @@
 import { relatedPostsResource, useApiResource } from '@agency/shared/data';
-import { BlogCard } from '../../shared/BlogCard';
-import grid from '../../shared/card-grid.module.css';
+import { PostCardList } from '../../shared/PostCardList';
 import styles from './BlogPostPage.module.css';
 
 interface RelatedPostsProps {
@@ -18,13 +17,7 @@ export function RelatedPosts({ postId, from }: RelatedPostsProps) {
       <h2 id="related-posts-title" className={styles.relatedTitle}>
         Читайте також
       </h2>
-      <ul className={grid.grid}>
-        {state.data.map((post) => (
-          <li key={post.id} className={grid.item}>
-            <BlogCard post={post} from={from} />
-          </li>
-        ))}
-      </ul>
+      <PostCardList posts={state.data} from={from} />
     </section>
   );
 }

@@ -1,10 +1,9 @@
 import { BLOG_LISTING_PATH, BLOG_TEASER_LIMIT, typeset } from '@agency/shared';
 import { latestPostsResource, useApiResource } from '@agency/shared/data';
 import { Link } from '@agency/shared/router';
-import { BlogCard } from '../../shared/BlogCard';
 import { HOME_BLOG_SECTION } from '../../shared/post-origin';
-import grid from '../../shared/card-grid.module.css';
 import { CardPlaceholders } from '../../shared/CardPlaceholders';
+import { PostCardList } from '../../shared/PostCardList';
 import styles from './BlogTeaser.module.css';
 
 /**
@@ -26,14 +25,8 @@ export default function BlogTeaser() {
         <CardPlaceholders count={BLOG_TEASER_LIMIT} testId="blog-teaser-placeholders" />
       )}
       {state.status === 'loaded' && state.data.length > 0 && (
-        <ul className={grid.grid} aria-label="Останні статті">
-          {/* The cut holds even if the API ignores the limit. */}
-          {state.data.slice(0, BLOG_TEASER_LIMIT).map((post) => (
-            <li key={post.id} className={grid.item}>
-              <BlogCard post={post} from={HOME_BLOG_SECTION} />
-            </li>
-          ))}
-        </ul>
+        // The cut holds even if the API ignores the limit.
+        <PostCardList posts={state.data.slice(0, BLOG_TEASER_LIMIT)} from={HOME_BLOG_SECTION} label="Останні статті" />
       )}
       <Link to={BLOG_LISTING_PATH} className={styles.allPosts}>
         Усі статті<span aria-hidden="true"> →</span>
