@@ -6,18 +6,18 @@ import { currentPosition, holdScroll, positionTarget, sectionTarget, type Scroll
 const STORAGE_KEY = 'agency:scroll-positions';
 
 /** Each history entry's last scroll position, kept for the tab's life (a reload keeps it too). */
-function readPositions(): Record<string, ScrollPosition> {
+function readPositions(): Map<string, ScrollPosition> {
   try {
     const stored: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}');
-    return stored && typeof stored === 'object' ? (stored as Record<string, ScrollPosition>) : {};
+    return new Map(stored && typeof stored === 'object' ? Object.entries(stored as Record<string, ScrollPosition>) : []);
   } catch {
-    return {};
+    return new Map();
   }
 }
 
-function writePositions(positions: Record<string, ScrollPosition>): void {
+function writePositions(positions: Map<string, ScrollPosition>): void {
   try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(positions));
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(positions)));
   } catch {
     // Storage full or blocked: Back then starts at the top, nothing worse.
   }
@@ -36,6 +36,10 @@ export function useScrollManagement(): void {
   const entryKey = location.key === 'default' ? `default:${location.pathname}${location.search}${location.hash}` : location.key;
   const currentEntry = useRef(entryKey);
   const previousPage = useRef<string | null>(null);
+  // Scrolling updates this map, a frame at most; storage is written only when the visitor leaves
+  // an entry or the page, not on every frame.
+  const positions = useRef<Map<string, ScrollPosition> | null>(null);
+  positions.current ??= typeof window === 'undefined' ? new Map() : readPositions();
 
   useEffect(() => {
     // The browser's own restoration runs before the remotes have drawn, and lands wrong.
@@ -43,20 +47,25 @@ export function useScrollManagement(): void {
     let frame = 0;
     const record = () => {
       frame = 0;
-      writePositions({ ...readPositions(), [currentEntry.current]: currentPosition() });
+      positions.current!.set(currentEntry.current, currentPosition());
     };
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(record);
     };
+    // A reload or a visit elsewhere in this tab comes back to the stored positions.
+    const store = () => writePositions(positions.current!);
     window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('pagehide', store);
     return () => {
       window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('pagehide', store);
       if (frame) cancelAnimationFrame(frame);
     };
   }, []);
 
   // Before the browser paints the new page, so scrolling it is never attributed to the old entry.
   useLayoutEffect(() => {
+    if (currentEntry.current !== entryKey) writePositions(positions.current!);
     currentEntry.current = entryKey;
   }, [entryKey]);
 
@@ -67,7 +76,7 @@ export function useScrollManagement(): void {
     // "default", like the visit's first entry): it is a jump to a section, not a return.
     const plainHashLink = location.key === 'default' && previousPage.current === page && location.hash.length > 1;
     previousPage.current = page;
-    const saved = readPositions()[entryKey];
+    const saved = positions.current!.get(entryKey);
     if (navigationType === 'POP' && saved !== undefined && !plainHashLink) return holdScroll(positionTarget(saved));
     if (location.hash.length > 1) {
       const id = decodeURIComponent(location.hash.slice(1));
