@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
+import { blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, type BlogPostSummary } from '@agency/shared';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 const NOT_FOUND = 'Стаття не знайдена';
-const CASES = 'Кейси';
-const CASES_LISTING = `/blog?category=${encodeURIComponent(CASES)}`;
+const CASES = CASE_STUDIES_CATEGORY;
+const CASES_LISTING = blogListingPath({ category: CASES });
 
 /** Cards of the listing (or any list of cards) by their titles, in page order. */
 function cardTitles(page: Page, scope = 'main'): Promise<string[]> {
