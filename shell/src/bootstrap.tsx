@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
@@ -17,10 +17,14 @@ const page = (
 
 // The server sends the page already rendered from the same components: React adopts that markup
 // (each remote's part once its code has loaded) instead of drawing the page again. The
-// development server's page arrives empty.
+// development server's page arrives empty. Hydrating as a transition lets React yield to the
+// browser every few milliseconds instead of adopting the whole page in one long task: the page is
+// already on screen, and a tap during hydration is replayed once its part is adopted.
 if (container.hasChildNodes()) {
-  hydrateRoot(container, page, {
-    onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),
+  startTransition(() => {
+    hydrateRoot(container, page, {
+      onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),
+    });
   });
 } else {
   createRoot(container).render(page);
