@@ -13,6 +13,9 @@ const { SERVER_DIR } = require('./server-files');
 const { PageAssetsPlugin } = require('./page-assets-plugin');
 const { API, HOST, remoteInFolder, devRemotesDocument } = require('./apps');
 
+/** Skips the runtime's warn-only semver check of singletons (the release gate checks ranges). */
+const SINGLETON_SHARE_PLUGIN = path.join(__dirname, '../src/federation/singleton-share-plugin.ts');
+
 const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? API.devPort}`;
 
 /** `{ Hero: './src/…' }` → Module Federation's `{ './Hero': './src/…' }`. */
@@ -136,7 +139,7 @@ function browserConfig(app, packageJson, production) {
         remotes: {},
         shared: createSharedConfig(packageJson),
         shareStrategy: 'loaded-first',
-        runtimePlugins: app.runtimePlugins ?? [],
+        runtimePlugins: [...(production ? [SINGLETON_SHARE_PLUGIN] : []), ...(app.runtimePlugins ?? [])],
         manifest: true,
         dts: false,
         // One federation runtime on the page: the shell provides it, production remotes use it
