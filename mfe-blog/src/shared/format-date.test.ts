@@ -12,6 +12,18 @@ describe('formatPostDate', () => {
     expect(formatPostDate('2026-03-14T23:30:00Z')).toBe('15 березня 2026 р.');
   });
 
+  it('writes every month and every hour of the day exactly as Intl does for uk-UA on Kyiv time', () => {
+    const intl = new Intl.DateTimeFormat('uk-UA', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/Kyiv' });
+    // The first of every month, the days clocks change (29 March, 25 October 2026) and New Year's Eve.
+    const days = [...Array.from({ length: 12 }, (_, month) => [2026, month, 1]), [2026, 2, 29], [2026, 9, 25], [2025, 11, 31]];
+    for (const [year, month, day] of days) {
+      for (let hour = 0; hour < 24; hour++) {
+        const date = new Date(Date.UTC(year!, month!, day!, hour, 30));
+        expect(formatPostDate(date.toISOString())).toBe(intl.format(date));
+      }
+    }
+  });
+
   it('returns an empty string for a value that is not a date', () => {
     expect(formatPostDate('not a date')).toBe('');
   });
