@@ -113,6 +113,19 @@ describeInBrowser('pages rendered by the server', () => {
     expect(api.headers.get('content-encoding')).toBe('br');
   });
 
+  it('marks the scripts whose every function runs on load for eager compilation, and no others', async () => {
+    const html = await (await fetch(suite.site.baseUrl)).text();
+    const preloaded = [...html.matchAll(/<link rel="preload" as="script"[^>]* href="([^"]+\.js)"/g)].map((match) => match[1]!);
+    const entry = /<script defer src="?([^" >]+\.js)/.exec(html)?.[1];
+    const startsWithHint = async (path: string) =>
+      (await (await fetch(`${suite.site.baseUrl}${path}`)).text()).startsWith('//# allFunctionsCalledOnLoad\n');
+    const hinted = [];
+    for (const path of [entry!, ...preloaded]) if (await startsWithHint(path)) hinted.push(path.replace(/\.[0-9a-f]{10}\.js$/, '.js'));
+    // The shell's entry (the federation runtime), its bootstrap chunk and the home remote's entry;
+    // libraries and exposed modules, most of whose functions wait for use, compile lazily.
+    expect(hinted.sort()).toEqual(['/bootstrap.js', '/main.js', '/remotes/home/remoteEntry.js']);
+  });
+
   it('loads the forms only when the visitor scrolls near them', async () => {
     const page = await openPage(suite.browser, undefined, { lazySections: true });
     const formsRequests: string[] = [];
