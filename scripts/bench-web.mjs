@@ -2,7 +2,9 @@
 // SQLite database, and runs Lighthouse (mobile and desktop, default simulated throttling) on the
 // local Chromium several times on `/` and on a blog post. Prints the median of each figure and
 // the bytes each app contributes; then, on Chromium's slow-4G emulation (150 ms RTT, 1.6 Mbit/s),
-// when the hero headline is first visible. Options: --runs <n> (default 3), --json <file> (medians).
+// when the hero headline is first visible. Each row also gives Lighthouse's benchmark index of the
+// host CPU during its runs, which scales the simulated CPU figures (TBT above all).
+// Options: --runs <n> (default 3), --json <file> (medians).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -98,6 +100,10 @@ function figures(lhr, baseUrl) {
     'JS KiB': sum(requests.filter((item) => item.resourceType === 'Script')),
     'total KiB': sum(requests),
     requests: requests.length,
+    // Lighthouse's measure of this machine's CPU speed at the time of the run: simulated
+    // throttling scales what it observed here, so TBT moves with it (a shared 2-core VM swings
+    // by half from one minute to the next).
+    'host CPU': lhr.environment.benchmarkIndex,
     byApp,
   };
 }
