@@ -20,17 +20,12 @@ const page = (
 // development server's page arrives empty. Hydrating as a transition lets React yield to the
 // browser every few milliseconds instead of adopting the whole page in one long task: the page is
 // already on screen, and a tap during hydration is replayed once its part is adopted.
-// Started in the task after this module's: evaluating react-dom and the app's modules is already
-// one task's worth of work, and the root's set-up (an event listener for every event React
-// handles) would lengthen it.
 if (container.hasChildNodes()) {
-  setTimeout(() =>
-    startTransition(() => {
-      hydrateRoot(container, page, {
-        onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),
-      });
-    }),
-  );
+  startTransition(() => {
+    hydrateRoot(container, page, {
+      onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),
+    });
+  });
 } else {
   createRoot(container).render(page);
 }
