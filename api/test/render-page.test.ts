@@ -79,10 +79,11 @@ describe('pages rendered on the server from the apps’ server bundles', () => {
     expect(html).not.toContain('<title>dev</title>');
     expect(html).toContain('<link rel="canonical" href="https://khvylia.example/">');
     expect(html).toContain(`<div data-remote-module="home/Hero" data-remote-release="dist"><h1>Послуг: ${services.length}</h1></div>`);
-    // React's hint goes to the head, before the shell's script; the slot's styles are linked.
+    // React's hint goes to the head, before the shell's script; the slot's styles are linked under
+    // the name the remote's CSS loader looks for, so it adopts them instead of adding a copy.
     const head = html.slice(0, html.indexOf('</head>'));
     expect(head.indexOf('<link rel="preload" as="image" href="/media/hero.svg"/>')).toBeLessThan(head.indexOf('<script defer'));
-    expect(head).toContain('<link rel="stylesheet" href="/remotes/home/hero.0a1b2c3d4e.css">');
+    expect(head).toContain('<link rel="stylesheet" href="/remotes/home/hero.0a1b2c3d4e.css" data-href="hero.0a1b2c3d4e.css">');
     expect(head).toContain('<link rel="stylesheet" href="/bootstrap.0a1b2c3d4e.css">');
     expect(head).toContain('<link rel="preload" as="script" fetchpriority="low" href="/remotes/home/remoteEntry.js">');
     const pageData = (id: string) => JSON.parse(new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(html)![1]!);
@@ -169,7 +170,7 @@ describe('a remote hosted elsewhere (REMOTE_*_URL)', () => {
       const first = (await ctx.request('GET', '/')).body;
       expect(first).toMatch(/<div data-remote-module="home\/Hero" data-remote-release="external"><h1>Перша збірка: \d+<\/h1><\/div>/);
       // The browser fetches the slot's files from the remote's own origin.
-      expect(first).toContain('<link rel="stylesheet" href="https://home.example/hero.0a1b2c3d4e.css">');
+      expect(first).toContain('<link rel="stylesheet" href="https://home.example/hero.0a1b2c3d4e.css" data-href="hero.0a1b2c3d4e.css">');
       expect(first).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://home.example/remoteEntry.js">');
 
       leaveHomeBuild('build-2', 'Друга збірка');

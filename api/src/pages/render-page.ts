@@ -149,9 +149,14 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       const expose = manifest?.exposes.find((candidate) => candidate.name === module);
       // The server markup needs its styles before the first paint; the scripts only make it
       // interactive, so they are fetched early but below the styles and fonts in priority.
+      // `data-href` is the file's name as the remote's CSS loader knows it: when the module's
+      // code arrives, the loader adopts this stylesheet instead of adding the same one again
+      // (which would restyle and lay out the whole page once more).
       const links = manifest
         ? [
-            ...(expose?.assets.css.sync ?? []).map((file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
+            ...(expose?.assets.css.sync ?? []).map(
+              (file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}" data-href="${escapeHtml(file)}">`,
+            ),
             `<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="${escapeHtml(location.entry)}">`,
             `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, manifest.metaData.remoteEntry.name))}">`,
             ...(expose?.assets.js.sync ?? []).map(
