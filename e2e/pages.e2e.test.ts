@@ -126,6 +126,21 @@ describeInBrowser('pages rendered by the server', () => {
     expect(hinted.sort()).toEqual(['/bootstrap.js', '/main.js', '/remotes/home/remoteEntry.js']);
   });
 
+  it('links each stylesheet once when the remotes take over the server-rendered page', async () => {
+    // A second link to the same stylesheet costs the page a full restyle and layout at start-up.
+    for (const path of ['/', `/blog/${post.id}`]) {
+      const page = await openPage(suite.browser, `${suite.site.baseUrl}${path}`);
+      await page.waitForLoadState('networkidle');
+      if (path === '/') await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+      const sheets = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'), (link) => link.href));
+      const remoteSheets = sheets.filter((href) => href.includes('/remotes/'));
+      // The server-rendered module's styles, and on / the lower sections' own, loaded by their remotes.
+      expect(remoteSheets.length).toBeGreaterThanOrEqual(path === '/' ? 3 : 1);
+      expect(sheets.filter((href, index) => sheets.indexOf(href) !== index)).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('loads the forms only when the visitor scrolls near them', async () => {
     const page = await openPage(suite.browser, undefined, { lazySections: true });
     const formsRequests: string[] = [];
