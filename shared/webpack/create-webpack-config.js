@@ -75,7 +75,7 @@ function oneFederationRuntimeBuild() {
  */
 const CALLED_ON_LOAD = /^(?:main|bootstrap)\.[0-9a-f]+\.js$|^remoteEntry\.js$/;
 
-function compileHints(webpack) {
+function compileHints() {
   return new webpack.BannerPlugin({
     banner: '//# allFunctionsCalledOnLoad',
     raw: true,
@@ -181,7 +181,7 @@ function browserConfig(app, packageJson, production) {
         scriptLoading: 'defer',
       }),
       ...(app.isHost ? [new PageAssetsPlugin()] : []),
-      ...(production ? [compileHints(webpack), ...precompression()] : []),
+      ...(production ? [compileHints(), ...precompression()] : []),
     ],
     performance: { hints: false },
     devServer: {
