@@ -6,5 +6,6 @@ module.exports = createHostWebpackConfig(__dirname, {
   runtimePlugins: [
     path.join(__dirname, 'src/features/federation/remote-fallback-plugin.ts'),
     path.join(__dirname, 'src/features/federation/server-preloaded-assets-plugin.ts'),
+    path.join(__dirname, 'src/features/federation/task-per-shared-module-plugin.ts'),
   ],
 });
