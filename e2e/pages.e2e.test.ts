@@ -141,6 +141,41 @@ describeInBrowser('pages rendered by the server', () => {
     }
   });
 
+  it('reads in a sans-serif face of the device, bold where bold, when the web font cannot load', async () => {
+    const page = await openPage(suite.browser, undefined, { javaScriptEnabled: false });
+    await page.route(/\.woff2$/, (route) => route.abort());
+    await page.goto(suite.site.baseUrl);
+    // Probes the browser's own serif default, beside the page's text, to compare faces with.
+    await page.evaluate(() => {
+      const probe = document.createElement('p');
+      probe.id = 'serif-probe';
+      probe.style.fontFamily = 'serif';
+      probe.textContent = 'Агенція';
+      document.body.append(probe);
+    });
+    const cdp = await page.context().newCDPSession(page);
+    const { root } = await cdp.send('DOM.getDocument');
+    await cdp.send('CSS.enable');
+    const faceOf = async (selector: string) => {
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+      return fonts.map((font) => ({ family: font.familyName, face: font.postScriptName }));
+    };
+    const [serif] = await faceOf('#serif-probe');
+    const heading = await faceOf(`#${SECTION_IDS.hero} h1`);
+    const text = await faceOf(`#${SECTION_IDS.hero} h1 + p`);
+    for (const faces of [heading, text]) {
+      expect(faces.length).toBeGreaterThan(0);
+      for (const face of faces) {
+        expect(face.family).not.toMatch(/Montserrat/);
+        expect(face.family).not.toBe(serif!.family);
+      }
+    }
+    // The heading's weight comes from a bold face of the device, not from the regular one.
+    expect(heading.map((font) => font.face)).not.toEqual(text.map((font) => font.face));
+    await page.context().close();
+  });
+
   it('loads the forms only when the visitor scrolls near them', async () => {
     const page = await openPage(suite.browser, undefined, { lazySections: true });
     const formsRequests: string[] = [];
