@@ -152,6 +152,9 @@ describeInBrowser('pages rendered by the server', () => {
       probe.style.fontFamily = 'serif';
       probe.textContent = 'Агенція';
       document.body.append(probe);
+      // Lays the probe out now: the faces are read from the layout (the page runs no script of its
+      // own here, so there are no frame callbacks to wait for).
+      return probe.getBoundingClientRect().height;
     });
     const cdp = await page.context().newCDPSession(page);
     const { root } = await cdp.send('DOM.getDocument');
@@ -162,6 +165,7 @@ describeInBrowser('pages rendered by the server', () => {
       return fonts.map((font) => ({ family: font.familyName, face: font.postScriptName }));
     };
     const [serif] = await faceOf('#serif-probe');
+    expect(serif).toBeDefined();
     const heading = await faceOf(`#${SECTION_IDS.hero} h1`);
     const text = await faceOf(`#${SECTION_IDS.hero} h1 + p`);
     for (const faces of [heading, text]) {
