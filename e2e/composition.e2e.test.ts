@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS } from '@agency/shared';
-import { describeInBrowser, launchBrowser, openPage } from './support/browser';
+import { describeInBrowser, launchBrowser, MENU_BUTTON, openPage } from './support/browser';
 import { freePort, startSite, type RunningSite } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -76,16 +76,16 @@ describeInBrowser('composed site', () => {
     // scripts (a timer, an idle callback) lets the load event overtake it, and this tap is lost.
     for (const path of ['/', '/blog/1']) {
       const page = await openPage(suite.browser, undefined, { viewport: { width: 375, height: 800 }, isMobile: true });
-      await page.addInitScript(() => {
+      await page.addInitScript((menuButton) => {
         window.addEventListener('load', () => {
-          const menu = document.querySelector<HTMLButtonElement>('button[aria-controls="site-nav"]');
+          const menu = document.querySelector<HTMLButtonElement>(menuButton);
           document.documentElement.dataset.tappedAtLoad = String(Boolean(menu));
           menu?.click();
         });
-      });
+      }, MENU_BUTTON);
       await page.goto(`${suite.site.baseUrl}${path}`);
       await expect(page.locator('html').getAttribute('data-tapped-at-load')).resolves.toBe('true');
-      const menu = page.locator('button[aria-controls="site-nav"]');
+      const menu = page.locator(MENU_BUTTON);
       await menu.and(page.locator('[aria-expanded="true"]')).waitFor({ timeout: 5000 });
       await expect(menu.textContent()).resolves.toBe('Закрити');
       await page.context().close();

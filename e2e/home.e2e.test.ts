@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS, typeset, type Service } from '@agency/shared';
-import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { describeInBrowser, expectNoSeriousA11yViolations, MENU_BUTTON, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 /** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
@@ -149,8 +149,7 @@ describeInBrowser('home page', () => {
   it('opens the section menu on a phone and reaches a section from it', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
     await waitForFullPage(page);
-    // The button's name follows its state ("Меню", then "Закрити"); aria-controls names it for good.
-    const menu = page.locator('button[aria-controls="site-nav"]');
+    const menu = page.locator(MENU_BUTTON);
     await expect(menu.textContent()).resolves.toBe('Меню');
     await expect(page.getByRole('navigation', { name: 'Розділи сайту' }).isVisible()).resolves.toBe(false);
     await menu.click();

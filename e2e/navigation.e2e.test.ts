@@ -1,13 +1,12 @@
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
-import { describeInBrowser, openPage } from './support/browser';
+import { describeInBrowser, MENU_BUTTON, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 jest.setTimeout(90_000);
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 800 };
-const MENU_BUTTON = 'button[aria-controls="site-nav"]';
 
 /**
  * The first h1/h2 of an element's section, as a visitor sees it: its distance below the sticky

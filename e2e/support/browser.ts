@@ -6,6 +6,9 @@ import { CHROMIUM_ARGS, findChromium } from './chromium';
 // Under CI the browser suite always runs (the global setup fails there when Chromium is missing).
 export const describeInBrowser = process.env.E2E_SKIP && !process.env.CI ? describe.skip : describe;
 
+/** The header's menu button on narrow screens; its name follows its state, aria-controls names it for good. */
+export const MENU_BUTTON = 'button[aria-controls="site-nav"]';
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
 }
