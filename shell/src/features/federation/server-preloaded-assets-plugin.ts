@@ -10,11 +10,12 @@ function shownInPage(moduleId: string): boolean {
  * module's assets a second time.
  *
  * On each load the runtime reads the remote's manifest and adds the module's stylesheets and
- * scripts to the page itself, matching existing tags by full URL. The server's page links
- * them by path (with its preloads), so the runtime missed them: every server-rendered module's
- * stylesheet was added again, costing the page a full style recalculation and layout, and the
- * manifest walk cost 10–25 ms of main-thread work at start-up (profiles of `/`, two modules). Modules that render
- * only in the browser (the lower sections) keep the runtime's parallel loading of their assets.
+ * scripts to the page itself, matching existing tags by full URL. The server's page links them by
+ * path (with its preloads), so the runtime missed them: every server-rendered module's stylesheet
+ * was added again, costing the page a full style recalculation and layout, and the manifest walk
+ * cost 10–25 ms of main-thread work at start-up (profiles of `/`, two modules). Modules that
+ * render only in the browser (the lower sections) keep the runtime's parallel loading of their
+ * assets.
  */
 export default function serverPreloadedAssetsPlugin(): ModuleFederationRuntimePlugin {
   return {
