@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
-import { SECTION_IDS, TOAST_MESSAGES, TOAST_WIDTH_PX } from '@agency/shared';
+import type { Page, Response } from 'playwright-core';
+import { SECTION_IDS, TOAST_CONTAINER, TOAST_MESSAGES, TOAST_WIDTH_PX } from '@agency/shared';
 import { describeInBrowser, openPage } from './support/browser';
 import { fillContact, submit } from './support/forms';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -35,8 +35,33 @@ async function toastLook(page: Page, text: string) {
   });
 }
 
+/** Whether a response is script carrying react-toastify (its stylesheet text is inside it). */
+async function isToastCode(response: Response): Promise<boolean> {
+  return response.request().resourceType() === 'script' && (await response.text()).includes('.Toastify__toast-container');
+}
+
 describeInBrowser('toasts', () => {
   const suite = setUpSiteAndBrowser();
+
+  it("are fetched at the visitor's first action, not with the page, in the live region the server sent", async () => {
+    const page = await openPage(suite.browser, undefined, { lazySections: true });
+    const toastScripts: string[] = [];
+    page.on('response', async (response) => {
+      if (await isToastCode(response)) toastScripts.push(response.url());
+    });
+    await page.goto(suite.site.baseUrl, { waitUntil: 'networkidle' });
+    expect(toastScripts).toEqual([]);
+    const liveRegion = page.getByRole('region', { name: TOAST_CONTAINER['aria-label'] });
+    await expect(liveRegion.getAttribute('aria-live')).resolves.toBe('polite');
+
+    const fetched = page.waitForResponse(isToastCode);
+    await page.keyboard.press('Tab');
+    await fetched;
+    await page.waitForLoadState('networkidle');
+    await expect(liveRegion.count()).resolves.toBe(1);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
 
   it("wear the site's colours and type, not the library's green and red, at the spec's width", async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);

@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
+import { ToastHost } from './features/toasts/ToastHost';
 import './styles/global.css';
 
 const container = document.getElementById('root');
@@ -12,6 +13,8 @@ const page = (
     <BrowserRouter>
       <App />
     </BrowserRouter>
+    {/* Outside the router, whose context changes with every navigation (see ToastHost). */}
+    <ToastHost />
   </StrictMode>
 );
 

@@ -4,6 +4,8 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '@agency/shared/router';
 import type { ShellServerBundle } from '@agency/shared';
 import { App } from './app/App';
+import { SiteToastContainer } from './features/toasts/SiteToastContainer';
+import { ToastHost } from './features/toasts/ToastHost';
 import { PageRenderContext, type PageRenderCollector } from './features/page/page-render-context';
 
 export const renderPage: ShellServerBundle['renderPage'] = (url, serverSlots) => {
@@ -13,6 +15,7 @@ export const renderPage: ShellServerBundle['renderPage'] = (url, serverSlots) =>
       <StaticRouter location={url}>
         <App />
       </StaticRouter>
+      <ToastHost container={SiteToastContainer} />
     </PageRenderContext.Provider>,
   );
   return { html, meta: collector.meta, status: collector.status, slots: collector.slots };

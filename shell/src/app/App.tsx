@@ -1,8 +1,5 @@
-import type { CSSProperties } from 'react';
 import { Route, Routes } from '@agency/shared/router';
-import { ToastContainer } from 'react-toastify';
-import 'react-toastify/dist/ReactToastify.css';
-import { PRIVACY_PATH, TOAST_CONTAINER, TOAST_GAP_PX, TOAST_WIDTH_PX } from '@agency/shared';
+import { PRIVACY_PATH } from '@agency/shared';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
@@ -13,13 +10,7 @@ import { PrivacyPage } from '../features/privacy/PrivacyPage';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import styles from './App.module.css';
 
-// Spec section 9: toast width and the gap between toasts, from the shared constants.
-const TOAST_SIZE = {
-  '--toastify-toast-width': `${TOAST_WIDTH_PX}px`,
-  '--toast-gap': `${TOAST_GAP_PX}px`,
-} as CSSProperties;
-
-/** The page frame: header, the routed page, footer and the one toast host of the site. */
+/** The page frame: header, the routed page and footer. */
 export function App() {
   useScrollManagement();
   return (
@@ -38,7 +29,6 @@ export function App() {
         </Routes>
       </main>
       <SiteFooter />
-      <ToastContainer {...TOAST_CONTAINER} className={styles.toasts} style={TOAST_SIZE} />
     </div>
   );
 }
