@@ -39,8 +39,19 @@ const APOSTROPHE_BETWEEN_LETTERS = /\p{L}['\u2019](?=\p{L})/gu;
  */
 const QUOTED = /(^|[\s([{\u2014\u2013«„])"([^"\s](?:[^"]*?[^"\s])?)"(?=$|[\s.,;:!?…)\]}\u2014\u2013»“])/gu;
 
+// The patterns above with Unicode property classes take V8 milliseconds to compile on first use,
+// which every app pays while its first screen renders. Each is run only on text that can match it:
+// a URL or address needs one of these marks, a pair of quotes a `"`, an apostrophe `'` or `’`.
+const PROTECTED_MARKS = ['@', '://', 'www.', 'mailto:', 'tel:'];
+
 function protectedRanges(text: string): Array<[number, number]> {
+  if (!PROTECTED_MARKS.some((mark) => text.includes(mark))) return [];
   return [...text.matchAll(PROTECTED)].map((match) => [match.index, match.index + match[0].length]);
+}
+
+/** Whether the character glues a letter to a longer token; blank and absent ones never do. */
+function isWordChar(char: string): boolean {
+  return char !== '' && char !== ' ' && WORD_CHAR.test(char);
 }
 
 /** Replaces single characters at the given offsets (every change here is one character for one). */
@@ -59,7 +70,7 @@ export function typeset(text: string): string {
   let result = text;
 
   // Apostrophes between letters.
-  {
+  if (result.includes("'") || result.includes('\u2019')) {
     const changes = new Map<number, string>();
     for (const match of result.matchAll(APOSTROPHE_BETWEEN_LETTERS)) {
       const at = match.index + match[0].length - 1;
@@ -69,7 +80,7 @@ export function typeset(text: string): string {
   }
 
   // Quotes, innermost pairs first, until none pair up any more (so a second run finds nothing).
-  for (let round = 0; round < 8; round++) {
+  for (let round = 0; round < 8 && result.includes('"'); round++) {
     const changes = new Map<number, string>();
     for (const match of result.matchAll(QUOTED)) {
       const open = match.index + (match[1] ?? '').length;
@@ -96,7 +107,7 @@ export function typeset(text: string): string {
       if (result[index] !== ' ' || isProtected(index)) continue;
       const before = result[index - 1] ?? '';
       const beforeThat = result[index - 2] ?? '';
-      const oneLetterWord = ONE_LETTER_WORDS.has(before) && !WORD_CHAR.test(beforeThat);
+      const oneLetterWord = ONE_LETTER_WORDS.has(before) && !isWordChar(beforeThat);
       const after = result[index + 1] ?? '';
       const afterThat = result[index + 2];
       const dashBetweenSpaces = DASHES.has(after) && (afterThat === undefined || WHITESPACE.test(afterThat));
