@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS, typeset, type Service } from '@agency/shared';
-import { describeInBrowser, expectNoSeriousA11yViolations, MENU_BUTTON, openPage } from './support/browser';
+import { accessibleExpanded, describeInBrowser, expectNoSeriousA11yViolations, MENU_BUTTON, openPage, SECTION_NAV } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 /** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
@@ -150,14 +150,18 @@ describeInBrowser('home page', () => {
     const page = await openPage(suite.browser, suite.site.baseUrl, { viewport: { width: 375, height: 800 }, reducedMotion: 'reduce' });
     await waitForFullPage(page);
     const menu = page.locator(MENU_BUTTON);
-    await expect(menu.textContent()).resolves.toBe('Меню');
-    await expect(page.getByRole('navigation', { name: 'Розділи сайту' }).isVisible()).resolves.toBe(false);
+    const nav = page.getByRole('navigation', SECTION_NAV);
+    await expect(menu.innerText()).resolves.toBe('Меню');
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(false);
+    await expect(nav.isVisible()).resolves.toBe(false);
     await menu.click();
-    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
-    await expect(menu.textContent()).resolves.toBe('Закрити');
-    await page.getByRole('navigation', { name: 'Розділи сайту' }).getByRole('link', { name: 'Команда' }).click();
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(true);
+    await expect(menu.innerText()).resolves.toBe('Закрити');
+    await nav.getByRole('link', { name: 'Команда' }).click();
     await page.waitForFunction(() => location.hash === '#team');
-    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+    await nav.waitFor({ state: 'hidden' });
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(false);
+    await expect(menu.innerText()).resolves.toBe('Меню');
     await page.context().close();
   });
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type BlogPostSummary } from '@agency/shared';
-import { describeInBrowser, MENU_BUTTON, openPage } from './support/browser';
+import { accessibleExpanded, describeInBrowser, MENU_BUTTON, openPage, SECTION_NAV } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 jest.setTimeout(90_000);
@@ -55,7 +55,7 @@ describeInBrowser('navigation between pages', () => {
     if (from === 'header') {
       const menu = page.locator(MENU_BUTTON);
       if (await menu.isVisible()) await menu.click();
-      await page.getByRole('navigation', { name: 'Розділи сайту' }).getByRole('link', { name: label, exact: true }).click();
+      await page.getByRole('navigation', SECTION_NAV).getByRole('link', { name: label, exact: true }).click();
     } else {
       await page.locator('footer').getByRole('link', { name: label, exact: true }).click();
     }
@@ -116,10 +116,14 @@ describeInBrowser('navigation between pages', () => {
     const page = await open(postPath, PHONE);
     const menu = page.locator(MENU_BUTTON);
     await menu.click();
-    const nav = page.getByRole('navigation', { name: 'Розділи сайту' });
+    const nav = page.getByRole('navigation', SECTION_NAV);
     await expect(nav.isVisible()).resolves.toBe(true);
-    await expect(menu.textContent()).resolves.toBe('Закрити');
+    await expect(menu.innerText()).resolves.toBe('Закрити');
     await expect(menu.isVisible()).resolves.toBe(true);
+    // The panel hangs right under the bar, across the screen.
+    const [bar, panel] = await Promise.all([page.getByRole('banner').boundingBox(), nav.boundingBox()]);
+    expect(panel).toMatchObject({ x: 0, width: PHONE.width });
+    expect(Math.abs(panel!.y - (bar!.y + bar!.height))).toBeLessThanOrEqual(1);
 
     const backdrop = page.getByTestId('menu-backdrop');
     const box = await backdrop.boundingBox();
@@ -128,7 +132,34 @@ describeInBrowser('navigation between pages', () => {
 
     await page.mouse.click(PHONE.width / 2, PHONE.height - 20);
     await expect(nav.isVisible()).resolves.toBe(false);
-    await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(false);
+    await expect(backdrop.isVisible()).resolves.toBe(false);
+
+    // Escape closes it too, and leaves the focus on the button.
+    await menu.click();
+    await nav.waitFor();
+    await page.keyboard.press('Escape');
+    await expect(nav.isVisible()).resolves.toBe(false);
+    await expect(menu.evaluate((button) => button === document.activeElement)).resolves.toBe(true);
+    await page.context().close();
+  });
+
+  it('opens and closes the phone menu with JavaScript off', async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/`, { viewport: PHONE, javaScriptEnabled: false });
+    const menu = page.locator(MENU_BUTTON);
+    const nav = page.getByRole('navigation', SECTION_NAV);
+    await expect(menu.innerText()).resolves.toBe('Меню');
+    await expect(nav.isVisible()).resolves.toBe(false);
+
+    await menu.click();
+    await expect(nav.getByRole('link', { name: 'Команда' }).isVisible()).resolves.toBe(true);
+    await expect(menu.innerText()).resolves.toBe('Закрити');
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(true);
+    await expect(page.getByTestId('menu-backdrop').isVisible()).resolves.toBe(true);
+
+    await menu.click();
+    await expect(nav.isVisible()).resolves.toBe(false);
+    await expect(accessibleExpanded(page, MENU_BUTTON)).resolves.toBe(false);
     await page.context().close();
   });
 
@@ -141,7 +172,7 @@ describeInBrowser('navigation between pages', () => {
           .filter((element) => element.getBoundingClientRect().width > 0)
           .map((element) => {
             const { left, right, top, bottom } = element.getBoundingClientRect();
-            return { text: element.textContent?.trim(), left, right, top, bottom };
+            return { text: (element as HTMLElement).innerText.trim(), left, right, top, bottom };
           }),
       );
       expect(items.map((item) => item.text)).toEqual(['Хвиля', '← На головну', 'Меню']);

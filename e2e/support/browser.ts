@@ -9,6 +9,27 @@ export const describeInBrowser = process.env.E2E_SKIP && !process.env.CI ? descr
 /** The header's menu button on narrow screens; its name follows its state, aria-controls names it for good. */
 export const MENU_BUTTON = 'button[aria-controls="site-nav"]';
 
+/** The header's section navigation, which the menu button opens on narrow screens. */
+export const SECTION_NAV = { name: 'Розділи сайту' } as const;
+
+/**
+ * Whether the browser tells assistive technology that the element is expanded: read from
+ * Chromium's accessibility tree, which also knows states no attribute carries (a popover's
+ * invoker, for one). Undefined when the element has no such state.
+ */
+export async function accessibleExpanded(page: Page, selector: string): Promise<boolean | undefined> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const expanded = nodes[0]?.properties?.find((property) => property.name === 'expanded');
+    return expanded === undefined ? undefined : Boolean(expanded.value.value);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
 }

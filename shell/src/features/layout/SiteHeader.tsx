@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation } from '@agency/shared/router';
 import { BRAND } from '@agency/shared';
 import { NAV_LINKS } from './nav-links';
@@ -7,28 +7,27 @@ import styles from './SiteHeader.module.css';
 
 const NAV_ID = 'site-nav';
 
+/** Closes the phone menu if it is open. */
+function closeMenu(nav: HTMLElement | null): void {
+  // Browsers without popovers (and jsdom) show the section links inline: nothing to close.
+  if (typeof nav?.hidePopover === 'function' && nav.matches(':popover-open')) nav.hidePopover();
+}
+
 /** Brand link and section navigation; away from the home page it also offers the way back. */
 export function SiteHeader() {
   const { pathname, hash } = useLocation();
   const onHome = pathname === '/';
-  // On narrow screens the section links fold into a menu button.
-  const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
 
+  // Any navigation closes the menu: a section chosen in it, Back, a link elsewhere on the page.
+  // Not the first render: a menu opened before React adopted the page stays open.
+  const location = pathname + hash;
+  const menuLocation = useRef(location);
   useEffect(() => {
-    setMenuOpen(false);
-  }, [pathname, hash]);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', closeOnEscape);
-    return () => document.removeEventListener('keydown', closeOnEscape);
-  }, [menuOpen]);
+    if (menuLocation.current === location) return;
+    menuLocation.current = location;
+    closeMenu(nav.current);
+  }, [location]);
 
   return (
     <>
@@ -43,22 +42,21 @@ export function SiteHeader() {
               ← На головну
             </Link>
           )}
-          <button
-            type="button"
-            ref={menuButton}
-            className={styles.menuButton}
-            aria-expanded={menuOpen}
-            aria-controls={NAV_ID}
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            <span className={menuOpen ? `${styles.menuIcon} ${styles.closeIcon}` : styles.menuIcon} aria-hidden="true" />
-            {menuOpen ? 'Закрити' : 'Меню'}
+          {/* On narrow screens the section links fold into this button's menu. It is a native
+              popover: it opens, closes on Escape or a tap beside it, and tells assistive technology
+              whether it is expanded as soon as the page is on screen, before any script runs. The
+              label and icon follow its state in CSS. */}
+          <button type="button" className={styles.menuButton} popoverTarget={NAV_ID} aria-controls={NAV_ID}>
+            <span className={styles.menuIcon} aria-hidden="true" />
+            <span className={styles.openLabel}>Меню</span>
+            <span className={styles.closeLabel}>Закрити</span>
           </button>
-          <nav id={NAV_ID} aria-label="Розділи сайту" className={menuOpen ? `${styles.nav} ${styles.open}` : styles.nav}>
+          <nav id={NAV_ID} ref={nav} popover="auto" aria-label="Розділи сайту" className={styles.nav}>
             <ul className={styles.links}>
               {NAV_LINKS.map((link) => (
                 <li key={link.sectionId} className={styles.sectionLink}>
-                  <Link to={{ pathname: '/', hash: `#${link.sectionId}` }} onClick={() => setMenuOpen(false)}>
+                  {/* Choosing the section already shown changes no location: close here too. */}
+                  <Link to={{ pathname: '/', hash: `#${link.sectionId}` }} onClick={() => closeMenu(nav.current)}>
                     {link.label}
                   </Link>
                 </li>
@@ -67,8 +65,8 @@ export function SiteHeader() {
           </nav>
         </div>
       </header>
-      {/* Dims the page under the open menu; a click on it closes the menu, like the button and Escape. */}
-      {menuOpen && <div className={styles.backdrop} data-testid="menu-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      {/* Dims the page under the open menu (shown in CSS); a tap on it is a tap beside the menu. */}
+      <div className={styles.backdrop} data-testid="menu-backdrop" aria-hidden="true" />
     </>
   );
 }
