@@ -37,4 +37,37 @@ describe('taskPerSharedModulePlugin', () => {
   it('without it the runtime resolves the library within the asking task', async () => {
     await expect(resolutionOrder([], 'plain_task_page')).resolves.toEqual(['library resolved', 'browser turn']);
   });
+
+  it("evaluates the library in a task of its own once its chunk has arrived, and hands it on in the next", async () => {
+    const events: string[] = [];
+    const later = (event: string) => setTimeout(() => events.push(event), 0);
+    const evaluate = () => {
+      events.push('library evaluated');
+      later('browser turn after evaluating');
+      return library;
+    };
+    const page = createInstance({
+      name: 'evaluating_page',
+      remotes: [],
+      plugins: [taskPerSharedModulePlugin()],
+      shared: {
+        'shared-lib': [
+          {
+            version: '1.0.0',
+            get: () => {
+              events.push('chunk arrived');
+              later('browser turn after arrival');
+              return Promise.resolve(evaluate);
+            },
+            shareConfig: { singleton: true, requiredVersion: '^1.0.0' },
+          },
+        ],
+      },
+    });
+    const factory = await page.loadShare<typeof library>('shared-lib');
+    events.push('asker continues');
+    expect(factory && factory()).toBe(library);
+    expect(factory && factory()).toBe(library);
+    expect(events).toEqual(['chunk arrived', 'browser turn after arrival', 'library evaluated', 'browser turn after evaluating', 'asker continues']);
+  });
 });
