@@ -63,6 +63,25 @@ describeInBrowser('toasts', () => {
     await page.context().close();
   });
 
+  it('are fetched again at the next action when their code failed to load, and still show', async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/#${SECTION_IDS.contact}`);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await form.waitFor();
+    let refused = 0;
+    await page.route('**/toast-container.*.js', (route) => (refused++ === 0 ? route.abort() : route.continue()));
+    const failed = page.waitForEvent('requestfailed', (request) => request.url().includes('/toast-container.'));
+    await page.keyboard.press('Tab');
+    await failed;
+    await page.waitForFunction(() => document.readyState === 'complete');
+
+    await fillContact(form, 'toasts.retry.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+    await page.locator('.Toastify__toast', { hasText: TOAST_MESSAGES.contactSuccess }).waitFor();
+    expect(refused).toBe(2);
+    expect(page.consoleErrors.filter((error) => !/toasts could not be loaded|ERR_FAILED/.test(error))).toEqual([]);
+    await page.context().close();
+  });
+
   it("wear the site's colours and type, not the library's green and red, at the spec's width", async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);
     const form = page.locator(`#${SECTION_IDS.contact} form`);

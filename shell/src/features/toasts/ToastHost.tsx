@@ -1,13 +1,29 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { afterFirstVisitorAction } from './first-visitor-action';
+import { afterFirstVisitorAction, nextVisitorAction } from './first-visitor-action';
+
+/**
+ * The container's code, fetched at the visitor's first action. A failed fetch is tried again at
+ * their next one instead of failing the page (a rejected lazy component would take the whole
+ * React root down with it).
+ */
+async function loadSiteToastContainer(): Promise<typeof import('./SiteToastContainer')> {
+  await afterFirstVisitorAction();
+  for (;;) {
+    try {
+      return await import(/* webpackChunkName: "toast-container" */ './SiteToastContainer');
+    } catch (error) {
+      console.error('[shell] the toasts could not be loaded; trying again at the next action', error);
+      await nextVisitorAction();
+    }
+  }
+}
 
 // A toast only ever answers something the visitor did (a form sent), so the browser fetches the
 // toast code (react-toastify, about 35 KB) at the visitor's first action instead of evaluating it
 // while the page starts. A toast called before the container mounts is held by react-toastify
 // and shown once it does.
 const SiteToastContainerWhenActed = lazy(async () => {
-  await afterFirstVisitorAction();
-  const { SiteToastContainer } = await import('./SiteToastContainer');
+  const { SiteToastContainer } = await loadSiteToastContainer();
   return { default: SiteToastContainer };
 });
 
