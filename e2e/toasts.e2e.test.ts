@@ -64,15 +64,15 @@ describeInBrowser('toasts', () => {
   });
 
   it('are fetched again at the next action when their code failed to load, and still show', async () => {
-    const page = await openPage(suite.browser, `${suite.site.baseUrl}/#${SECTION_IDS.contact}`);
-    const form = page.locator(`#${SECTION_IDS.contact} form`);
-    await form.waitFor();
+    const page = await openPage(suite.browser);
     let refused = 0;
     await page.route('**/toast-container.*.js', (route) => (refused++ === 0 ? route.abort() : route.continue()));
     const failed = page.waitForEvent('requestfailed', (request) => request.url().includes('/toast-container.'));
+    await page.goto(`${suite.site.baseUrl}/#${SECTION_IDS.contact}`);
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await form.waitFor();
     await page.keyboard.press('Tab');
     await failed;
-    await page.waitForFunction(() => document.readyState === 'complete');
 
     await fillContact(form, 'toasts.retry.e2e@kava.lviv.ua');
     await submit(form, 'Надіслати повідомлення');

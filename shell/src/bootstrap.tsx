@@ -3,7 +3,12 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
 import { ToastHost } from './features/toasts/ToastHost';
+import { afterFirstVisitorAction } from './features/toasts/first-visitor-action';
 import './styles/global.css';
+
+// The toast code is fetched at the visitor's first action from now on: React reaches the toast
+// host's waiting markup only at a low priority, and an action before that would not count.
+void afterFirstVisitorAction();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
