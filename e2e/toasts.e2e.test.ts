@@ -1,5 +1,5 @@
 import type { Page, Response } from 'playwright-core';
-import { SECTION_IDS, TOAST_CONTAINER, TOAST_MESSAGES, TOAST_WIDTH_PX } from '@agency/shared';
+import { SECTION_IDS, TOAST_CONTAINER, TOAST_MESSAGES, TOAST_WIDTH_PX, type BlogPostSummary } from '@agency/shared';
 import { describeInBrowser, openPage } from './support/browser';
 import { fillContact, submit } from './support/forms';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -43,13 +43,23 @@ async function isToastCode(response: Response): Promise<boolean> {
 describeInBrowser('toasts', () => {
   const suite = setUpSiteAndBrowser();
 
-  it("are fetched at the visitor's first action, not with the page, in the live region the server sent", async () => {
+  /** The path of the newest post: a page that moves focus to its heading by itself. */
+  async function newestPostPath(): Promise<string> {
+    const response = await fetch(`${suite.site.baseUrl}/api/blog?limit=1`);
+    const [post] = (await response.json()) as BlogPostSummary[];
+    return `/blog/${post!.id}`;
+  }
+
+  it.each([
+    ['the home page', async () => '/'],
+    ['a post, which focuses its heading', newestPostPath],
+  ])("are fetched at the visitor's first action, not with %s, in the live region the server sent", async (_page, pathOf) => {
     const page = await openPage(suite.browser, undefined, { lazySections: true });
     const toastScripts: string[] = [];
     page.on('response', async (response) => {
       if (await isToastCode(response)) toastScripts.push(response.url());
     });
-    await page.goto(suite.site.baseUrl, { waitUntil: 'networkidle' });
+    await page.goto(`${suite.site.baseUrl}${await pathOf()}`, { waitUntil: 'networkidle' });
     expect(toastScripts).toEqual([]);
     const liveRegion = page.getByRole('region', { name: TOAST_CONTAINER['aria-label'] });
     await expect(liveRegion.getAttribute('aria-live')).resolves.toBe('polite');
