@@ -16,6 +16,8 @@ const { API, HOST, remoteInFolder, devRemotesDocument } = require('./apps');
 
 /** Skips the runtime's warn-only semver check of singletons (the release gate checks ranges). */
 const SINGLETON_SHARE_PLUGIN = path.join(__dirname, '../src/federation/singleton-share-plugin.ts');
+/** Every app: a shared library whose fetch failed is fetched again when next asked for. */
+const RETRY_FAILED_SHARE_PLUGIN = path.join(__dirname, '../src/federation/retry-failed-share-plugin.ts');
 
 const API_URL = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? API.devPort}`;
 
@@ -159,7 +161,11 @@ function browserConfig(app, packageJson, production) {
         remotes: {},
         shared: createSharedConfig(packageJson),
         shareStrategy: 'loaded-first',
-        runtimePlugins: [...(production ? [SINGLETON_SHARE_PLUGIN] : []), ...(app.runtimePlugins ?? [])],
+        runtimePlugins: [
+          ...(production ? [SINGLETON_SHARE_PLUGIN] : []),
+          RETRY_FAILED_SHARE_PLUGIN,
+          ...(app.runtimePlugins ?? []),
+        ],
         manifest: true,
         dts: false,
         // One federation runtime on the page: the shell provides it, production remotes use it
