@@ -109,6 +109,32 @@ describeInBrowser('blog', () => {
     await page.context().close();
   });
 
+  it('fetches the HTTP client again for the next post when it failed to load', async () => {
+    const page = await openPage(suite.browser);
+    let refused = 0;
+    await page.route('**/remotes/blog/*.js', async (route) => {
+      const response = await route.fetch();
+      const code = await response.text();
+      if (code.includes('ERR_BAD_RESPONSE') && refused++ === 0) return route.abort();
+      return route.fulfill({ response });
+    });
+    const post = newest[1]!;
+    await page.goto(`${suite.site.baseUrl}/blog/${post.id}`);
+    const related = page.getByRole('region', { name: 'Читайте також' }).getByRole('link', { name: /Читати далі/ }).first();
+    await waitForHydration(related);
+    const href = await related.getAttribute('href');
+    const next = newest.find((summary) => `/blog/${summary.id}` === href)!;
+
+    await related.click();
+    await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: post.title }).waitFor();
+    await related.click();
+    await page.getByRole('heading', { level: 1, name: next.title }).waitFor();
+    expect(refused).toBe(2);
+    await page.context().close();
+  });
+
   it('shows an article written in Markdown with its formatting: headings, list, emphasis, table and quote', async () => {
     // content/blog/2026-09-02-keis-kaviarnia-lviv.md, published from its Markdown file at start.
     const post = newest.find((summary) => summary.category === 'Кейси')!;

@@ -1,4 +1,4 @@
-import axios from 'axios';
+import type { AxiosInstance } from 'axios';
 import type {
   BlogListing,
   BlogPost,
@@ -10,23 +10,42 @@ import type {
 } from '../types';
 import { HONEYPOT_FIELD } from '../types';
 
-/** The browser apps call the API on the page's own origin under /api (spec section 7). */
-export const apiClient = axios.create({
-  baseURL: '/api',
-  timeout: 15000,
-  headers: { Accept: 'application/json' },
-});
+let client: Promise<AxiosInstance> | undefined;
 
-export async function fetchServices(): Promise<Service[]> {
-  const response = await apiClient.get<Service[]>('/services');
+/**
+ * The HTTP client of the browser apps: the API on the page's own origin, under /api. axios is
+ * fetched with the first request, not with the page: a page shows what the server rendered with
+ * it and needs the API only when the visitor moves on or sends a form. A failed fetch of it is
+ * tried again by the next request.
+ */
+function apiClient(): Promise<AxiosInstance> {
+  client ??= import(/* webpackChunkName: "axios" */ 'axios').then(
+    ({ default: axios }) => axios.create({ baseURL: '/api', timeout: 15000, headers: { Accept: 'application/json' } }),
+    (error: unknown) => {
+      client = undefined;
+      throw error;
+    },
+  );
+  return client;
+}
+
+/** The body of a successful GET answer; a failure rejects with axios's error (its `response` says the status). */
+async function getJson<T>(path: string, params?: Record<string, string | number>): Promise<T> {
+  const response = await (await apiClient()).get<T>(path, { params });
   return response.data;
 }
 
-export async function fetchBlogPosts(limit?: number): Promise<BlogPostSummary[]> {
-  const response = await apiClient.get<BlogPostSummary[]>('/blog', {
-    params: limit === undefined ? undefined : { limit },
-  });
+async function postJson<T>(path: string, body: object): Promise<T> {
+  const response = await (await apiClient()).post<T>(path, body);
   return response.data;
+}
+
+export function fetchServices(): Promise<Service[]> {
+  return getJson<Service[]>('/services');
+}
+
+export function fetchBlogPosts(limit?: number): Promise<BlogPostSummary[]> {
+  return getJson<BlogPostSummary[]>('/blog', limit === undefined ? undefined : { limit });
 }
 
 /** The API path of one post, below /api; also the key of its server-rendered data. */
@@ -34,9 +53,8 @@ export function blogPostPath(postId: string): string {
   return `/blog/${encodeURIComponent(postId)}`;
 }
 
-export async function fetchBlogPost(postId: string): Promise<BlogPost> {
-  const response = await apiClient.get<BlogPost>(blogPostPath(postId));
-  return response.data;
+export function fetchBlogPost(postId: string): Promise<BlogPost> {
+  return getJson<BlogPost>(blogPostPath(postId));
 }
 
 /**
@@ -48,9 +66,8 @@ export function blogListingApiPath({ category, page }: { category: string | null
   return `/blog/listing?page=${page}${categoryParam}`;
 }
 
-export async function fetchBlogListing(apiPath: string): Promise<BlogListing> {
-  const response = await apiClient.get<BlogListing>(apiPath);
-  return response.data;
+export function fetchBlogListing(apiPath: string): Promise<BlogListing> {
+  return getJson<BlogListing>(apiPath);
 }
 
 /** The API path of the posts related to one post, below /api. */
@@ -58,27 +75,18 @@ export function relatedPostsPath(postId: string): string {
   return `${blogPostPath(postId)}/related`;
 }
 
-export async function fetchRelatedPosts(postId: string): Promise<BlogPostSummary[]> {
-  const response = await apiClient.get<BlogPostSummary[]>(relatedPostsPath(postId));
-  return response.data;
+export function fetchRelatedPosts(postId: string): Promise<BlogPostSummary[]> {
+  return getJson<BlogPostSummary[]>(relatedPostsPath(postId));
 }
 
 /**
  * `honeypot` is the value of the form's hidden trap field: empty from people, filled by bots.
  * The API answers a filled one like success and stores nothing.
  */
-export async function submitJobApplication(application: JobApplication, honeypot = ''): Promise<CreatedResponse> {
-  const response = await apiClient.post<CreatedResponse>('/jobs/apply', {
-    ...application,
-    [HONEYPOT_FIELD]: honeypot,
-  });
-  return response.data;
+export function submitJobApplication(application: JobApplication, honeypot = ''): Promise<CreatedResponse> {
+  return postJson<CreatedResponse>('/jobs/apply', { ...application, [HONEYPOT_FIELD]: honeypot });
 }
 
-export async function submitContactMessage(message: ContactMessage, honeypot = ''): Promise<CreatedResponse> {
-  const response = await apiClient.post<CreatedResponse>('/contact', {
-    ...message,
-    [HONEYPOT_FIELD]: honeypot,
-  });
-  return response.data;
+export function submitContactMessage(message: ContactMessage, honeypot = ''): Promise<CreatedResponse> {
+  return postJson<CreatedResponse>('/contact', { ...message, [HONEYPOT_FIELD]: honeypot });
 }
