@@ -109,6 +109,34 @@ describeInBrowser('blog', () => {
     await page.context().close();
   });
 
+  it('a post opened directly brings no HTTP client and no sanitizer; a post opened from it fetches both', async () => {
+    const page = await openPage(suite.browser);
+    const libraries: string[] = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      const code = await response.text();
+      // A string only each library's own code holds.
+      if (code.includes('ERR_BAD_RESPONSE')) libraries.push('axios');
+      if (code.includes('ALLOWED_TAGS')) libraries.push('DOMPurify');
+    });
+    await page.goto(`${suite.site.baseUrl}/blog/${newest[1]!.id}`, { waitUntil: 'networkidle' });
+    await expect(page.locator('main article h2').count()).resolves.toBeGreaterThan(0);
+    expect(libraries).toEqual([]);
+
+    const related = page.getByRole('region', { name: 'Читайте також' }).getByRole('link', { name: /Читати далі/ }).first();
+    await waitForHydration(related);
+    const href = await related.getAttribute('href');
+    await related.click();
+    await page.waitForURL(`${suite.site.baseUrl}${href}`);
+    // The next post came over the API, sanitized in the browser.
+    const next = newest.find((post) => `/blog/${post.id}` === href)!;
+    await page.getByRole('heading', { level: 1, name: next.title }).waitFor();
+    await page.getByTestId('blog-post-content').locator('p').first().waitFor();
+    expect(libraries.sort()).toEqual(['DOMPurify', 'axios']);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
   it('fetches the HTTP client again for the next post when it failed to load', async () => {
     const page = await openPage(suite.browser);
     let refused = 0;

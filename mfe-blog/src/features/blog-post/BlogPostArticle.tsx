@@ -1,8 +1,7 @@
-import { useMemo, type Ref } from 'react';
+import type { Ref } from 'react';
 import { Link } from '@agency/shared/router';
 import type { BlogPost } from '@agency/shared';
 import { formatPostDate } from '../../shared/format-date';
-import { sanitizePostHtml } from './sanitize-post-html';
 import { PostCover } from '../../shared/PostCover';
 import type { BackLink } from '../../shared/post-origin';
 import styles from './BlogPostPage.module.css';
@@ -22,7 +21,6 @@ function backLinkLabel({ target, category }: BackLink): string {
 
 /** A loaded post: image, category, title, date, author, the sanitized content and a way back. */
 export function BlogPostArticle({ post, headingRef, backLink }: BlogPostArticleProps) {
-  const html = useMemo(() => sanitizePostHtml(post.content), [post.content]);
   return (
     <article className={styles.article} aria-labelledby="blog-post-title">
       <PostCover className={styles.image} post={post} priority />
@@ -37,8 +35,8 @@ export function BlogPostArticle({ post, headingRef, backLink }: BlogPostArticleP
           <span>Автор: {post.author}</span>
         </p>
       </header>
-      {/* Sanitized with DOMPurify just above, whatever the API already did. */}
-      <div className={styles.content} data-testid="blog-post-content" dangerouslySetInnerHTML={{ __html: html }} />
+      {/* Sanitized when it came over the API; see sanitizedPostResource. */}
+      <div className={styles.content} data-testid="blog-post-content" dangerouslySetInnerHTML={{ __html: post.content }} />
       <footer className={styles.footer}>
         <Link to={backLink.to} className={styles.backLink}>
           <span aria-hidden="true">← </span>

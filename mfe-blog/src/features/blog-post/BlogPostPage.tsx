@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Link } from '@agency/shared/router';
 import { POST_LOADING_TEXT, POST_NOT_FOUND_TEXT, typeset, type BlogPostPageProps } from '@agency/shared';
-import { blogPostResource, useApiResource } from '@agency/shared/data';
+import { useApiResource } from '@agency/shared/data';
 import { backLinkFor, usePostOrigin } from '../../shared/post-origin';
 import { BlogPostArticle } from './BlogPostArticle';
 import { RelatedPosts } from './RelatedPosts';
+import { sanitizedPostResource } from './sanitized-post-resource';
 import { useDocumentMeta } from '../../shared/use-document-meta';
 import { postNotFoundMeta, postPageMeta } from './post-page-meta';
 import styles from './BlogPostPage.module.css';
@@ -15,7 +16,7 @@ import styles from './BlogPostPage.module.css';
  * (top for a new visit, the old position for Back and Forward).
  */
 export default function BlogPostPage({ postId }: BlogPostPageProps) {
-  const state = useApiResource(blogPostResource(postId), 'mfe-blog');
+  const state = useApiResource(sanitizedPostResource(postId), 'mfe-blog');
   const from = usePostOrigin();
   const headingRef = useRef<HTMLHeadingElement>(null);
 

@@ -29,11 +29,9 @@ function getPurifier(): DOMPurify {
 }
 
 /**
- * Article HTML with scripts, event handlers and javascript: URLs removed. A server render (no DOM)
- * gets the HTML as stored, which the API sanitized on write with the same allow-list; the browser
- * then sanitizes it again when the page takes over.
+ * Article HTML with scripts, event handlers and javascript: URLs removed: what the browser does to
+ * a post it fetched from the API, which sanitized it on write with the same allow-list.
  */
 export function sanitizePostHtml(html: string): string {
-  if (typeof window === 'undefined') return html;
   return getPurifier().sanitize(html, CONFIG);
 }
