@@ -126,6 +126,37 @@ describeInBrowser('pages rendered by the server', () => {
     expect(hinted.sort()).toEqual(['/bootstrap.js', '/main.js', '/remotes/home/remoteEntry.js']);
   });
 
+  it('asks for the scripts it did not preload only once its first content is on screen', async () => {
+    for (const path of ['/', `/blog/${post.id}`]) {
+      const html = await (await fetch(`${suite.site.baseUrl}${path}`)).text();
+      const announced = [...html.matchAll(/<script defer src=([^ >]+)>|<link rel="preload" as="script"[^>]* href="([^"]+)"/g)].map(
+        (match) => new URL(match[1] ?? match[2]!, suite.site.baseUrl).href,
+      );
+      expect(announced.length).toBeGreaterThan(1);
+      const page = await openPage(suite.browser);
+      // A slow stylesheet holds back both the first paint and the shell's deferred script, so
+      // which of the two comes first is the page's own choice.
+      await page.route(/\/bootstrap\.[0-9a-f]+\.css$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      await page.goto(`${suite.site.baseUrl}${path}`, { waitUntil: 'networkidle' });
+      const { firstPaint, scripts } = await page.evaluate(() => ({
+        firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('.js'))
+          .map((entry) => ({ url: entry.name, start: entry.startTime })),
+      }));
+      expect(firstPaint).toBeDefined();
+      const later = scripts.filter((script) => !announced.includes(script.url));
+      // React DOM and the other libraries, at least.
+      expect(later.length).toBeGreaterThan(2);
+      expect(later.filter((script) => script.start < firstPaint!)).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('links each stylesheet once when the remotes take over the server-rendered page', async () => {
     // A second link to the same stylesheet costs the page a full restyle and layout at start-up.
     for (const path of ['/', `/blog/${post.id}`]) {
