@@ -8,6 +8,7 @@ export * from './constants/blog';
 export * from './constants/privacy';
 export * from './federation/remotes';
 export * from './federation/contract';
+export * from './federation/resolved-shares';
 export * from './format/money';
 export * from './format/typography';
 export * from './page/page-meta';

@@ -1,14 +1,9 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-
-type Resolved = ReturnType<Parameters<NonNullable<ModuleFederationRuntimePlugin['resolveShare']>>[0]['resolver']>;
-type SharedEntry = NonNullable<Resolved>['shared'];
-
-const watched = new WeakSet<SharedEntry>();
+import { onEachResolvedShare, type SharedEntry } from './resolved-shares';
 
 /** Makes a failed fetch of `shared` forgotten, so the next request for it fetches again. */
 function forgetFailedLoads(shared: SharedEntry): void {
-  if (watched.has(shared) || typeof shared.get !== 'function') return;
-  watched.add(shared);
+  if (typeof shared.get !== 'function') return;
   const get = shared.get;
   shared.get = (() => {
     const got = get();
@@ -31,16 +26,5 @@ function forgetFailedLoads(shared: SharedEntry): void {
  * since the HTTP client is fetched with the first API request.
  */
 export default function retryFailedSharePlugin(): ModuleFederationRuntimePlugin {
-  return {
-    name: 'agency-retry-failed-share',
-    resolveShare(args) {
-      const resolve = args.resolver;
-      args.resolver = () => {
-        const resolved = resolve();
-        if (resolved?.shared) forgetFailedLoads(resolved.shared);
-        return resolved;
-      };
-      return args;
-    },
-  };
+  return { name: 'agency-retry-failed-share', resolveShare: onEachResolvedShare(forgetFailedLoads) };
 }

@@ -1,20 +1,15 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { onEachResolvedShare, type SharedEntry } from '@agency/shared';
 
 /** Resolves in a later task, so the browser can paint and handle input in between. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-type Resolved = ReturnType<Parameters<NonNullable<ModuleFederationRuntimePlugin['resolveShare']>>[0]['resolver']>;
-type SharedEntry = NonNullable<Resolved>['shared'];
-
-const evaluatedApart = new WeakSet<SharedEntry>();
 
 /**
  * Makes the runtime evaluate a shared library in a task of its own once its chunk has arrived,
  * and hand it to whoever asked for it in the task after that.
  */
 function evaluateApart(shared: SharedEntry): void {
-  if (evaluatedApart.has(shared) || typeof shared.get !== 'function') return;
-  evaluatedApart.add(shared);
+  if (typeof shared.get !== 'function') return;
   const get = shared.get;
   shared.get = async () => {
     const factory = await get();
@@ -44,14 +39,6 @@ export default function taskPerSharedModulePlugin(): ModuleFederationRuntimePlug
       await nextTask();
       return args;
     },
-    resolveShare(args) {
-      const resolve = args.resolver;
-      args.resolver = () => {
-        const resolved = resolve();
-        if (resolved?.shared) evaluateApart(resolved.shared);
-        return resolved;
-      };
-      return args;
-    },
+    resolveShare: onEachResolvedShare(evaluateApart),
   };
 }
