@@ -19,7 +19,7 @@ let client: Promise<AxiosInstance> | undefined;
  * tried again by the next request.
  */
 function apiClient(): Promise<AxiosInstance> {
-  client ??= import(/* webpackChunkName: "axios" */ 'axios').then(
+  client ??= import('axios').then(
     ({ default: axios }) => axios.create({ baseURL: '/api', timeout: 15000, headers: { Accept: 'application/json' } }),
     (error: unknown) => {
       client = undefined;
