@@ -51,6 +51,14 @@ describeInBrowser('blog', () => {
     expect(newest.length).toBeGreaterThan(3);
   });
 
+  /** On a post, the first "Читайте також" card's link once the page has taken over, and the post it opens. */
+  async function firstRelatedPost(page: Page): Promise<{ link: Locator; post: BlogPostSummary }> {
+    const link = page.getByRole('region', { name: 'Читайте також' }).getByRole('link', { name: /Читати далі/ }).first();
+    await waitForHydration(link);
+    const href = await link.getAttribute('href');
+    return { link, post: newest.find((summary) => `/blog/${summary.id}` === href)! };
+  }
+
   it('opens a post from its teaser card and comes back home with the browser back button', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);
     const homeTitle = await page.title();
@@ -123,13 +131,10 @@ describeInBrowser('blog', () => {
     await expect(page.locator('main article h2').count()).resolves.toBeGreaterThan(0);
     expect(libraries).toEqual([]);
 
-    const related = page.getByRole('region', { name: 'Читайте також' }).getByRole('link', { name: /Читати далі/ }).first();
-    await waitForHydration(related);
-    const href = await related.getAttribute('href');
+    const { link: related, post: next } = await firstRelatedPost(page);
     await related.click();
-    await page.waitForURL(`${suite.site.baseUrl}${href}`);
+    await page.waitForURL(`${suite.site.baseUrl}/blog/${next.id}`);
     // The next post came over the API, sanitized in the browser.
-    const next = newest.find((post) => `/blog/${post.id}` === href)!;
     await page.getByRole('heading', { level: 1, name: next.title }).waitFor();
     await page.getByTestId('blog-post-content').locator('p').first().waitFor();
     expect(libraries.sort()).toEqual(['DOMPurify', 'axios']);
@@ -148,10 +153,7 @@ describeInBrowser('blog', () => {
     });
     const post = newest[1]!;
     await page.goto(`${suite.site.baseUrl}/blog/${post.id}`);
-    const related = page.getByRole('region', { name: 'Читайте також' }).getByRole('link', { name: /Читати далі/ }).first();
-    await waitForHydration(related);
-    const href = await related.getAttribute('href');
-    const next = newest.find((summary) => `/blog/${summary.id}` === href)!;
+    const { link: related, post: next } = await firstRelatedPost(page);
 
     await related.click();
     await page.getByRole('heading', { level: 1, name: NOT_FOUND }).waitFor();
