@@ -16,6 +16,10 @@ const apps = require('../webpack/apps.js') as {
 const STATIC_APPS = [apps.HOST.folder, ...apps.REMOTES.map((remote) => remote.folder)];
 const APP_FOLDERS = [...STATIC_APPS, apps.API.folder];
 const DEV_PORTS = [apps.HOST, apps.API, ...apps.REMOTES].map((app) => app.devPort);
+/** The Node lines `engines.node` supports (`^22.12.0 || ^24.0.0` → 22, 24). */
+const SUPPORTED_NODE_MAJORS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
+  .split('||')
+  .map((range) => Number(/\d+/.exec(range)?.[0]));
 
 interface Service {
   build?: { context: string; dockerfile: string };
@@ -160,10 +164,10 @@ describe.each(APP_FOLDERS)('%s/Dockerfile', (folder) => {
     }
   });
 
-  it('builds on a supported Node LTS and runs as an unprivileged user, with a health check', () => {
+  it('builds on a supported Node LTS (a line package.json\'s engines names) and runs as an unprivileged user, with a health check', () => {
     for (const stage of stages) {
       const node = /^node:(\d+)/.exec(stage.from);
-      if (node) expect([stage.from, [22, 24].includes(Number(node[1]))]).toEqual([stage.from, true]);
+      if (node) expect([stage.from, SUPPORTED_NODE_MAJORS.includes(Number(node[1]))]).toEqual([stage.from, true]);
     }
     const user = final.lines.filter((line) => line.startsWith('USER ')).at(-1);
     expect(user).toBeDefined();
