@@ -4,7 +4,7 @@ import path from 'node:path';
 import { blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, type BlogPostSummary } from '@agency/shared';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { describeInBrowser, expectNoSeriousA11yViolations, openPage, waitForHydration } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 const NOT_FOUND = 'Стаття не знайдена';
@@ -14,22 +14,6 @@ const CASES_LISTING = blogListingPath({ category: CASES });
 /** Cards of the listing (or any list of cards) by their titles, in page order. */
 function cardTitles(page: Page, scope = 'main'): Promise<string[]> {
   return page.locator(`${scope} article`).evaluateAll((cards) => cards.map((card) => card.querySelector('h2, h3')?.textContent?.trim() ?? ''));
-}
-
-/**
- * Waits until React has taken over `locator`'s element (its remote loaded and hydrated the server's
- * markup): before that a link is a plain one, which reloads the page and carries no history state.
- */
-async function waitForHydration(locator: Locator): Promise<void> {
-  await locator.first().waitFor();
-  await locator
-    .first()
-    .evaluate((element) =>
-      new Promise<void>((resolve) => {
-        const check = () => (Object.keys(element).some((key) => key.startsWith('__reactFiber')) ? resolve() : setTimeout(check, 50));
-        check();
-      }),
-    );
 }
 
 /** Clicks the middle of an element as a visitor would, whatever covers it (a card's stretched link). */
@@ -102,7 +86,8 @@ describeInBrowser('blog', () => {
     await page.waitForFunction(
       () => Array.from(document.querySelectorAll('main img')).every((img) => (img as HTMLImageElement).naturalWidth > 0),
     );
-    await expect(page.getByText(post.category, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    expect(post.category).toEqual(expect.any(String));
+    await expect(page.getByText(String(post.category), { exact: true }).count()).resolves.toBeGreaterThan(0);
     const time = page.locator(`main time[datetime="${post.created_at}"]`);
     await expect(time.textContent()).resolves.toMatch(UK_DATE);
     await expect(page.getByText(`Автор: ${post.author}`).count()).resolves.toBe(1);

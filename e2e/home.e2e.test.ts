@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS, typeset, type Service } from '@agency/shared';
-import { accessibleExpanded, describeInBrowser, expectNoSeriousA11yViolations, MENU_BUTTON, openPage, SECTION_NAV } from './support/browser';
+import { accessibleExpanded, describeInBrowser, expectNoSeriousA11yViolations, MENU_BUTTON, openPage, SECTION_NAV, waitForHydration } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 
 /** uk-UA groups thousands with U+00A0 or U+202F depending on ICU; a visitor sees a space. */
@@ -45,7 +45,7 @@ describeInBrowser('home page', () => {
 
   it('renders the real services from the API, with "від N ₴" only where price_from is set', async () => {
     expect(services.length).toBeGreaterThan(0);
-    expect(services.some((service) => service.price_from === null)).toBe(true);
+    expect(services.some((service) => typeof service.price_from !== 'number')).toBe(true);
 
     const page = await openPage(suite.browser, suite.site.baseUrl);
     const cards = page.locator(`#${SECTION_IDS.services} article`);
@@ -59,7 +59,7 @@ describeInBrowser('home page', () => {
       await expect(card.locator('img').getAttribute('alt')).resolves.toContain(service.title);
       await expect(card.locator('li').allTextContents()).resolves.toEqual(service.features.map(typeset));
       const text = normalise((await card.textContent()) ?? '');
-      if (service.price_from === null) {
+      if (typeof service.price_from !== 'number') {
         expect(text).not.toContain('₴');
       } else {
         const amount = normalise(new Intl.NumberFormat('uk-UA').format(service.price_from));
@@ -75,6 +75,45 @@ describeInBrowser('home page', () => {
       return icons.filter((icon) => icon.naturalWidth === 0).map((icon) => icon.src);
     }, SECTION_IDS.services);
     expect(brokenIcons).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows every service of a spec-shaped answer the browser fetches itself: no id or no price_from is no reason to hide one', async () => {
+    // Only the spec's fields: one service without an id, one without price_from at all, one with
+    // an individual price (null), and one malformed item, which alone is left out.
+    const answer = [
+      { id: 1, title: 'SMM та просування', description: 'Ведемо сторінки.', icon_url: '/media/services/smm.svg', features: ['Стратегія'], price_from: 12500 },
+      { title: 'Контент-маркетинг', description: 'Пишемо.', icon_url: '/media/services/content.svg', features: ['Статті'], price_from: 9000 },
+      { id: 3, title: 'Лідогенерація', description: 'Приводимо заявки.', icon_url: '/media/services/leads.svg', features: ['Воронка'] },
+      { id: 4, title: 'Аналітика', description: 'Рахуємо.', icon_url: '/media/services/analytics.svg', features: [], price_from: null },
+      { id: 5, title: 'Зламана', description: 'Без списку.', icon_url: '/media/services/seo.svg', features: 'не список' },
+    ];
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/privacy`);
+    let fetched = 0;
+    await page.route(
+      (url) => url.pathname === '/api/services',
+      (route) => {
+        fetched += 1;
+        return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) });
+      },
+    );
+    // A client-side navigation: the page the server sent stays, so no server data exists for `/`.
+    const homeLink = page.locator('header a[href="/"]').first();
+    await waitForHydration(homeLink);
+    await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+    await homeLink.click();
+    const cards = page.locator(`#${SECTION_IDS.services} article`);
+    await cards.first().waitFor();
+    await expect(page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage)).resolves.toBe(true);
+    expect(fetched).toBe(1);
+
+    const shown = await cards.evaluateAll((articles) =>
+      articles.map((article) => ({ title: article.querySelector('h3')?.textContent, text: article.textContent ?? '' })),
+    );
+    expect(shown.map((card) => card.title)).toEqual(['SMM та просування', 'Контент-маркетинг', 'Лідогенерація', 'Аналітика']);
+    const prices = shown.map((card) => /від ([\d ]+) ₴/.exec(normalise(card.text))?.[1]?.replace(/\D/g, '') ?? null);
+    expect(prices).toEqual(['12500', '9000', null, null]);
+    expect(page.consoleErrors.some((error) => error.includes('left out 1 malformed item(s)'))).toBe(true);
     await page.context().close();
   });
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 
 /** `describe` for browser suites: skipped (loudly, by the global setup) when no Chromium exists. */
@@ -63,6 +63,22 @@ export async function openPage(
   page.on('pageerror', (error) => page.consoleErrors.push(error.message));
   if (url) await page.goto(url);
   return page;
+}
+
+/**
+ * Waits until React has taken over `locator`'s element (its remote loaded and hydrated the server's
+ * markup): before that a link is a plain one, which reloads the page and carries no history state.
+ */
+export async function waitForHydration(locator: Locator): Promise<void> {
+  await locator.first().waitFor();
+  await locator
+    .first()
+    .evaluate((element) =>
+      new Promise<void>((resolve) => {
+        const check = () => (Object.keys(element).some((key) => key.startsWith('__reactFiber')) ? resolve() : setTimeout(check, 50));
+        check();
+      }),
+    );
 }
 
 /** Runs axe-core and fails on serious or critical violations, listing them readably. */

@@ -103,11 +103,11 @@ export async function listRelatedPosts(db: Db, id: number, limit: number): Promi
 export async function getBlogPost(db: Db, id: number): Promise<BlogPost | undefined> {
   const row = await db.kysely
     .selectFrom('blog_posts')
-    .select([...SUMMARY_COLUMNS, 'content'])
+    .select([...SUMMARY_COLUMNS, 'updated_at', 'content'])
     .where('id', '=', id)
     .where('unpublished_at', 'is', null)
     .executeTakeFirst();
-  return row && stored(db, row);
+  return row && { ...stored(db, row), updated_at: db.dialect.readTimestamp(row.updated_at ?? row.created_at) };
 }
 
 /** Every published post's id and when it last changed, newest first: what the sitemap lists. */

@@ -15,7 +15,7 @@ interface BlogCardProps {
 }
 
 /**
- * One post card. 'Читати далі' is its only link; a pseudo-element stretches it over the whole
+ * One post card; what the post lacks (category, date, excerpt, cover) is left out. 'Читати далі' is its only link; a pseudo-element stretches it over the whole
  * card, so a click anywhere on it (title and cover included) opens the post while screen readers
  * meet a single link.
  */
@@ -26,14 +26,16 @@ export function BlogCard({ post, from, headingLevel = 3 }: BlogCardProps) {
     <article className={styles.card} aria-labelledby={titleId}>
       <PostCover className={styles.image} post={post} />
       <div className={styles.body}>
-        <p className={styles.meta}>
-          <span className={styles.category}>{post.category}</span>
-          <time dateTime={post.created_at}>{formatPostDate(post.created_at)}</time>
-        </p>
+        {(post.category || post.created_at) && (
+          <p className={styles.meta}>
+            {post.category && <span className={styles.category}>{post.category}</span>}
+            {post.created_at && <time dateTime={post.created_at}>{formatPostDate(post.created_at)}</time>}
+          </p>
+        )}
         <Heading id={titleId} className={styles.title}>
           {post.title}
         </Heading>
-        <p className={styles.excerpt}>{post.excerpt}</p>
+        {post.excerpt && <p className={styles.excerpt}>{post.excerpt}</p>}
         <Link to={`/blog/${post.id}`} state={postLinkState(from)} className={styles.readMore}>
           Читати далі<span className={hidden.visuallyHidden}>: {post.title}</span>
           <span aria-hidden="true"> →</span>

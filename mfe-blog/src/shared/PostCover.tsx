@@ -11,8 +11,12 @@ interface PostCoverProps {
   priority?: boolean;
 }
 
-/** A post's cover image with its alt text and intrinsic size. */
+/**
+ * A post's cover image with its alt text and intrinsic size. A post without a cover gets an empty
+ * box in its place (`className` gives it the cover's shape), so its card lines up with the others.
+ */
 export function PostCover({ post, className, priority = false }: PostCoverProps) {
+  if (!post.image_url) return <div className={className} aria-hidden="true" />;
   return (
     <img
       className={className}

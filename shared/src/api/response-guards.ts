@@ -10,6 +10,11 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isInteger = (value: unknown): value is number => Number.isInteger(value);
 const isNumberOrNull = (value: unknown): value is number | null => value === null || typeof value === 'number';
 
+/** A field an answer may leave out: absent (or undefined) passes, anything else must pass `guard`. */
+function optional<T>(guard: Guard<T>): Guard<T | undefined> {
+  return (value: unknown): value is T | undefined => value === undefined || guard(value);
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -25,15 +30,25 @@ export function arrayOf<T>(item: Guard<T>): Guard<T[]> {
 }
 
 export const isService = objectOf<Service>({
-  id: isInteger,
+  id: optional(isInteger),
   title: isString,
   description: isString,
   icon_url: isString,
   features: arrayOf(isString),
-  price_from: isNumberOrNull,
+  price_from: optional(isNumberOrNull),
 });
 
-const summaryFields = {
+export const isBlogPostSummary = objectOf<BlogPostSummary>({
+  id: isInteger,
+  title: isString,
+  excerpt: optional(isString),
+  category: optional(isString),
+  image_url: optional(isString),
+  created_at: optional(isString),
+  author: optional(isString),
+});
+
+export const isBlogPost = objectOf<BlogPost>({
   id: isInteger,
   title: isString,
   excerpt: isString,
@@ -41,21 +56,55 @@ const summaryFields = {
   image_url: isString,
   created_at: isString,
   author: isString,
-};
-
-export const isBlogPostSummary = objectOf<BlogPostSummary>(summaryFields);
-
-export const isBlogPost = objectOf<BlogPost>({ ...summaryFields, content: isString });
+  updated_at: optional(isString),
+  content: isString,
+});
 
 export const isBlogCategoryCount = objectOf<BlogCategoryCount>({ name: isString, count: isInteger });
 
-export const isBlogListing = objectOf<BlogListing>({
-  posts: arrayOf(isBlogPostSummary),
-  page: isInteger,
-  pageCount: isInteger,
-  total: isInteger,
-  categories: arrayOf(isBlogCategoryCount),
-});
+/**
+ * What the apps can show of an answer, and the list items they left out because they were
+ * malformed. Undefined: nothing of the answer can be shown (it is not the shape asked for at all).
+ */
+export interface Reading<T> {
+  data: T;
+  dropped: unknown[];
+}
+
+export type Reader<T> = (value: unknown) => Reading<T> | undefined;
+
+/** An answer that is shown whole or not at all (a post). */
+export function readWhole<T>(guard: Guard<T>): Reader<T> {
+  return (value) => (guard(value) ? { data: value, dropped: [] } : undefined);
+}
+
+/** A list whose malformed items are left out: one bad item must not hide the others. */
+export function readListOf<T>(item: Guard<T>): Reader<T[]> {
+  return (value) => {
+    if (!Array.isArray(value)) return undefined;
+    const reading: Reading<T[]> = { data: [], dropped: [] };
+    for (const entry of value as unknown[]) {
+      if (item(entry)) reading.data.push(entry);
+      else reading.dropped.push(entry);
+    }
+    return reading;
+  };
+}
+
+const readPostSummaries = readListOf(isBlogPostSummary);
+const readCategoryCounts = readListOf(isBlogCategoryCount);
+
+/** A listing page: its numbers must be right; malformed posts or categories in it are left out. */
+export const readBlogListing: Reader<BlogListing> = (value) => {
+  if (!isRecord(value) || !isInteger(value.page) || !isInteger(value.pageCount) || !isInteger(value.total)) return undefined;
+  const posts = readPostSummaries(value.posts);
+  const categories = readCategoryCounts(value.categories);
+  if (!posts || !categories) return undefined;
+  return {
+    data: { posts: posts.data, page: value.page, pageCount: value.pageCount, total: value.total, categories: categories.data },
+    dropped: [...posts.dropped, ...categories.dropped],
+  };
+};
 
 export { isString };
 export type { Guard };

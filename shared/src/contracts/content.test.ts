@@ -43,18 +43,24 @@ describe('BlogListingQuerySchema', () => {
 });
 
 describe('BlogPostSchema', () => {
-  it('is the summary plus the article HTML', () => {
-    expect(Object.keys(BlogPostSchema.properties)).toEqual([...Object.keys(BlogPostSummarySchema.properties), 'content']);
-    expect(BlogPostSchema.required).toEqual([...(BlogPostSummarySchema.required ?? []), 'content']);
+  it('is every field of a summary, each required (the post page shows them all), its last change and the article HTML', () => {
+    expect(Object.keys(BlogPostSchema.properties)).toEqual([...Object.keys(BlogPostSummarySchema.properties), 'updated_at', 'content']);
+    expect(BlogPostSchema.required).toEqual([...Object.keys(BlogPostSummarySchema.properties), 'content']);
   });
 });
 
 describe('ServiceSchema', () => {
-  it('takes a price or null (an individual price), nothing else', () => {
+  it('takes a price, null (an individual price) or no price at all, nothing else', () => {
     const service = { id: 1, title: 'SMM', description: 'Опис', icon_url: '/media/x.svg', features: ['a'] };
     expect(Value.Check(ServiceSchema, { ...service, price_from: 12000 })).toBe(true);
     expect(Value.Check(ServiceSchema, { ...service, price_from: null })).toBe(true);
+    expect(Value.Check(ServiceSchema, service)).toBe(true);
     expect(Value.Check(ServiceSchema, { ...service, price_from: '12000' })).toBe(false);
     expect(ServiceSchema.properties.price_from).toMatchObject({ type: ['number', 'null'] });
+  });
+
+  it('takes a service without an id, which the spec does not give one', () => {
+    const { id: _id, ...withoutId } = { id: 1, title: 'SMM', description: 'Опис', icon_url: '/media/x.svg', features: ['a'], price_from: 1 };
+    expect(Value.Check(ServiceSchema, withoutId)).toBe(true);
   });
 });

@@ -5,19 +5,25 @@ import { NullableNumber } from './schema-builders';
 
 /** Published content the API reads out: services and blog posts. */
 
+/**
+ * A service as the home page shows it. `id` is not part of a service's published shape: a client
+ * keys by it when it is there. The price is shown only when `price_from` is a number; absent and
+ * null both mean an individual price. This API always sends both.
+ */
 export const ServiceSchema = Type.Object({
-  id: Type.Integer(),
+  id: Type.Optional(Type.Integer()),
   title: Type.String(),
   description: Type.String(),
   icon_url: Type.String(),
   features: Type.Array(Type.String()),
-  /** Starting price in hryvnias; null when the price is individual. */
-  price_from: NullableNumber(),
+  /** Starting price in hryvnias. */
+  price_from: Type.Optional(NullableNumber()),
 });
 
 export const ServiceListSchema = Type.Array(ServiceSchema);
 
-export const BlogPostSummarySchema = Type.Object({
+/** What a post has: the post page shows all of it. */
+const BlogPostFields = {
   id: Type.Integer(),
   title: Type.String(),
   excerpt: Type.String(),
@@ -26,12 +32,28 @@ export const BlogPostSummarySchema = Type.Object({
   /** ISO 8601 timestamp. */
   created_at: Type.String(),
   author: Type.String(),
+};
+
+/**
+ * A post in a list, drawn as a card. A card needs the id (its link) and the title; it shows the
+ * rest when it is there, so a post missing one of them still shows. This API always sends all.
+ */
+export const BlogPostSummarySchema = Type.Object({
+  id: BlogPostFields.id,
+  title: BlogPostFields.title,
+  excerpt: Type.Optional(BlogPostFields.excerpt),
+  category: Type.Optional(BlogPostFields.category),
+  image_url: Type.Optional(BlogPostFields.image_url),
+  created_at: Type.Optional(BlogPostFields.created_at),
+  author: Type.Optional(BlogPostFields.author),
 });
 
 export const BlogPostSummaryListSchema = Type.Array(BlogPostSummarySchema);
 
 export const BlogPostSchema = Type.Object({
-  ...BlogPostSummarySchema.properties,
+  ...BlogPostFields,
+  /** ISO 8601 timestamp of the last change; absent means never changed since `created_at`. */
+  updated_at: Type.Optional(Type.String()),
   /** Sanitized HTML. */
   content: Type.String(),
 });

@@ -2,12 +2,12 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { PAGE_DATA_IDS } from '../page/server-rendering';
-import { isString } from '../api/response-guards';
+import { isString, readListOf, readWhole } from '../api/response-guards';
 import type { ApiResource } from './api-resource';
 import { useApiResource, type ApiData } from './use-api-resource';
 
 function textResource(path: string, load: () => Promise<unknown>): ApiResource<string> {
-  return { path, load, isValid: isString };
+  return { path, load, read: readWhole(isString) };
 }
 
 function describeState(state: ApiData<string>): string {
@@ -49,6 +49,17 @@ describe('useApiResource', () => {
     render(<Probe resource={textResource('/services', async () => ({ html: '<h1>proxy error</h1>' }))} />);
     await waitFor(() => expect(state()).toBe('failed'));
     expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('[probe] GET /api/services'), { html: '<h1>proxy error</h1>' });
+  });
+
+  it('shows the well-formed items of a list and logs the ones it leaves out', async () => {
+    const words: ApiResource<string[]> = { path: '/words', load: async () => ['один', 7, 'три', null], read: readListOf(isString) };
+    function ListProbe() {
+      const loaded = useApiResource(words, 'probe');
+      return <p data-testid="state">{loaded.status === 'loaded' ? loaded.data.join(', ') : loaded.status}</p>;
+    }
+    render(<ListProbe />);
+    await waitFor(() => expect(state()).toBe('один, три'));
+    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('[probe] GET /api/words: left out 2 malformed item(s)'), [7, null]);
   });
 
   it('logs a failed request and tells a 404 apart', async () => {

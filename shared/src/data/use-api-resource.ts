@@ -11,11 +11,29 @@ export type ApiData<T> =
 
 type Settled<T> = { path: string } & Exclude<ApiData<T>, { status: 'loading' }>;
 
+/**
+ * An answer as the apps show it: what of it is well-formed. Malformed list items are left out and
+ * logged (with `owner`, the app's name); an answer of the wrong shape altogether is a failed load.
+ */
+function settle<T>(resource: ApiResource<T>, answer: unknown, owner: string): Settled<T> {
+  const { path } = resource;
+  const reading = resource.read(answer);
+  if (!reading) {
+    console.error(`[${owner}] GET /api${path} answered in an unexpected shape`, answer);
+    return { path, status: 'failed', notFound: false };
+  }
+  if (reading.dropped.length > 0) {
+    console.error(`[${owner}] GET /api${path}: left out ${reading.dropped.length} malformed item(s)`, reading.dropped);
+  }
+  return { path, status: 'loaded', data: reading.data };
+}
+
 /** What the server rendered the page with: the first render matches the markup already on screen. */
-function renderedOnServer<T>(resource: ApiResource<T>): Settled<T> | null {
+function renderedOnServer<T>(resource: ApiResource<T>, owner: string): Settled<T> | null {
   const rendered = serverDataFor(resource.path);
-  if (rendered?.status === 200 && resource.isValid(rendered.body)) {
-    return { path: resource.path, status: 'loaded', data: rendered.body };
+  if (rendered?.status === 200) {
+    const settled = settle(resource, rendered.body, owner);
+    if (settled.status === 'loaded') return settled;
   }
   if (rendered?.status === 404) return { path: resource.path, status: 'failed', notFound: true };
   return null;
@@ -28,24 +46,18 @@ function isNotFoundError(error: unknown): boolean {
 /**
  * Loads `resource` when the component mounts and again whenever its path changes. A failure or an
  * answer of the wrong shape is logged (with `owner`, the app's name) and ends in `failed`: lists
- * then show nothing, and the visitor sees no error.
+ * then show nothing, and the visitor sees no error. A list shows its well-formed items.
  */
 export function useApiResource<T>(resource: ApiResource<T>, owner: string): ApiData<T> {
-  const [settled, setSettled] = useState<Settled<T> | null>(() => renderedOnServer(resource));
+  const [settled, setSettled] = useState<Settled<T> | null>(() => renderedOnServer(resource, owner));
   const { path } = resource;
 
   useEffect(() => {
     if (settled?.path === path) return;
     let active = true;
     resource.load().then(
-      (data) => {
-        if (!active) return;
-        if (resource.isValid(data)) {
-          setSettled({ path, status: 'loaded', data });
-          return;
-        }
-        console.error(`[${owner}] GET /api${path} answered in an unexpected shape`, data);
-        setSettled({ path, status: 'failed', notFound: false });
+      (answer) => {
+        if (active) setSettled(settle(resource, answer, owner));
       },
       (error: unknown) => {
         console.error(`[${owner}] GET /api${path} failed`, error);

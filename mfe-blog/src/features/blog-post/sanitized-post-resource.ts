@@ -13,7 +13,8 @@ export function sanitizedPostResource(postId: string): ApiResource<BlogPost> {
     ...resource,
     async load() {
       const [post, { sanitizePostHtml }] = await Promise.all([resource.load(), import('./sanitize-post-html')]);
-      return resource.isValid(post) ? { ...post, content: sanitizePostHtml(post.content) } : post;
+      const reading = resource.read(post);
+      return reading ? { ...reading.data, content: sanitizePostHtml(reading.data.content) } : post;
     },
   };
 }

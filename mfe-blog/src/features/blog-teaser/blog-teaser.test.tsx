@@ -80,6 +80,21 @@ describe('BlogTeaser', () => {
     expect(links[0]).toHaveAttribute('href', '/blog/7');
   });
 
+  it('shows a post the card has only an id and a title for, and leaves out (and logs) a malformed one', async () => {
+    const malformed = { ...makePost(2), id: 'два' };
+    mockedFetchBlogPosts.mockResolvedValue([{ id: 1, title: 'Лише заголовок' }, malformed, makePost(3)] as BlogPostSummary[]);
+    renderTeaser();
+
+    const links = await screen.findAllByRole('link', { name: /Читати далі/ });
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/blog/1', '/blog/3']);
+    const bare = screen.getByRole('article', { name: 'Лише заголовок' });
+    expect(within(bare).queryByRole('img')).not.toBeInTheDocument();
+    expect(within(bare).queryByRole('time')).not.toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Стаття номер 3' })).getByRole('time')).toBeInTheDocument();
+    expect(bare).not.toHaveTextContent('Invalid');
+    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('left out 1 malformed item(s)'), [malformed]);
+  });
+
   it('shows only the first 3 posts even when the API returns more', async () => {
     mockedFetchBlogPosts.mockResolvedValue([1, 2, 3, 4, 5].map((id) => makePost(id)));
     renderTeaser();

@@ -28,8 +28,9 @@ export default function Services() {
         </div>
       ) : (
         <ul className={styles.grid} aria-label="Список послуг">
-          {services.map((service) => (
-            <li key={service.id}>
+          {services.map((service, index) => (
+            // A service's id is optional on the wire; its place and title stand in without one.
+            <li key={service.id ?? `${index}:${service.title}`}>
               <ServiceCard service={service} />
             </li>
           ))}

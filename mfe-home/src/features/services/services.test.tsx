@@ -84,6 +84,25 @@ describe('Services', () => {
     expect(branding).not.toHaveTextContent('₴');
   });
 
+  it('shows a service that has no price_from or no id, and leaves out (and logs) only a malformed one', async () => {
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { price_from: _price, ...noPrice } = { ...SMM, id: 2, title: 'Контент-маркетинг' };
+    const { id: _id, ...noId } = { ...SMM, title: 'Аналітика', price_from: 9000 };
+    const malformed = { ...SMM, id: 9, title: 'Зламана', features: 'не список' };
+    mockedFetchServices.mockResolvedValue([SMM, noPrice, malformed, noId] as Service[]);
+    render(<Services />);
+
+    const list = await screen.findByRole('list', { name: 'Список послуг' });
+    expect(within(list).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'SMM та просування',
+      'Контент-маркетинг',
+      'Аналітика',
+    ]);
+    expect(serviceCard('Контент-маркетинг')).not.toHaveTextContent('₴');
+    expect(within(serviceCard('Аналітика')).getByText('від 9 000 ₴')).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('left out 1 malformed item(s)'), [malformed]);
+  });
+
   it('keeps the space of the list with hidden placeholders while loading', async () => {
     const response = deferred<Service[]>();
     mockedFetchServices.mockReturnValue(response.promise);
