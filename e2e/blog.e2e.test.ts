@@ -319,6 +319,29 @@ describeInBrowser('blog', () => {
     await page.context().close();
   });
 
+  it('answers 404 for an unknown category, whose name goes into no title, description or preview', async () => {
+    const address = `/blog?category=${encodeURIComponent('Fake «Реклама» <b>')}`;
+    const response = await fetch(`${suite.site.baseUrl}${address}`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    // What a search result or a link preview shows: the title and every description (the page's
+    // own address, og:url, aside).
+    const shown = [
+      /<title>([^<]*)<\/title>/.exec(html)?.[1],
+      ...[...html.matchAll(/<meta (?:name|property)="(?:description|og:title|og:description|og:image:alt|twitter:[a-z:]+)" content="([^"]*)">/g)].map((match) => match[1]),
+    ];
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown.join('\n')).not.toMatch(/Fake|Реклама/);
+    expect((await fetch(`${suite.site.baseUrl}/api/blog/listing?category=Fake`)).status).toBe(404);
+
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}${address}`);
+    await page.getByText('Такої сторінки блогу немає.').waitFor();
+    await expect(page.getByRole('link', { name: 'Переглянути всі статті' }).getAttribute('href')).resolves.toBe('/blog');
+    await expect(page.title()).resolves.not.toMatch(/Fake|Реклама/);
+    await page.context().close();
+  });
+
   it('fits the listing on a 375 px wide screen without horizontal scrolling', async () => {
     const page = await openPage(suite.browser, `${suite.site.baseUrl}/blog`, { viewport: { width: 375, height: 800 } });
     await page.locator('main article').first().waitFor();

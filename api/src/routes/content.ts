@@ -56,7 +56,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async 
           listBlogCategories(db),
           listBlogPage(db, { category, offset: (page - 1) * BLOG_PAGE_SIZE, limit: BLOG_PAGE_SIZE }),
         ]);
-        // The first page exists even when the list is empty (an unknown category); later ones only with posts.
+        // A category is a page only while it has published posts: an unknown one does not exist
+        // (so no address can put any text into a page's title). The first page of every post
+        // exists even when there are none; later pages only with posts.
+        if (category !== null && !categories.some((known) => known.name === category)) return undefined;
         const pageCount = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
         return page > pageCount ? undefined : serializeOnce(reply, { posts, page, pageCount, total, categories });
       });

@@ -22,7 +22,7 @@ const PLACEHOLDER_COUNT = 6;
 /**
  * `/blog`: every post newest first as cards, filtered by category and split into pages (of
  * BLOG_PAGE_SIZE posts, the API's page size). The shell parses the address into `category` and
- * `page`; a page past the last is "not found" (the server answers it 404).
+ * `page`; a page past the last, or of an unknown category, is "not found" (the server answers it 404).
  */
 export default function BlogListPage({ category, page }: BlogListPageProps) {
   const state = useApiResource(blogListingResource({ category, page }), 'mfe-blog');
@@ -65,9 +65,16 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
       {state.status === 'failed' && state.notFound && (
         <div className={styles.message}>
           <p>Такої сторінки блогу немає.</p>
-          <Link to={blogListingPath({ category })} className={styles.textLink}>
-            До першої сторінки
-          </Link>
+          {/* Past the last page: the first one. A first page that does not exist is an unknown category. */}
+          {page > 1 ? (
+            <Link to={blogListingPath({ category })} className={styles.textLink}>
+              До першої сторінки
+            </Link>
+          ) : (
+            <Link to={blogListingPath()} className={styles.textLink}>
+              Переглянути всі статті
+            </Link>
+          )}
         </div>
       )}
       {state.status === 'failed' && !state.notFound && (

@@ -164,6 +164,16 @@ describe('BlogListPage', () => {
     expect(document.title).toBe(notFoundPageMeta('/blog?category=SMM&page=99').title);
   });
 
+  it('says an unknown category does not exist, with a way to every post', async () => {
+    const notFound = Object.assign(new Error('Request failed with status code 404'), { response: { status: 404 } });
+    mockedFetchListing.mockRejectedValue(notFound);
+    renderAt('/blog?category=Fake');
+    expect(await screen.findByText('Такої сторінки блогу немає.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Переглянути всі статті' })).toHaveAttribute('href', '/blog');
+    expect(document.title).toBe(notFoundPageMeta('/blog?category=Fake').title);
+    expect(document.title).not.toContain('Fake');
+  });
+
   it('logs any other failure and says the posts could not be loaded', async () => {
     const failure = new Error('Network Error');
     mockedFetchListing.mockRejectedValue(failure);
