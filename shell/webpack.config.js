@@ -3,6 +3,7 @@ const { createHostWebpackConfig } = require('@agency/shared/webpack/create-webpa
 
 module.exports = createHostWebpackConfig(__dirname, {
   template: path.join(__dirname, 'public/index.html'),
+  publicDir: path.join(__dirname, 'public'),
   runtimePlugins: [
     path.join(__dirname, 'src/features/federation/remote-fallback-plugin.ts'),
     path.join(__dirname, 'src/features/federation/server-preloaded-assets-plugin.ts'),

@@ -6,6 +6,7 @@ export * from './constants/toasts';
 export * from './constants/brand';
 export * from './constants/blog';
 export * from './constants/privacy';
+export * from './constants/site-icons';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './federation/resolved-shares';

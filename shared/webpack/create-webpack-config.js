@@ -87,6 +87,13 @@ function compileHints() {
   });
 }
 
+/** The files of `publicDir` (but the page template) copied as they are into the build, under their own names. */
+function publicFiles(publicDir, template) {
+  const CopyPlugin = require('copy-webpack-plugin');
+  const ignore = template ? [`**/${path.basename(template)}`] : [];
+  return new CopyPlugin({ patterns: [{ from: publicDir, globOptions: { ignore } }] });
+}
+
 /** The webpack config of the remote that lives in `appDir` (its __dirname). */
 function createRemoteWebpackConfig(appDir) {
   const remote = remoteInFolder(appDir);
@@ -103,7 +110,7 @@ function createRemoteWebpackConfig(appDir) {
 /**
  * The shell's webpack config.
  * @param {string} appDir the shell's folder (its __dirname)
- * @param {{ template: string, runtimePlugins?: string[] }} options
+ * @param {{ template: string, publicDir?: string, runtimePlugins?: string[] }} options
  */
 function createHostWebpackConfig(appDir, options) {
   return createWebpackConfig({ appDir, name: HOST.federationName, port: HOST.devPort, isHost: true, ...options });
@@ -118,6 +125,7 @@ function createHostWebpackConfig(appDir, options) {
  * @param {boolean} [app.isHost]        the shell
  * @param {string[]} [app.runtimePlugins]
  * @param {string} [app.template]       HTML template (defaults to the standalone page)
+ * @param {string} [app.publicDir]      files served as they are at the site root (icons), copied into dist
  * @param {string} [app.title]
  */
 function createWebpackConfig(app) {
@@ -188,6 +196,7 @@ function browserConfig(app, packageJson, production) {
         scriptLoading: 'defer',
       }),
       ...(app.isHost ? [new PageAssetsPlugin()] : []),
+      ...(app.publicDir ? [publicFiles(app.publicDir, app.template)] : []),
       ...(production ? [compileHints(), ...precompression()] : []),
     ],
     performance: { hints: false },

@@ -1,10 +1,11 @@
-import { BLOG_LISTING_PATH } from '@agency/shared';
+import { BLOG_LISTING_PATH, BRAND, SITE_ICONS, WEB_APP_MANIFEST_PATH } from '@agency/shared';
 import { ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/connection';
 import { listPublishedPostDates } from '../db/repository';
 import { siteOrigin } from '../seo/site-origin';
+import { SHORT } from '../static/cache-policy';
 
 /** robots.txt rarely changes; an hour keeps crawlers from asking on every visit. */
 const ROBOTS_CACHE_CONTROL = 'public, max-age=3600';
@@ -13,7 +14,7 @@ const SITEMAP_CACHE_CONTROL = 'public, max-age=300';
 
 const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-/** Both routes answer a text body: the schema documents it; the text itself is sent as is. */
+/** robots.txt and the sitemap answer a text body: the schema documents it; the text itself is sent as is. */
 const textResponseSchema = { response: { 200: Type.String(), ...ERROR_RESPONSES } };
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -46,12 +47,53 @@ export function sitemapXml(origin: string, posts: readonly { id: number; updated
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<urlset xmlns="${SITEMAP_NAMESPACE}">`, ...entries, '</urlset>', ''].join('\n');
 }
 
+const ManifestIconSchema = Type.Object({ src: Type.String(), sizes: Type.String(), type: Type.String() });
+const WebAppManifestSchema = Type.Object({
+  name: Type.String(),
+  short_name: Type.String(),
+  description: Type.String(),
+  lang: Type.String(),
+  dir: Type.Literal('ltr'),
+  start_url: Type.String(),
+  scope: Type.String(),
+  display: Type.Literal('browser'),
+  theme_color: Type.String(),
+  background_color: Type.String(),
+  icons: Type.Array(ManifestIconSchema),
+});
+
+/**
+ * The web app manifest: the name, colours and icons a browser shows for the site (a shortcut on a
+ * home screen, a tab's colour). It opens as a site in the browser, not as an app of its own.
+ */
+export function webAppManifest(): Static<typeof WebAppManifestSchema> {
+  const icon = ({ href, sizes, type }: { href: string; sizes: string; type: string }) => ({ src: href, sizes, type });
+  return {
+    name: BRAND.fullName,
+    short_name: BRAND.name,
+    description: BRAND.tagline,
+    lang: 'uk',
+    dir: 'ltr',
+    start_url: '/',
+    scope: '/',
+    display: 'browser',
+    theme_color: BRAND.colors.theme,
+    background_color: BRAND.colors.background,
+    icons: [...SITE_ICONS.app.map(icon), icon(SITE_ICONS.svg)],
+  };
+}
+
 export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl?: string }> = async (app, { db, siteUrl }) => {
   app.get('/robots.txt', { schema: textResponseSchema }, async (request, reply) =>
     reply
       .header('cache-control', ROBOTS_CACHE_CONTROL)
       .type('text/plain; charset=utf-8')
       .send(robotsTxt(siteOrigin(request, siteUrl))),
+  );
+
+  // Served by the API, not as a shell file, so it is made from the same facts as the pages' heads.
+  app.get(WEB_APP_MANIFEST_PATH, { schema: { response: { 200: WebAppManifestSchema, ...ERROR_RESPONSES } } }, async (_request, reply) =>
+    reply.header('cache-control', SHORT).type('application/manifest+json; charset=utf-8').send(webAppManifest()),
   );
 
   app.get('/sitemap.xml', { schema: textResponseSchema }, async (request, reply) => {

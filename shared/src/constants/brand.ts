@@ -19,6 +19,8 @@ export const BRAND = {
     { days: 'Понеділок – пʼятниця', hours: `${WEEKDAY_HOURS.opens}–${WEEKDAY_HOURS.closes}` },
     { days: 'Субота – неділя', hours: 'вихідні' },
   ],
+  /** The browser's UI around the site (theme) and the splash behind its icon (background). */
+  colors: { theme: '#16307a', background: '#ffffff' },
   socials: [
     { id: 'facebook', label: 'Facebook', href: 'https://www.facebook.com/khvylia.agency' },
     { id: 'instagram', label: 'Instagram', href: 'https://www.instagram.com/khvylia.agency' },

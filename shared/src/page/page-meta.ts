@@ -21,9 +21,10 @@ export interface PageMeta {
   /** The page's canonical path on this site, e.g. `/blog/5`. */
   path: string;
   type: 'website' | 'article';
+  /** The page's own picture for link previews; without one it shares the agency's (SITE_SHARE_IMAGE). */
   image?: PageImage;
   /** Articles only. */
-  article?: { publishedTime: string; author: string; section: string };
+  article?: { publishedTime: string; modifiedTime: string; author: string; section: string };
   /** Not for search engines (error pages). */
   noindex?: boolean;
 }
@@ -43,7 +44,6 @@ export const HOME_PAGE_META: PageMeta = {
   description: `${BRAND.fullName} зі Львова: SMM, контент-маркетинг, лідогенерація та аналітика. ${heroFigures}.`,
   path: '/',
   type: 'website',
-  image: SITE_SHARE_IMAGE,
 };
 
 /** The blog listing: every post, or one category, page by page; each page its own canonical address. */
@@ -56,7 +56,6 @@ export function blogListingPageMeta(location: BlogListingLocation): PageMeta {
     description: `${topic} агенції «${BRAND.name}»: практичні поради з SMM, контенту, лідогенерації та аналітики і кейси наших клієнтів.`,
     path: blogListingPath(location),
     type: 'website',
-    image: SITE_SHARE_IMAGE,
   };
 }
 
@@ -66,7 +65,6 @@ export const PRIVACY_PAGE_META: PageMeta = {
   description: `Як ${BRAND.fullName} обробляє персональні дані із заявок на сайті: що збираємо, навіщо, як довго зберігаємо і як скористатися своїми правами.`,
   path: PRIVACY_PATH,
   type: 'website',
-  image: SITE_SHARE_IMAGE,
 };
 
 export const NOT_FOUND_TEXT = 'Сторінку не знайдено';

@@ -23,7 +23,12 @@ export function postPageMeta(post: BlogPost): PageMeta {
     path: postPath(String(post.id)),
     type: 'article',
     image: shareImage(post),
-    article: { publishedTime: post.created_at, author: post.author, section: post.category },
+    article: {
+      publishedTime: post.created_at,
+      modifiedTime: post.updated_at ?? post.created_at,
+      author: post.author,
+      section: post.category,
+    },
   };
 }
 
