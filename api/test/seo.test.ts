@@ -1,4 +1,4 @@
-import type { BlogPostSummary } from '@agency/shared';
+import { BRAND, SITE_ICONS, type BlogPostSummary } from '@agency/shared';
 import { BLOG_LIMIT_MAX } from '@agency/shared/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
@@ -138,6 +138,32 @@ describe('GET /robots.txt', () => {
     } finally {
       await proxied.app.close();
     }
+  });
+});
+
+describe('GET /site.webmanifest', () => {
+  it("answers the brand's name, colours and the site's icons as a web app manifest, cached for a day", async () => {
+    const response = await ctx.request('GET', '/site.webmanifest');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(response.json()).toEqual({
+      name: BRAND.fullName,
+      short_name: BRAND.name,
+      description: BRAND.tagline,
+      lang: 'uk',
+      dir: 'ltr',
+      start_url: '/',
+      scope: '/',
+      display: 'browser',
+      theme_color: BRAND.colors.theme,
+      background_color: BRAND.colors.background,
+      icons: [
+        { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: SITE_ICONS.svg.href, sizes: 'any', type: 'image/svg+xml' },
+      ],
+    });
   });
 });
 
