@@ -115,7 +115,8 @@ export function RemoteSlot<Id extends RemoteModuleId>({
     loading !== undefined && !whenVisible ? (
       loading
     ) : (
-      <div className={styles.loading} style={{ minHeight }} aria-hidden={loading === undefined} ref={nearRef}>
+      // `data-remote-pending` tells tests and support which slot has not loaded yet.
+      <div className={styles.loading} style={{ minHeight }} aria-hidden={loading === undefined} ref={nearRef} data-remote-pending={id}>
         {loading}
       </div>
     );
