@@ -141,13 +141,23 @@ it.each([
   [['orders'], /Невідомий тип/],
   [['contact', '--format', 'xml'], /Невідомий формат/],
   [['contact', '--since', '2026-13-01'], /Некоректна дата/],
-  [['contact', '--verbose'], /Невідомий параметр/],
+  [['contact', '--verbose'], /^Невідомий параметр --verbose$/m],
+  [['contact', '--format'], /^Для --format потрібне значення$/m],
+  [['contact', '--format', 'csv', '--format', 'json'], /^--format вказано двічі$/m],
+  [['contact', 'applications'], /^Зайві аргументи: applications$/m],
 ])('refuses bad arguments %p with exit code 2 and a Ukrainian message', async (args, message) => {
   const { code, stdout, stderr } = await runCli(args);
   expect(code).toBe(2);
   expect(stdout.length).toBe(0);
   expect(stderr).toMatch(message);
   expect(stderr).toMatch(/Використання/);
+});
+
+it.each(['--help', '-h', 'contact --help'])('prints the usage to stdout for "%s", exit code 0', async (line) => {
+  const { code, stdout, stderr } = await runCli(line.split(' '));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  expect(stdout.toString('utf8')).toMatch(/^Використання: npm run submissions -- <contact\|applications>/);
+  expect(stdout.toString('utf8')).toMatch(/^ +npm run submissions -- --help +ця довідка$/m);
 });
 
 describe('outbox', () => {
@@ -181,6 +191,15 @@ describe('outbox', () => {
     const table = parseCsv(csv.stdout.toString('utf8').replace(/^\uFEFF/, ''));
     expect(table[0]?.slice(0, 3)).toEqual(['id', 'status', 'channel']);
     expect(table.slice(1).map((row) => row[1])).toEqual(['pending', 'failed']);
+  });
+
+  it('refuses a misspelt option, exit 2, and re-queues nothing', async () => {
+    const run = await runCli(['outbox', '--retyr', String(ids.telegram)]);
+    expect(run.code).toBe(2);
+    expect(run.stdout.length).toBe(0);
+    expect(run.stderr.split('\n')[0]).toBe('Невідомий параметр --retyr');
+    expect(run.stderr).toContain('npm run submissions -- --help');
+    expect((await getOutboxEntry(db, ids.telegram))?.status).toBe('failed');
   });
 
   it('re-queues a failed delivery with a fresh day to succeed, and refuses delivered or unknown ones', async () => {

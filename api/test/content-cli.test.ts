@@ -98,11 +98,35 @@ it.each([
   [['publish'], /Невідома команда «publish»/],
   [['new'], /Вкажіть назву статті/],
   [['sync', 'extra'], /Зайві аргументи: extra/],
+  [['sync', '--sync'], /^Невідомий параметр --sync$/m],
 ])('refuses %p with exit code 2 and the usage', async (args, message) => {
   const result = await runContent(args);
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(message);
   expect(result.stderr).toContain('Використання: npm run content -- sync');
+});
+
+it.each(['--help', '-h', 'new --help'])('prints the usage to stdout for "%s", exit code 0', async (line) => {
+  const result = await runContent(line.split(' '));
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(result.stdout).toMatch(/^Використання: npm run content -- sync$/m);
+  expect(result.stdout).toMatch(/^ +npm run content -- --help +ця довідка$/m);
+});
+
+it('refuses a misspelt option, exit 2, and publishes or writes nothing', async () => {
+  writeArticle(contentDir, 'a.md', { slug: 'a', title: 'Перша стаття' });
+  expect((await runContent(['sync'])).code).toBe(0);
+  // A sync that ignored the misspelt option would publish this one.
+  writeArticle(contentDir, 'b.md', { slug: 'b', title: 'Друга стаття' });
+  const filesBefore = fs.readdirSync(contentDir).sort();
+  for (const args of [['sync', '--dry-run'], ['new', 'Нова стаття', '--force']]) {
+    const result = await runContent(args);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(`Невідомий параметр ${args[args.length - 1]}`);
+    expect(result.stderr).toContain('npm run content -- --help');
+  }
+  expect(fs.readdirSync(contentDir).sort()).toEqual(filesBefore);
+  expect(await publishedTitles()).toEqual(['Перша стаття']);
 });
 
 describe('slugFromTitle', () => {

@@ -30,6 +30,13 @@ async function publishBuild(app: string, build: FixtureBuild = {}, extra: string
   return release([app, '--dist', suite.fixture.build(app, build), ...extra]);
 }
 
+/** Every file under RELEASES_DIR with its content: what a refused command must leave as it was. */
+function releasesSnapshot(): Record<string, string> {
+  const dir = suite.fixture.releasesDir;
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(dir, name)).isFile());
+  return Object.fromEntries(files.sort().map((name) => [name, fs.readFileSync(path.join(dir, name), 'utf8')]));
+}
+
 const idOf = (run: Run) => /release (\S+) is now current/.exec(run.stdout)?.[1] ?? '';
 const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')).json<{ remotes: Record<string, { release: string }> }>();
 
@@ -43,10 +50,14 @@ describe('npm run release', () => {
     expect(scripts(path.join(REPO_ROOT, 'api/package.json')).release).toBeUndefined();
   });
 
-  it('prints the usage for bad arguments, exit code 2', async () => {
-    const help = await release(['--help']);
-    expect(help.code).toBe(2);
-    expect(help.stderr).toMatch(/^Usage: npm run release -- <shell\|home\|blog\|forms> \[--dist <dir>\] \[--keep <n>\]$/m);
+  it.each(['--help', '-h', 'blog --list --help'])('prints the usage to stdout for "%s", exit code 0', async (line) => {
+    const help = await release(line.split(' '));
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: npm run release -- <shell\|home\|blog\|forms> \[--dist <dir>\] \[--keep <n>\]$/m);
+    expect(help.stdout).toMatch(/^ +npm run release -- --help +print this help$/m);
+  });
+
+  it('prints the problem and the usage for bad arguments, exit code 2', async () => {
     const unknown = await release(['blogg']);
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'Unknown app "blogg": shell|home|blog|forms']);
     expect((await release(['blog', '--list', '--rollback'])).stderr).toMatch(/^Choose one of --list, --rollback/);
@@ -62,6 +73,17 @@ describe('npm run release', () => {
     const listing = await release(['blog', '--list']);
     expect(listing.code).toBe(0);
     expect(listing.stdout).toMatch(new RegExp(`^\\* ${first.replace(/\./g, '\\.')} +2026-11-22T06:15:00.000Z +\\S+ +\\S+ +current$`, 'm'));
+  });
+
+  it('refuses a misspelt option, exit 2, and publishes nothing', async () => {
+    const before = releasesSnapshot();
+    // Were `--kep` ignored, this would publish the build and prune to one release.
+    const run = await publishBuild('blog', { label: 'typo' }, ['--kep', '1']);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr.split('\n')[0]).toBe('Unknown option --kep');
+    expect(run.stderr).toMatch(/^Usage: npm run release -- /m);
+    expect(run.stderr).toContain('npm run release -- --help');
+    expect(releasesSnapshot()).toEqual(before);
   });
 
   it('refuses an incompatible release, exit 1, while the server keeps serving the current one', async () => {

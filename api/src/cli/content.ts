@@ -6,20 +6,20 @@ import { changedAnything, syncContent, type SyncReport } from '../content/conten
 import { SLUG_PATTERN } from '../content/front-matter';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
+import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
 
 /**
  * Publishing articles from the content folder (CONTENT_DIR, default content/blog):
  *   npm run content -- sync              make the blog in DATABASE_URL match the folder
  *   npm run content -- new "Назва"       start a new article (a draft) in the folder
- * Exit codes: 0 done, 1 some article refused (the rest are published) or failed, 2 bad usage.
+ * Exit codes: 0 done (or --help), 1 some article refused (the rest are published) or failed, 2 bad usage.
  */
 
 export const USAGE = [
   'Використання: npm run content -- sync',
   '              npm run content -- new "Назва статті"',
+  '              npm run content -- --help     ця довідка',
 ].join('\n');
-
-export class UsageError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
@@ -103,8 +103,9 @@ export function formatReport(report: SyncReport): string {
 }
 
 export async function run(argv: readonly string[], env: Env = process.env): Promise<CommandResult> {
-  const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h') throw new UsageError(USAGE);
+  // No options besides --help. Positionals are counted per command below: `new` without quotes
+  // around its title deserves a hint about them, not "extra arguments".
+  const [command, ...rest] = parseCliArgs(argv, {}, ARG_MESSAGES.uk, Infinity).positionals;
   if (command === 'new') {
     if (rest.length !== 1) throw new UsageError('Вкажіть назву статті в лапках: npm run content -- new "Назва статті"');
     // Only the folder: writing a draft needs no database or other server settings.
@@ -116,7 +117,7 @@ export async function run(argv: readonly string[], env: Env = process.env): Prom
     };
   }
   if (command === 'sync') {
-    if (rest.length > 0) throw new UsageError(`Зайві аргументи: ${rest.join(' ')}`);
+    if (rest.length > 0) throw new UsageError(ARG_MESSAGES.uk.unexpected(rest));
     const config = loadConfig(env);
     const db = createDatabase(config.databaseUrl, { poolSize: 1 });
     try {
@@ -139,9 +140,9 @@ if (require.main === module) {
       process.exitCode = exitCode;
     },
     (error: unknown) => {
-      if (error instanceof UsageError) {
-        process.stderr.write(`${error.message}\n${error.message === USAGE ? '' : `${USAGE}\n`}`);
-        process.exitCode = 2;
+      const usageCode = reportUsage(error, USAGE);
+      if (usageCode !== undefined) {
+        process.exitCode = usageCode;
       } else {
         process.stderr.write(`Не вдалося: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;

@@ -4,11 +4,12 @@ import { loadReleaseConfig, REPO_ROOT } from '../config';
 import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
 import { list, promote, publish, RefusedError, rollback, type Output, type ReleaseContext } from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
+import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, UsageError, type Io } from './parse-cli-args';
 
 /**
  * Immutable releases with instant rollback (see api/README.md, "Releases"):
  *   npm run release -- <app>                 build if stale, publish, make current
- * and --list, --rollback, --promote <id>. Exit codes: 0 done, 1 refused or failed, 2 bad usage.
+ * and --list, --rollback, --promote <id>, --help. Exit codes: 0 done (or help shown), 1 refused or failed, 2 bad usage.
  */
 
 const APPS = APP_NAMES.join('|');
@@ -18,51 +19,40 @@ export const USAGE = [
   '       npm run release -- <app> --list            list the kept releases (* = current)',
   '       npm run release -- <app> --rollback        make the previous release current again',
   '       npm run release -- <app> --promote <id>    make any kept release current',
+  '       npm run release -- --help                  print this help',
   'Environment: RELEASES_DIR (default data/releases), RELEASES_KEEP (default 5), STATIC_ROOT.',
 ].join('\n');
 
-export class UsageError extends Error {}
-
 type Action = { kind: 'publish'; dist?: string; keep?: number } | { kind: 'list' } | { kind: 'rollback' } | { kind: 'promote'; id: string };
 
-export function parseArgs(argv: readonly string[]): { app: AppName; action: Action } {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    if (!arg.startsWith('-')) {
-      positional.push(arg);
-      continue;
-    }
-    const [flag = '', inline] = arg.split(/=(.*)/s, 2);
-    if (flag === '--help' || flag === '-h') throw new UsageError(USAGE);
-    if (!['--dist', '--keep', '--list', '--rollback', '--promote'].includes(flag)) throw new UsageError(`Unknown option ${flag}`);
-    if (flags.has(flag)) throw new UsageError(`${flag} is given twice`);
-    const takesValue = flag === '--dist' || flag === '--keep' || flag === '--promote';
-    const value = takesValue ? (inline ?? argv[(index += 1)]) : true;
-    if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-    flags.set(flag, value);
-  }
-  const [app, ...rest] = positional;
+const OPTIONS = {
+  dist: { type: 'string' },
+  keep: { type: 'string' },
+  list: { type: 'boolean' },
+  rollback: { type: 'boolean' },
+  promote: { type: 'string' },
+} as const;
+
+export function parseReleaseArgs(argv: readonly string[]): { app: AppName; action: Action } {
+  const { values, positionals } = parseCliArgs(argv, OPTIONS, ARG_MESSAGES.en, 1);
+  const [app] = positionals;
   if (app === undefined) throw new UsageError(`Name the app: ${APPS}`);
   if (!isAppName(app)) throw new UsageError(`Unknown app "${app}": ${APPS}`);
-  if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(' ')}`);
 
-  const commands = ['--list', '--rollback', '--promote'].filter((flag) => flags.has(flag));
-  if (commands.length > 1) throw new UsageError(`Choose one of ${commands.join(', ')}`);
-  const publishing = commands.length === 0;
-  for (const flag of ['--dist', '--keep']) {
-    if (!publishing && flags.has(flag)) throw new UsageError(`${flag} only applies when publishing`);
+  const commands = (['list', 'rollback', 'promote'] as const).filter((name) => values[name] !== undefined);
+  if (commands.length > 1) throw new UsageError(`Choose one of ${commands.map((name) => `--${name}`).join(', ')}`);
+  if (commands.length > 0) {
+    for (const name of ['dist', 'keep'] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} only applies when publishing`);
+    }
   }
-  if (commands[0] === '--list') return { app, action: { kind: 'list' } };
-  if (commands[0] === '--rollback') return { app, action: { kind: 'rollback' } };
-  if (commands[0] === '--promote') return { app, action: { kind: 'promote', id: String(flags.get('--promote')) } };
+  if (values.list) return { app, action: { kind: 'list' } };
+  if (values.rollback) return { app, action: { kind: 'rollback' } };
+  if (values.promote !== undefined) return { app, action: { kind: 'promote', id: values.promote } };
 
-  const keepText = flags.get('--keep');
-  const keep = keepText === undefined ? undefined : Number(keepText);
-  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) throw new UsageError(`--keep must be a whole number of at least 1, got "${String(keepText)}"`);
-  const dist = flags.get('--dist');
-  return { app, action: { kind: 'publish', dist: typeof dist === 'string' ? dist : undefined, keep } };
+  const keep = values.keep === undefined ? undefined : Number(values.keep);
+  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) throw new UsageError(`--keep must be a whole number of at least 1, got "${values.keep}"`);
+  return { app, action: { kind: 'publish', dist: values.dist, keep } };
 }
 
 /** Builds the app's workspace when its dist is missing or older than its sources. */
@@ -72,20 +62,10 @@ function buildIfStale(app: AppName): void {
   if (result.status !== 0) throw new RefusedError(`The build of ${appFolder(app)} failed; nothing was published.`);
 }
 
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const processIo: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
-
 /** Runs the command; resolves with the exit code. */
 export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env, io: Io = processIo): Promise<number> {
   try {
-    const { app, action } = parseArgs(argv);
+    const { app, action } = parseReleaseArgs(argv);
     const config = loadReleaseConfig(env);
     const context: ReleaseContext = { ...config, keep: config.releasesKeep, repoRoot: REPO_ROOT };
     let output: Output;
@@ -102,10 +82,8 @@ export async function main(argv: readonly string[], env: Record<string, string |
     output.forEach((line) => io.out(line));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(error.message === USAGE ? USAGE : `${error.message}\n${USAGE}`);
-      return 2;
-    }
+    const usageCode = reportUsage(error, USAGE, io);
+    if (usageCode !== undefined) return usageCode;
     const known = error instanceof RefusedError || error instanceof LockHeldError;
     io.err(known ? (error as Error).message : `Release failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;

@@ -5,17 +5,20 @@ import { listContactMessages, listJobApplications, type Db } from '../db/reposit
 import { idempotencyKey } from '../leads/lead-payload';
 import { listUndelivered, requeueLead } from '../leads/outbox-store';
 import { toCsv, toJson, type ListKind } from './format';
+import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
 
 /**
  * Staff access to stored submissions and their notifications:
  *   npm run submissions -- <contact|applications> [--format json|csv] [--since YYYY-MM-DD] [--delimiter ";"]
  *   npm run submissions -- outbox [--format json|csv] [--retry <id>]
- * Reads the database named by DATABASE_URL and prints to stdout.
+ * Reads the database named by DATABASE_URL and prints to stdout. Exit codes: 0 done (or --help),
+ * 1 failed, 2 bad usage.
  */
 
 const USAGE = [
   'Використання: npm run submissions -- <contact|applications> [--format json|csv] [--since РРРР-ММ-ДД] [--delimiter ","]',
   '              npm run submissions -- outbox [--format json|csv] [--retry <id>]',
+  '              npm run submissions -- --help     ця довідка',
 ].join('\n');
 
 export interface CliOptions {
@@ -27,62 +30,44 @@ export interface CliOptions {
   retry?: number;
 }
 
-export class UsageError extends Error {}
-
 /** The command was understood but cannot be done; said without the usage text. */
 export class CommandFailure extends Error {}
 
-export function parseArgs(argv: readonly string[]): CliOptions {
-  const positional: string[] = [];
-  let format: CliOptions['format'] = 'json';
-  let since: Date | undefined;
-  let delimiter = ',';
-  let retry: number | undefined;
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    const [flag, inline] = arg.startsWith('--') ? (arg.split(/=(.*)/s, 2) as [string, string | undefined]) : [arg, undefined];
-    const value = () => {
-      const next = inline ?? argv[(index += 1)];
-      if (next === undefined) throw new UsageError(`Для ${flag} потрібне значення`);
-      return next;
-    };
-    switch (flag) {
-      case '--format': {
-        const chosen = value();
-        if (chosen !== 'json' && chosen !== 'csv') throw new UsageError(`Невідомий формат «${chosen}»: оберіть json або csv`);
-        format = chosen;
-        break;
-      }
-      case '--since': {
-        const chosen = value();
-        const date = new Date(`${chosen}T00:00:00.000Z`);
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(chosen) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== chosen) {
-          throw new UsageError(`Некоректна дата «${chosen}»: очікується РРРР-ММ-ДД`);
-        }
-        since = date;
-        break;
-      }
-      case '--delimiter': {
-        const chosen = value();
-        if (chosen.length !== 1 || /["\r\n]/.test(chosen)) throw new UsageError('Роздільник має бути одним символом');
-        delimiter = chosen;
-        break;
-      }
-      case '--retry': {
-        const chosen = value();
-        if (!/^[1-9]\d{0,9}$/.test(chosen)) throw new UsageError(`Некоректний номер доставки «${chosen}»`);
-        retry = Number(chosen);
-        break;
-      }
-      case '--help':
-      case '-h':
-        throw new UsageError(USAGE);
-      default:
-        if (flag.startsWith('-')) throw new UsageError(`Невідомий параметр ${flag}`);
-        positional.push(arg);
-    }
+const OPTIONS = {
+  format: { type: 'string' },
+  since: { type: 'string' },
+  delimiter: { type: 'string' },
+  retry: { type: 'string' },
+} as const;
+
+function parseFormat(value = 'json'): CliOptions['format'] {
+  if (value !== 'json' && value !== 'csv') throw new UsageError(`Невідомий формат «${value}»: оберіть json або csv`);
+  return value;
+}
+
+function parseSince(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+    throw new UsageError(`Некоректна дата «${value}»: очікується РРРР-ММ-ДД`);
   }
-  const [kind, ...rest] = positional;
+  return date;
+}
+
+function parseDelimiter(value = ','): string {
+  if (value.length !== 1 || /["\r\n]/.test(value)) throw new UsageError('Роздільник має бути одним символом');
+  return value;
+}
+
+function parseRetry(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`Некоректний номер доставки «${value}»`);
+  return Number(value);
+}
+
+export function parseSubmissionsArgs(argv: readonly string[]): CliOptions {
+  const { values, positionals } = parseCliArgs(argv, OPTIONS, ARG_MESSAGES.uk, 1);
+  const [kind] = positionals;
   if (kind !== 'contact' && kind !== 'applications' && kind !== 'outbox') {
     throw new UsageError(
       kind === undefined
@@ -90,14 +75,20 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         : `Невідомий тип «${kind}»: contact, applications або outbox`,
     );
   }
-  if (rest.length > 0) throw new UsageError(`Зайві аргументи: ${rest.join(' ')}`);
-  if (retry !== undefined && kind !== 'outbox') throw new UsageError('--retry працює лише з outbox');
-  if (since !== undefined && kind === 'outbox') throw new UsageError('--since працює лише з contact і applications');
-  return { kind, format, since, delimiter, retry };
+  const options: CliOptions = {
+    kind,
+    format: parseFormat(values.format),
+    since: parseSince(values.since),
+    delimiter: parseDelimiter(values.delimiter),
+    retry: parseRetry(values.retry),
+  };
+  if (options.retry !== undefined && kind !== 'outbox') throw new UsageError('--retry працює лише з outbox');
+  if (options.since !== undefined && kind === 'outbox') throw new UsageError('--since працює лише з contact і applications');
+  return options;
 }
 
 export async function run(argv: readonly string[], env: Record<string, string | undefined> = process.env): Promise<string> {
-  const options = parseArgs(argv);
+  const options = parseSubmissionsArgs(argv);
   const url = loadConfig(env).databaseUrl;
   if (url.startsWith('sqlite:') && !fs.existsSync(url.slice('sqlite:'.length))) {
     throw new UsageError(`Базу даних не знайдено: ${url.slice('sqlite:'.length)}`);
@@ -134,9 +125,9 @@ if (require.main === module) {
       process.stdout.write(output);
     },
     (error: unknown) => {
-      if (error instanceof UsageError) {
-        process.stderr.write(`${error.message}\n${error.message === USAGE ? '' : `${USAGE}\n`}`);
-        process.exitCode = 2;
+      const usageCode = reportUsage(error, USAGE);
+      if (usageCode !== undefined) {
+        process.exitCode = usageCode;
       } else if (error instanceof CommandFailure) {
         process.stderr.write(`${error.message}\n`);
         process.exitCode = 1;
