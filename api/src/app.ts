@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { loggerOptions } from './logger-options';
 import { seedIfEmpty } from './db/seed';
 import { publishArticles } from './content/publish-at-start';
 import { createChannels } from './leads/channels';
@@ -131,7 +132,7 @@ async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promi
 
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestTimeout: SERVER_TIMEOUTS.requestTimeout,

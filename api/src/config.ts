@@ -18,6 +18,8 @@ export interface AppConfig {
   /** `sqlite:<path>` or `postgres://…` */
   databaseUrl: string;
   logLevel: string;
+  /** How log lines look (LOG_FORMAT): see LogFormat. */
+  logFormat: LogFormat;
   rateLimitMax: number;
   /** Milliseconds (RATE_LIMIT_WINDOW may also be a duration such as `1 minute`). */
   rateLimitWindow: number;
@@ -60,6 +62,20 @@ export interface AppConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * `auto` (the default): readable lines when stdout is a terminal, JSON lines otherwise (a pipe, a
+ * file, a container's log), which is what log collectors parse. `json` or `pretty` force one.
+ */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
+
+export function parseLogFormat(value: string | undefined): LogFormat {
+  const format = value?.trim().toLowerCase() || 'auto';
+  if ((LOG_FORMATS as readonly string[]).includes(format)) return format as LogFormat;
+  throw new Error(`LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "${value}"`);
+}
 
 function parseInteger(value: string | undefined, fallback: number, name: string, min = 0): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -176,6 +192,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl: normalizeDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logFormat: parseLogFormat(env.LOG_FORMAT),
     // At least 1: a limit of 0 would refuse every submission.
     rateLimitMax: parseInteger(env.RATE_LIMIT_MAX, 5, 'RATE_LIMIT_MAX', 1),
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),

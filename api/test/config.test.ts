@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       databaseUrl: `sqlite:${path.join(REPO_ROOT, 'data/agency.sqlite')}`,
       logLevel: 'info',
+      logFormat: 'auto',
       rateLimitMax: 5,
       rateLimitWindow: 60_000,
       trustProxy: false,
@@ -113,6 +114,26 @@ describe('SITE_URL', () => {
   ])('refuses %s, which is no bare http(s) origin', (value) => {
     expect(() => loadConfig({ SITE_URL: value })).toThrow(
       `SITE_URL must be an http(s) origin such as https://example.com, got "${value}"`,
+    );
+  });
+});
+
+describe('LOG_FORMAT', () => {
+  it.each([
+    [undefined, 'auto'],
+    ['', 'auto'],
+    ['  ', 'auto'],
+    ['auto', 'auto'],
+    ['json', 'json'],
+    ['pretty', 'pretty'],
+    [' JSON ', 'json'],
+  ])('reads %j as %s', (value, format) => {
+    expect(loadConfig({ LOG_FORMAT: value }).logFormat).toBe(format);
+  });
+
+  it.each(['text', 'yaml', 'pino-pretty', 'true'])('refuses %j, failing the start with a message naming LOG_FORMAT', (value) => {
+    expect(() => loadConfig({ LOG_FORMAT: value })).toThrow(
+      `LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "${value}"`,
     );
   });
 });

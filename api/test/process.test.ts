@@ -6,7 +6,8 @@ import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';
 import { openRawClient, partialPost } from './helpers/raw-socket';
-import { startServerProcess } from './helpers/server-process';
+import { freePort, runTs, startServerProcess } from './helpers/server-process';
+import { describeWithTools } from './helpers/system-tools';
 
 // Real server processes (tsx, no build needed): durability, graceful shutdown, parallel start.
 jest.setTimeout(90_000);
@@ -125,12 +126,18 @@ it('on SIGTERM stops, closes the database and exits 0 without losing acknowledge
   await expectAllStored(result.acks);
 });
 
-it('on SIGTERM cuts off a client stalled mid-body at SHUTDOWN_TIMEOUT and exits 0', async () => {
-  const server = await startServerProcess({ DATABASE_URL: testDb.url, SHUTDOWN_TIMEOUT: '1000' });
-  const stalled = await openRawClient(server.baseUrl);
+/** A client that sent half a submission and stalls; resolved once the server has taken the request in. */
+async function stallClientMidBody(baseUrl: string) {
+  const stalled = await openRawClient(baseUrl);
   stalled.socket.write(partialPost('/api/contact', JSON.stringify(contactPayload(1)), 10).start);
   // The server has taken the request in once it answers the next one.
-  expect((await httpRequest(server.baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+  expect((await httpRequest(baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+  return stalled;
+}
+
+it('on SIGTERM cuts off a client stalled mid-body at SHUTDOWN_TIMEOUT and exits 0', async () => {
+  const server = await startServerProcess({ DATABASE_URL: testDb.url, SHUTDOWN_TIMEOUT: '1000' });
+  const stalled = await stallClientMidBody(server.baseUrl);
   server.child.kill('SIGTERM');
   // Before, the process stayed alive as long as the client did (minutes): the jest timeout catches that.
   expect(await server.exited).toBe(0);
@@ -153,4 +160,84 @@ it('migrates, seeds and publishes the articles exactly once when several servers
   } finally {
     await db.destroy();
   }
+});
+
+describe('log format', () => {
+  // Colours come from pino-pretty on a terminal, and anywhere when jest sets FORCE_COLOR.
+  // eslint-disable-next-line no-control-regex -- matching the terminal's escape sequences is the point
+  const ANSI = /\u001b\[[0-9;]*m/g;
+  const lines = (text: string) =>
+    text
+      .replace(ANSI, '')
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== '');
+  const isJson = (line: string) => {
+    try {
+      return typeof JSON.parse(line) === 'object';
+    } catch {
+      return false;
+    }
+  };
+  const LISTENING = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+/;
+
+  it('writes JSON lines when stdout is not a terminal', async () => {
+    const server = await startServerProcess({ DATABASE_URL: testDb.url, LOG_LEVEL: 'info' });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const entries = lines(server.stdout()).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toContainEqual(expect.objectContaining({ level: 30, msg: expect.stringMatching(/^Server listening at http:\/\/127\.0\.0\.1:\d+$/) }));
+    expect(entries).toContainEqual(expect.objectContaining({ signal: 'SIGTERM', msg: expect.stringMatching(/^shutting down/) }));
+  });
+
+  it('writes readable lines with LOG_FORMAT=pretty, the last one before the exit included', async () => {
+    const server = await startServerProcess({ DATABASE_URL: testDb.url, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', SHUTDOWN_TIMEOUT: '1000' });
+    // A client stalled mid-body makes the shutdown log a warning just before process.exit().
+    const stalled = await stallClientMidBody(server.baseUrl);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    await stalled.closed;
+    const output = lines(server.stdout());
+    expect(output.filter(isJson)).toEqual([]);
+    expect(output).toContainEqual(expect.stringMatching(LISTENING));
+    expect(output).toContainEqual(expect.stringMatching(/ INFO: incoming request .*"url":"\/api\/health"/));
+    expect(output.at(-1)).toMatch(/ WARN: shutdown: cut off requests still open at the deadline/);
+  });
+
+  it('refuses an unknown LOG_FORMAT: no start, exit code 1, a message naming the variable', async () => {
+    const child = runTs('src/server.ts', [], { DATABASE_URL: testDb.url, LOG_FORMAT: 'yaml', PORT: String(await freePort()) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toContain('API failed to start: LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "yaml"');
+  });
+
+  describeWithTools('script')('on a terminal', () => {
+    /** Starts the server on a terminal, and stops it with Ctrl-C once it has answered. */
+    async function runOnTerminal(env: Record<string, string>): Promise<string[]> {
+      const server = await startServerProcess({ DATABASE_URL: testDb.url, LOG_LEVEL: 'info', ...env }, { terminal: true });
+      expect((await httpRequest(server.baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+      server.child.stdin?.write('\x03');
+      expect(await server.exited).toBe(0);
+      // The terminal echoes Ctrl-C as ^C before the next output.
+      return lines(server.stdout().replace(/\^C/g, ''));
+    }
+
+    it('writes readable lines by default, up to the last one of a Ctrl-C', async () => {
+      const output = await runOnTerminal({});
+      expect(output.filter(isJson)).toEqual([]);
+      expect(output).toContainEqual(expect.stringMatching(LISTENING));
+      expect(output.at(-1)).toMatch(/ INFO: shutting down: .*"signal":"SIGINT"/);
+    });
+
+    it('writes JSON lines with LOG_FORMAT=json', async () => {
+      const output = await runOnTerminal({ LOG_FORMAT: 'json' });
+      expect(output.filter((line) => !isJson(line))).toEqual([]);
+      const entries = output.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(entries).toContainEqual(expect.objectContaining({ msg: expect.stringMatching(/^Server listening at /) }));
+      expect(entries.at(-1)).toMatchObject({ signal: 'SIGINT', msg: expect.stringMatching(/^shutting down/) });
+    });
+  });
 });

@@ -23,6 +23,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     host: '127.0.0.1',
     databaseUrl,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    logFormat: 'json',
     // Lifted for every suite except the rate-limit one, which sets its own.
     rateLimitMax: 1_000_000,
     rateLimitWindow: 60_000,

@@ -10,12 +10,15 @@ export const API_DIR = path.resolve(__dirname, '../..');
  * tsconfig `paths` mapping makes @agency/shared load from its sources, so nothing has to be
  * built first (not even shared/dist).
  */
-export function runTs(entry: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(API_DIR, entry), ...args], {
-    cwd: API_DIR,
-    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(API_DIR, 'tsconfig.json'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function runTs(entry: string, args: string[], env: Record<string, string>, { terminal = false } = {}): ChildProcess {
+  const command = [process.execPath, '--import', 'tsx', path.join(API_DIR, entry), ...args];
+  const options = { cwd: API_DIR, env: { ...process.env, TSX_TSCONFIG_PATH: path.join(API_DIR, 'tsconfig.json'), ...env } };
+  if (!terminal) return spawn(process.execPath, command.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  // On a pseudo-terminal, as in a developer's shell: util-linux `script` runs the command with its
+  // stdin, stdout and stderr on one, copies what appears there to its own stdout, and what is
+  // written to its stdin to the terminal (`\x03` is Ctrl-C). It exits with the command's code.
+  const quoted = command.map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  return spawn('script', ['--quiet', '--return', '--command', `exec ${quoted}`, '/dev/null'], { ...options, stdio: 'pipe' });
 }
 
 export async function freePort(): Promise<number> {
@@ -33,13 +36,19 @@ export async function freePort(): Promise<number> {
 export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
+  /** stdout and stderr, interleaved as they came. */
   output(): string;
+  /** stdout alone: where the logs go. */
+  stdout(): string;
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   exited: Promise<number | string>;
 }
 
-/** Starts `src/server.ts` on a free port of 127.0.0.1 and waits until /api/health answers 200. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `src/server.ts` on a free port of 127.0.0.1 and waits until /api/health answers 200.
+ * With `terminal`, the server runs on a terminal (see runTs), and `child` is `script`.
+ */
+export async function startServerProcess(env: Record<string, string>, { terminal = false } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = runTs('src/server.ts', [], {
     HOST: '127.0.0.1',
@@ -51,9 +60,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     // Covers the content sync prepares at start stay out of the checkout's data/.
     MEDIA_DIR: TEST_MEDIA_DIR,
     ...env,
-  });
+  }, { terminal });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | string>((resolve) => {
     child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
@@ -72,5 +85,5 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, baseUrl, output: () => output, exited };
+  return { child, baseUrl, output: () => output, stdout: () => stdout, exited };
 }

@@ -5,6 +5,8 @@ export const SYSTEM_TOOLS = {
   'redis-server': 'redis-server',
   nginx: 'nginx libnginx-mod-http-brotli-static',
   envsubst: 'gettext-base',
+  // util-linux's, to run a command on a terminal; essential in Debian, so always there.
+  script: 'bsdutils',
 } as const;
 
 type Tool = keyof typeof SYSTEM_TOOLS;
