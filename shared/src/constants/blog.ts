@@ -1,9 +1,9 @@
 import { BLOG_CATEGORY_MAX_LENGTH, BLOG_PAGE_MAX } from '../contracts/limits';
 
-/** The home page shows at most this many blog posts (spec section 9). */
+/** The home page shows at most this many blog posts. */
 export const BLOG_TEASER_LIMIT = 3;
 
-/** Blog post page texts (spec section 2), shown by the blog remote and by the shell while it loads. */
+/** Blog post page texts, shown by the blog remote and by the shell while it loads. */
 export const POST_LOADING_TEXT = 'Завантаження…';
 export const POST_NOT_FOUND_TEXT = 'Стаття не знайдена';
 

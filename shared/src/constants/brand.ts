@@ -41,7 +41,7 @@ export const SECTION_IDS = {
   contact: 'contact',
 } as const;
 
-/** Figures the hero and the about section show (spec section 9); the page meta quotes them too. */
+/** Figures the hero and the about section show; the page meta quotes them too. */
 export const AGENCY_STATS = {
   hero: [
     { value: '200+', label: 'реалізованих проєктів' },

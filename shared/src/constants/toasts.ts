@@ -1,4 +1,4 @@
-/** Toast texts and behaviour (spec sections 8 and 9). The shell's ToastContainer reads TOAST_CONTAINER. */
+/** Toast texts and behaviour: what each submission says, how long and where. The shell's ToastContainer reads TOAST_CONTAINER. */
 export const TOAST_DURATION_MS = 4000;
 
 export const TOAST_MESSAGES = {

@@ -1,4 +1,4 @@
-/** The three fixed vacancies (spec section 3). Titles are also the only valid `position` values. */
+/** The three fixed vacancies. Titles are also the only valid `position` values. */
 export interface Vacancy {
   id: string;
   title: string;

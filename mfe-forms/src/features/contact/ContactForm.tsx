@@ -14,7 +14,7 @@ const EMPTY_MESSAGE: ContactMessage = {
   message: '',
 };
 
-/** The contact form of the contact section (spec sections 3, 5, 8). */
+/** The contact form of the contact section: name, email, phone and message required, company and service optional. */
 export default function ContactForm() {
   const { submitting, handleSubmit, field } = useSubmission({
     emptyValues: EMPTY_MESSAGE,

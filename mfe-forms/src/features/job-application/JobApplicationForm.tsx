@@ -24,7 +24,7 @@ const EMPTY_APPLICATION: JobApplication = {
 
 const POSITION_OPTIONS: readonly SelectOption<string>[] = VACANCY_TITLES.map((title) => ({ value: title, label: title }));
 
-/** The job application form next to the vacancies (spec sections 3, 5, 8). */
+/** The job application form next to the vacancies: name, email, phone, city and position required, a résumé optional. */
 export default function JobApplicationForm() {
   const { submitting, handleSubmit, field, setValue } = useSubmission({
     emptyValues: EMPTY_APPLICATION,

@@ -9,7 +9,7 @@ export interface TeamMember {
   quote: string;
 }
 
-/** The three people the home page introduces (fixed content, spec section 3). */
+/** The three people the home page introduces (fixed content). */
 export const TEAM_MEMBERS: readonly TeamMember[] = [
   {
     name: 'Олена Коваль',
