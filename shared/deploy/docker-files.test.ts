@@ -16,7 +16,7 @@ const apps = require('../webpack/apps.js') as {
 const STATIC_APPS = [apps.HOST.folder, ...apps.REMOTES.map((remote) => remote.folder)];
 const APP_FOLDERS = [...STATIC_APPS, apps.API.folder];
 const DEV_PORTS = [apps.HOST, apps.API, ...apps.REMOTES].map((app) => app.devPort);
-/** The Node lines `engines.node` supports (`^22.12.0 || ^24.0.0` → 22, 24). */
+/** The Node lines `engines.node` supports (`^22.13.0 || ^24.0.0` → 22, 24). */
 const SUPPORTED_NODE_MAJORS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
   .split('||')
   .map((range) => Number(/\d+/.exec(range)?.[0]));
