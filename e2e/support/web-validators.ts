@@ -57,8 +57,10 @@ export async function nuHtmlFindings(pages: { path: string; html: string }[]): P
       writeFileSync(file, page.html);
       return file;
     });
-    const { stdout } = await promisify(execFile)('java', ['-jar', String(vnuJar), '--format', 'json', '--stdout', '--exit-zero-always', ...files], {
-      maxBuffer: 64 * 1024 * 1024,
+    const args = ['-jar', String(vnuJar), '--format', 'json', '--stdout', '--exit-zero-always', ...files];
+    const { stdout } = await promisify(execFile)('java', args, { maxBuffer: 64 * 1024 * 1024 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new Error('The W3C Nu HTML checker needs Java: apt-get install default-jre-headless');
+      throw error;
     });
     const { messages } = JSON.parse(stdout) as { messages: NuMessage[] };
     const findings: Record<string, string[]> = {};
