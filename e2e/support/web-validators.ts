@@ -94,9 +94,29 @@ export async function structuredDataFailures(html: string, tests: StructuredData
 }
 
 /**
+ * In the page: what has not finished loading (a pending slot, a placeholder, a slot React has not
+ * taken over), as a list when `report`, else whether nothing is left. A pending section passed over
+ * while the page was still growing is brought into view. Self-contained: it runs in the browser.
+ */
+function unfinished(report: boolean): string[] | boolean {
+  const pending = Array.from(document.querySelectorAll('[data-remote-pending]'));
+  pending[0]?.scrollIntoView({ block: 'center' });
+  const placeholders = document.querySelectorAll('[data-testid$="placeholder"], [data-testid$="placeholders"]');
+  const unhydrated = Array.from(document.querySelectorAll('[data-remote-module]')).filter(
+    (slot) => !Object.keys(slot).some((key) => key.startsWith('__reactFiber')),
+  );
+  const parts = [
+    ...pending.map((slot) => `pending ${slot.getAttribute('data-remote-pending')}`),
+    ...Array.from(placeholders, (element) => `placeholder ${element.getAttribute('data-testid')}`),
+    ...unhydrated.map((slot) => `not hydrated ${slot.getAttribute('data-remote-module')}`),
+  ];
+  return report ? parts : parts.length === 0;
+}
+
+/**
  * Brings the page to what a visitor ends with: scrolled through from top to bottom, so every
- * section below the first screen loads its remote, then waits until no slot is pending, every
- * slot's markup is React's (hydrated) and no placeholder is left.
+ * section below the first screen loads its remote, then waits until nothing is unfinished. On
+ * time-out it says what was still missing.
  */
 export async function loadEverything(page: Page): Promise<void> {
   await page.waitForLoadState('load');
@@ -108,15 +128,12 @@ export async function loadEverything(page: Page): Promise<void> {
     if (y > height) break;
     await page.waitForTimeout(50);
   }
-  await page.waitForFunction(
-    () =>
-      document.querySelectorAll('[data-remote-pending], [data-testid$="placeholder"], [data-testid$="placeholders"]').length === 0 &&
-      Array.from(document.querySelectorAll('[data-remote-module]')).every((slot) =>
-        Object.keys(slot).some((key) => key.startsWith('__reactFiber')),
-      ),
-    undefined,
-    { timeout: 30_000 },
-  );
+  try {
+    await page.waitForFunction(unfinished, false, { timeout: 30_000, polling: 100 });
+  } catch (error) {
+    const left = await page.evaluate(unfinished, true);
+    throw new Error(`${page.url()} did not finish loading: ${String(left)}`, { cause: error });
+  }
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => window.scrollTo(0, 0));
 }
