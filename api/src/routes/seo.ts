@@ -1,4 +1,4 @@
-import { BLOG_LISTING_PATH, BRAND, SITE_ICONS, WEB_APP_MANIFEST_PATH } from '@agency/shared';
+import { BLOG_LISTING_PATH, BRAND, SITE_ICONS, WEB_APP_MANIFEST_PATH, type SiteIcon } from '@agency/shared';
 import { ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
@@ -67,7 +67,7 @@ const WebAppManifestSchema = Type.Object({
  * home screen, a tab's colour). It opens as a site in the browser, not as an app of its own.
  */
 export function webAppManifest(): Static<typeof WebAppManifestSchema> {
-  const icon = ({ href, sizes, type }: { href: string; sizes: string; type: string }) => ({ src: href, sizes, type });
+  const icon = ({ href, sizes, type }: SiteIcon) => ({ src: href, sizes, type });
   return {
     name: BRAND.fullName,
     short_name: BRAND.name,
@@ -91,9 +91,11 @@ export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl?: stri
       .send(robotsTxt(siteOrigin(request, siteUrl))),
   );
 
-  // Served by the API, not as a shell file, so it is made from the same facts as the pages' heads.
+  // Served by the API, not as a shell file, so it is made from the same facts as the pages' heads;
+  // those never change while the process runs, so it is made once.
+  const manifest = webAppManifest();
   app.get(WEB_APP_MANIFEST_PATH, { schema: { response: { 200: WebAppManifestSchema, ...ERROR_RESPONSES } } }, async (_request, reply) =>
-    reply.header('cache-control', SHORT).type('application/manifest+json; charset=utf-8').send(webAppManifest()),
+    reply.header('cache-control', SHORT).type('application/manifest+json; charset=utf-8').send(manifest),
   );
 
   app.get('/sitemap.xml', { schema: textResponseSchema }, async (request, reply) => {
