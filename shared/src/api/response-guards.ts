@@ -38,17 +38,8 @@ export const isService = objectOf<Service>({
   price_from: optional(isNumberOrNull),
 });
 
-export const isBlogPostSummary = objectOf<BlogPostSummary>({
-  id: isInteger,
-  title: isString,
-  excerpt: optional(isString),
-  category: optional(isString),
-  image_url: optional(isString),
-  created_at: optional(isString),
-  author: optional(isString),
-});
-
-export const isBlogPost = objectOf<BlogPost>({
+/** A post's fields, each required: the post page shows them all (as BlogPostSchema says). */
+const postFields = {
   id: isInteger,
   title: isString,
   excerpt: isString,
@@ -56,9 +47,20 @@ export const isBlogPost = objectOf<BlogPost>({
   image_url: isString,
   created_at: isString,
   author: isString,
-  updated_at: optional(isString),
-  content: isString,
+};
+
+/** A card needs the id and title; the rest may be absent (as BlogPostSummarySchema says). */
+export const isBlogPostSummary = objectOf<BlogPostSummary>({
+  id: postFields.id,
+  title: postFields.title,
+  excerpt: optional(postFields.excerpt),
+  category: optional(postFields.category),
+  image_url: optional(postFields.image_url),
+  created_at: optional(postFields.created_at),
+  author: optional(postFields.author),
 });
+
+export const isBlogPost = objectOf<BlogPost>({ ...postFields, updated_at: optional(isString), content: isString });
 
 export const isBlogCategoryCount = objectOf<BlogCategoryCount>({ name: isString, count: isInteger });
 
