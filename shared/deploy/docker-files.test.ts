@@ -3,8 +3,9 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { ENTRYPOINT, NGINX_COMMON_DIR, NGINX_CONF_DIR, SITE_TEMPLATE_NAME, SITE_TEMPLATES } from './static-app-files';
 
-// docker-compose.yml, docker-compose.dev.yml and every app's Dockerfile, checked as files: no
-// Docker engine runs where the tests run. The e2e suite runs the same topology with real nginx.
+// docker-compose.yml, docker-compose.dev.yml and every app's Dockerfile, read as files: the rules
+// they keep (ports, health checks, users, volumes), checked in milliseconds and with no engine.
+// e2e/docker-compose.e2e.test.ts runs them for real.
 
 const ROOT = path.resolve(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -26,11 +27,17 @@ interface Service {
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
-  ports?: string[];
+  ports?: PortMapping[];
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   deploy?: { replicas?: number };
+}
+/** Compose's long port syntax: the container's port, the host's (a variable with a default) and address. */
+interface PortMapping {
+  target: number;
+  published: string;
+  host_ip: string;
 }
 interface ComposeFile {
   services: Record<string, Service>;
@@ -43,10 +50,13 @@ function readCompose(file: string): ComposeFile {
   return parse(text, { merge: true }) as ComposeFile;
 }
 
-/** `${NAME:-default}` as compose fills it in with nothing set. */
-const withDefaults = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+/** `${NAME:-default}` as compose fills it in with nothing set, defaults nested in defaults included. */
+function withDefaults(value: string): string {
+  const filled = value.replace(/\$\{[A-Z_]+:-([^{}]*)\}/g, '$1');
+  return filled === value ? value : withDefaults(filled);
+}
 
-const hostPort = (mapping: string) => Number(mapping.split(':')[0]);
+const hostPort = (mapping: PortMapping) => Number(withDefaults(mapping.published));
 
 interface Stage {
   from: string;
@@ -113,11 +123,19 @@ describe('docker-compose.yml', () => {
   it('publishes the site on 8080 and each remote on a port of its own that `npm run dev` does not use', () => {
     const published = Object.entries(services).flatMap(([name, service]) => (service.ports ?? []).map((port) => ({ name, port: hostPort(port) })));
     expect(new Set(published.map(({ port }) => port)).size).toBe(published.length);
-    expect(services[apps.HOST.folder]!.ports).toEqual(['8080:8080']);
+    expect(services[apps.HOST.folder]!.ports!.map(hostPort)).toEqual([8080]);
     for (const remote of apps.REMOTES) {
       const [port] = services[remote.folder]!.ports!.map(hostPort);
       expect([remote.folder, DEV_PORTS.includes(port!)]).toEqual([remote.folder, false]);
     }
+  });
+
+  it('takes every published port from a variable of its own, on the address PUBLISH_ADDRESS names', () => {
+    const mappings = Object.values(services).flatMap((service) => service.ports ?? []);
+    const variables = mappings.map((mapping) => /^\$\{([A-Z_]+_PORT):-\d+\}$/.exec(mapping.published)?.[1]);
+    expect(variables).not.toContain(undefined);
+    expect(new Set(variables).size).toBe(mappings.length);
+    for (const mapping of mappings) expect(mapping.host_ip).toBe('${PUBLISH_ADDRESS:-}');
   });
 
   it('tells the API (and so the browser) each remote’s address where its service publishes it', () => {
@@ -144,7 +162,9 @@ describe('docker-compose.dev.yml', () => {
       const service = services[app.folder]!;
       expect([app.folder, service.command]).toEqual([app.folder, ['npm', 'run', 'dev', '-w', app.folder]]);
       expect(service.volumes).toContain('.:/app');
-      expect(service.ports).toEqual([`${app.devPort}:${app.devPort}`]);
+      expect(service.ports!.map((mapping) => [mapping.target, hostPort(mapping)])).toEqual([[app.devPort, app.devPort]]);
+      // The live-reload socket is opened on the port compose publishes, whatever it is set to.
+      if (app !== apps.API) expect([app.folder, service.environment?.DEV_PUBLIC_PORT]).toEqual([app.folder, service.ports![0]!.published]);
       const listensEverywhere = app === apps.API ? service.environment?.HOST : service.environment?.DEV_HOST;
       expect([app.folder, listensEverywhere]).toEqual([app.folder, '0.0.0.0']);
       expect(service.depends_on?.install).toEqual({ condition: 'service_completed_successfully' });

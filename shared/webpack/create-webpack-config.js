@@ -206,6 +206,9 @@ function browserConfig(app, packageJson, production) {
       host: process.env.DEV_HOST ?? '127.0.0.1',
       // A remote's live-reload socket is opened from the shell's origin (another port).
       allowedHosts: 'all',
+      // The socket's port as browsers reach this server: in a container, the one compose publishes
+      // (DEV_PUBLIC_PORT), which may differ from the port the server listens on inside.
+      client: { webSocketURL: { port: Number(process.env.DEV_PUBLIC_PORT || app.port) } },
       historyApiFallback: true,
       hot: false,
       liveReload: true,
