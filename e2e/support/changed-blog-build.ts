@@ -32,3 +32,20 @@ export function changedBlogBuild(): string {
   if (changed < 2) throw new Error(`The built blog's browser chunks and server bundle should contain "${OLD_BACK_LINK}"`);
   return dir;
 }
+
+/**
+ * Changes the blog's source in a copy of the repo (`repoDir`) as a developer would, so that its
+ * next build says `to` where it said `from`. The blog's own tests are left alone.
+ */
+export function changeBlogSource(repoDir: string, from: string, to: string): void {
+  const sources = path.join(repoDir, 'mfe-blog/src');
+  let changed = 0;
+  for (const file of readdirSync(sources, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.tsx') || file.endsWith('.test.tsx')) continue;
+    const text = readFileSync(path.join(sources, file), 'utf8');
+    if (!text.includes(from)) continue;
+    writeFileSync(path.join(sources, file), text.replaceAll(from, to));
+    changed += 1;
+  }
+  if (changed === 0) throw new Error(`No source file of the blog says "${from}"`);
+}

@@ -1,0 +1,252 @@
+import { rmSync } from 'node:fs';
+import type { Browser, Page, Response } from 'playwright-core';
+import {
+  FEDERATION_REGISTRY,
+  JOB_APPLICATION_FORM_ID,
+  REMOTE_NAMES,
+  SECTION_IDS,
+  TOAST_MESSAGES,
+  VACANCIES,
+  type BlogPostSummary,
+  type RemoteName,
+  type Service,
+} from '@agency/shared';
+import { eventually } from '../api/test/helpers/eventually';
+import { launchBrowser, openPage, waitForHydration } from './support/browser';
+import { changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
+import { ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
+import { fillContact, submit } from './support/forms';
+import { freePort } from './support/site';
+
+// docker-compose.yml and docker-compose.dev.yml run for real: images built from a copy of the repo,
+// every service started by `docker compose` on a Docker engine, the site driven in Chromium. The
+// copy lets the suite change the blog's source the way a team does before it redeploys.
+
+jest.setTimeout(10 * 60_000);
+
+/** A project name of its own, kept between runs, so its images serve as the build cache of the next run. */
+const PROJECT = 'agency-compose-e2e';
+/** What the blog's back link says after the edit made in the development overlay. */
+const DEV_BACK_LINK = 'На головну (зміна з розробки)';
+const CONTACT_EMAIL = 'compose.e2e@kava.lviv.ua';
+const APPLICATION_EMAIL = 'marta.compose@example.com';
+
+/** The host port variable of an app's container (`mfe-blog` → MFE_BLOG_PORT), as the compose files name it. */
+const portVariable = (folder: string) => `${folder.toUpperCase().replace(/-/g, '_')}_PORT`;
+const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
+
+describeWithCompose()('docker compose on a real engine: the site as one container per app', () => {
+  let project: ComposeProject;
+  let browser: Browser;
+  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1' };
+  const site = () => `http://localhost:${env.SITE_PORT}`;
+  const remoteOrigin = (name: RemoteName) => `http://localhost:${env[portVariable(folderOf(name))]}`;
+
+  beforeAll(async () => {
+    for (const variable of ['SITE_PORT', 'API_PORT', ...REMOTE_NAMES.map((name) => portVariable(folderOf(name)))]) {
+      env[variable] = String(await freePort());
+    }
+    project = new ComposeProject(copyOfRepo(), PROJECT, env);
+    // What an interrupted run may have left behind.
+    await project.remove();
+    await project.timed('docker compose build', () => project.compose(['build']));
+    await project.timed('docker compose up -d --wait', () => project.compose(['up', '--detach', '--wait']));
+    browser = await launchBrowser();
+  }, 40 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (!project) return;
+    await project.remove();
+    rmSync(project.dir, { recursive: true, force: true });
+    console.info(`docker compose, measured:\n${project.timings.map(([label, seconds]) => `  ${label}: ${seconds} s`).join('\n')}`);
+  }, 5 * 60_000);
+
+  /** The submissions staff export, run inside an API container as they would. */
+  async function exported(kind: 'contact' | 'applications'): Promise<Record<string, unknown>[]> {
+    const json = await project.compose(['exec', '--no-TTY', 'api', 'npm', 'run', 'submissions', '--silent', '--', kind, '--format', 'json']);
+    return JSON.parse(json) as Record<string, unknown>[];
+  }
+
+  async function newestPost(): Promise<BlogPostSummary> {
+    const [post] = (await (await fetch(`${site()}/api/blog?limit=1`)).json()) as BlogPostSummary[];
+    return post!;
+  }
+
+  /** A page that records what failed to load. */
+  async function watchedPage(): Promise<Page & { consoleErrors: string[]; failed: string[]; responses: Response[] }> {
+    const page = Object.assign(await openPage(browser), { failed: [] as string[], responses: [] as Response[] });
+    page.on('response', (response) => page.responses.push(response));
+    page.on('requestfailed', (request) => page.failed.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
+    return page;
+  }
+
+  it('starts every service healthy, the API as two replicas', async () => {
+    const services = (await project.compose(['config', '--services'])).trim().split('\n');
+    const containers = await project.containers();
+    expect(new Set(containers.map((container) => container.Service))).toEqual(new Set(services));
+    for (const { Name, State, Health } of containers) expect([Name, State, Health]).toEqual([Name, 'running', 'healthy']);
+    expect(containers.filter((container) => container.Service === 'api')).toHaveLength(2);
+  });
+
+  it('composes the page from the shell and three remotes, each from its own container, with data from the API', async () => {
+    const services = (await (await fetch(`${site()}/api/services`)).json()) as Service[];
+    const post = await newestPost();
+    const page = await watchedPage();
+    await page.goto(`${site()}/`);
+    await page.locator(`#${SECTION_IDS.hero} [class^="agency_home-"]`).first().waitFor();
+    await page.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first().waitFor();
+    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+    await expect(page.locator(`#${SECTION_IDS.services} article`).count()).resolves.toBe(services.length);
+
+    const manifests = page.responses.filter((response) => response.url().endsWith('/mf-manifest.json'));
+    expect(new Set(manifests.map((response) => new URL(response.url()).origin))).toEqual(new Set(REMOTE_NAMES.map(remoteOrigin)));
+    expect(page.failed).toEqual([]);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('stores a contact message and a job application sent from the page, which staff export inside the API container', async () => {
+    const page = await watchedPage();
+    await page.goto(`${site()}/`);
+    const contact = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(contact, CONTACT_EMAIL);
+    await submit(contact, 'Надіслати повідомлення');
+    await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
+
+    const vacancy = VACANCIES[0]!;
+    await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
+    const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
+    await application.getByText(vacancy.title, { exact: true }).waitFor();
+    await application.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
+    await application.getByLabel(/^Електронна пошта/).fill(APPLICATION_EMAIL);
+    await application.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
+    await application.getByLabel(/^Місто/).fill('Львів');
+    await submit(application, 'Надіслати заявку');
+    await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+
+    expect(await exported('contact')).toContainEqual(expect.objectContaining({ email: CONTACT_EMAIL, name: 'Андрій Шевчук' }));
+    expect(await exported('applications')).toContainEqual(expect.objectContaining({ email: APPLICATION_EMAIL, position: vacancy.title }));
+  });
+
+  it('answers every page and API request while one API replica stops', async () => {
+    const [, second] = (await project.containers()).filter((container) => container.Service === 'api');
+    const paths = ['/', '/api/services', '/blog', `/blog/${(await newestPost()).id}`, '/api/blog?limit=3'];
+    const statuses: (number | string)[] = [];
+    let stopped = false;
+    const visitor = async () => {
+      for (let i = 0; !stopped; i += 1) {
+        const answer = await fetch(`${site()}${paths[i % paths.length]}`).then(
+          async (response) => (await response.arrayBuffer(), response.status),
+          (error: Error) => String(error.cause ?? error),
+        );
+        statuses.push(answer);
+      }
+    };
+    const visitors = [visitor(), visitor(), visitor()];
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await project.stopContainer(second!.Name);
+    // Requests go on after the replica has gone, so the ones nginx sends it fail over too.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    stopped = true;
+    await Promise.all(visitors);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(paths.length * 3);
+
+    await project.startContainer(second!.Name);
+    await eventually(
+      'both API replicas healthy again',
+      async () => (await project.containers()).filter((container) => container.Service === 'api' && container.Health === 'healthy').length,
+      (healthy) => healthy === 2,
+      90_000,
+    );
+  });
+
+  it('deploys a rebuilt blog alone: the next visitor gets it, an open page keeps its chunks, no other container restarts', async () => {
+    const post = await newestPost();
+    const othersBefore = await project.lives();
+    const blogContainer = Object.keys(othersBefore).find((name) => name.includes('-mfe-blog-'))!;
+    const blogBefore = othersBefore[blogContainer]!;
+    delete othersBefore[blogContainer];
+
+    // A visitor on the home page, whose blog post page code is not loaded yet.
+    const openBefore = await watchedPage();
+    await openBefore.goto(`${site()}/`);
+    const postLink = openBefore.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first();
+    await waitForHydration(postLink);
+
+    changeBlogSource(project.dir, OLD_BACK_LINK, NEW_BACK_LINK);
+    await project.timed('docker compose build mfe-blog', () => project.compose(['build', 'mfe-blog']));
+    await project.timed('docker compose up -d --wait --no-deps mfe-blog', () => project.compose(['up', '--detach', '--wait', '--no-deps', 'mfe-blog']));
+
+    // The server render, by either API replica, follows the new build...
+    await eventually(
+      'four renders in a row with the new blog build',
+      () => Promise.all([1, 2, 3, 4].map(async () => (await fetch(`${site()}/blog/${post.id}`)).text())),
+      (pages) => pages.every((html) => html.includes(NEW_BACK_LINK)),
+      30_000,
+    );
+    // ...and so does the next visitor's browser, which takes the render over with no mismatch.
+    const next = await watchedPage();
+    const remoteCode = next.waitForResponse((response) => /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/.test(response.url()));
+    await next.goto(`${site()}/blog/${post.id}`);
+    expect((await remoteCode).status()).toBe(200);
+    await next.waitForLoadState('networkidle');
+    await expect(next.getByRole('link', { name: NEW_BACK_LINK }).count()).resolves.toBe(1);
+    expect([next.failed, next.consoleErrors]).toEqual([[], []]);
+    await next.context().close();
+
+    // The page opened before the deploy loads the post page's chunk of the build it started with.
+    const oldCode = openBefore.waitForResponse((response) => /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/.test(response.url()));
+    await postLink.click();
+    expect([(await oldCode).status(), new URL((await oldCode).url()).origin]).toEqual([200, remoteOrigin('blog')]);
+    await openBefore.getByRole('link', { name: OLD_BACK_LINK }).waitFor();
+    expect([openBefore.failed, openBefore.consoleErrors]).toEqual([[], []]);
+    await openBefore.context().close();
+
+    const after = await project.lives();
+    const newBlogContainer = Object.keys(after).find((name) => name.includes('-mfe-blog-'))!;
+    expect(after[newBlogContainer]!.id).not.toBe(blogBefore.id);
+    delete after[newBlogContainer];
+    expect(after).toEqual<Record<string, ContainerLife>>(othersBefore);
+  });
+
+  it('keeps every lead through `docker compose down` and `up`', async () => {
+    const leads = { contact: await exported('contact'), applications: await exported('applications') };
+    expect(leads.contact.length + leads.applications.length).toBeGreaterThanOrEqual(2);
+    await project.timed('docker compose down', () => project.compose(['down']));
+    expect(await project.containers()).toEqual([]);
+    await project.timed('docker compose up -d --wait (again)', () => project.compose(['up', '--detach', '--wait']));
+    expect({ contact: await exported('contact'), applications: await exported('applications') }).toEqual(leads);
+  });
+
+  it('runs one team’s app in development with its API, and an edit reaches the open page', async () => {
+    const post = await newestPost();
+    await project.compose(['down']);
+    await project.timed('development overlay: up mfe-blog api', () => project.compose(['up', '--detach', 'mfe-blog', 'api'], DEV_COMPOSE_FILES));
+    const blogDev = remoteOrigin('blog');
+    // The install, then the dev servers' first builds.
+    await project.timed('development overlay: until the blog and its API answer', () =>
+      eventually(
+        'the blog’s dev server and, through its proxy, the API',
+        () => fetch(`${blogDev}/api/blog?limit=1`).then((response) => response.status, () => 0),
+        (status) => status === 200,
+        8 * 60_000,
+      ),
+    );
+
+    const page = await watchedPage();
+    await page.goto(`${blogDev}/#/blog/${post.id}`);
+    await page.getByRole('link', { name: NEW_BACK_LINK }).waitFor({ timeout: 120_000 });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    changeBlogSource(project.dir, NEW_BACK_LINK, DEV_BACK_LINK);
+    await project.timed('development overlay: an edit reaches the open page', () =>
+      page.getByRole('link', { name: DEV_BACK_LINK }).waitFor({ timeout: 120_000 }),
+    );
+    expect(page.responses.filter((response) => response.status() >= 400).map((response) => response.url())).toEqual([]);
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,160 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describeInBrowser } from './browser';
+import { ROOT } from './site';
+
+const run = promisify(execFile);
+
+/** The production topology, and the same with the development overlay layered over it. */
+export const COMPOSE_FILES = ['docker-compose.yml'];
+export const DEV_COMPOSE_FILES = [...COMPOSE_FILES, 'docker-compose.dev.yml'];
+
+/** The oldest Compose that reads the development overlay's `!reset` and `!override` tags. */
+const MIN_COMPOSE = [2, 24] as const;
+
+/** Why `docker compose` cannot run the topology here, or undefined when it can. */
+export function composeUnavailable(): string | undefined {
+  const engine = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 30_000 });
+  if (engine.error || engine.status !== 0) {
+    const why = (engine.error?.message ?? engine.stderr).trim().split('\n')[0];
+    return `no Docker engine answers (${why}). As root, ../shared/tools/container-engine up starts one`;
+  }
+  const compose = spawnSync('docker', ['compose', 'version', '--short'], { encoding: 'utf8', timeout: 30_000 });
+  const version = /^v?(\d+)\.(\d+)/.exec(compose.stdout?.trim() ?? '');
+  if (compose.status !== 0 || !version) return 'Docker Compose v2 is not installed (`docker compose version` fails)';
+  const [major, minor] = [Number(version[1]), Number(version[2])];
+  if (major < MIN_COMPOSE[0] || (major === MIN_COMPOSE[0] && minor < MIN_COMPOSE[1])) {
+    return `Docker Compose ${compose.stdout.trim()} is older than ${MIN_COMPOSE.join('.')}, which the development overlay needs`;
+  }
+  return undefined;
+}
+
+/**
+ * `describe` where a Docker engine with Compose v2 runs (and the browser suite runs). Elsewhere the
+ * block is skipped with a loud warning that says why, except under CI, which starts an engine
+ * (.ci/run): there the block fails with the reason.
+ */
+export function describeWithCompose(): jest.Describe {
+  if (describeInBrowser !== describe) return describeInBrowser;
+  const reason = composeUnavailable();
+  if (!reason) return describe;
+  if (process.env.CI) {
+    return ((name: string) =>
+      describe(name, () => {
+        it('needs a Docker engine with Compose v2', () => {
+          throw new Error(`The container suite cannot be skipped in CI: ${reason}.`);
+        });
+      })) as unknown as jest.Describe;
+  }
+  console.warn(`\n!! SKIPPED: the container suite (docker compose on a real engine): ${reason}.\n`);
+  return describe.skip;
+}
+
+/** A copy of the repo's files (tracked and new ones, as git lists them) to build from and to edit. */
+export function copyOfRepo(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-compose-'));
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  // A file deleted but not yet committed is still listed: only what exists is copied.
+  for (const file of listed.stdout.split('\0').filter((file) => file && existsSync(path.join(ROOT, file)))) {
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    cpSync(path.join(ROOT, file), path.join(dir, file));
+  }
+  return dir;
+}
+
+/** One container, as `docker compose ps --format json` describes it. */
+export interface ComposeContainer {
+  ID: string;
+  Name: string;
+  Service: string;
+  State: string;
+  Health: string;
+}
+
+/** What shows that a container was not replaced or restarted. */
+export interface ContainerLife {
+  id: string;
+  startedAt: string;
+  restartCount: number;
+}
+
+/**
+ * `docker compose` on a copy of the repo under a project name of its own, with the given
+ * environment (ports and addresses) in place of an .env file.
+ */
+export class ComposeProject {
+  /** How long each named step took, in seconds, for the suite's report. */
+  readonly timings: [string, number][] = [];
+
+  constructor(
+    readonly dir: string,
+    readonly name: string,
+    readonly env: Record<string, string>,
+  ) {}
+
+  /** Runs `docker compose <args>` and returns its standard output; fails with the end of its output. */
+  async compose(args: string[], files = COMPOSE_FILES): Promise<string> {
+    const fileArgs = files.flatMap((file) => ['-f', file]);
+    try {
+      const { stdout } = await run('docker', ['compose', '-p', this.name, ...fileArgs, ...args], {
+        cwd: this.dir,
+        env: { ...process.env, ...this.env },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return stdout;
+    } catch (error) {
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-40).join('\n');
+      throw new Error(`docker compose ${args.join(' ')} failed:\n${tail}`);
+    }
+  }
+
+  /** Runs `step` and notes how long it took under `label`. */
+  async timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const result = await step();
+    this.timings.push([label, Math.round((Date.now() - started) / 100) / 10]);
+    return result;
+  }
+
+  /** Every container of the project, stopped ones included. */
+  async containers(files = COMPOSE_FILES): Promise<ComposeContainer[]> {
+    const output = (await this.compose(['ps', '--all', '--format', 'json'], files)).trim();
+    if (!output) return [];
+    // One object per line since Compose 2.21, one array before.
+    return output.startsWith('[') ? (JSON.parse(output) as ComposeContainer[]) : output.split('\n').map((line) => JSON.parse(line) as ComposeContainer);
+  }
+
+  /** Each running container's identity, start time and restart count, by container name. */
+  async lives(): Promise<Record<string, ContainerLife>> {
+    const containers = await this.containers();
+    const { stdout } = await run('docker', ['inspect', '--format', '{{.Name}} {{.Id}} {{.State.StartedAt}} {{.RestartCount}}', ...containers.map((c) => c.ID)]);
+    return Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => {
+          const [name, id, startedAt, restartCount] = line.split(' ');
+          return [name!.replace(/^\//, ''), { id: id!, startedAt: startedAt!, restartCount: Number(restartCount) }];
+        }),
+    );
+  }
+
+  /** Stops a container with `docker stop`: SIGTERM, as an orchestrator does before replacing it. */
+  async stopContainer(name: string): Promise<void> {
+    await run('docker', ['stop', name]);
+  }
+
+  async startContainer(name: string): Promise<void> {
+    await run('docker', ['start', name]);
+  }
+
+  /** Removes the project's containers, networks and volumes, the development overlay's too. Images stay: they are the build cache. */
+  async remove(): Promise<void> {
+    await this.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10'], DEV_COMPOSE_FILES);
+  }
+}
