@@ -9,8 +9,6 @@ import { freePort, ROOT } from './site';
 export interface StaticAppOptions {
   /** The app's folder in the repo (`shell`, `mfe-blog`…). */
   folder: string;
-  /** The build to serve; the app's dist folder by default. */
-  appRoot?: string;
   /** The variables its container gets (SHELL_ORIGIN, API_UPSTREAMS, BUILDS_DIR…). */
   env: Record<string, string>;
   port?: number;
@@ -26,7 +24,7 @@ export interface RunningStaticApp {
  * Runs a static app the way its container does: Debian's nginx started by the image's entrypoint
  * script, with the repo's templates, on 127.0.0.1.
  */
-export async function startStaticApp({ folder, appRoot, env, port: wanted }: StaticAppOptions): Promise<RunningStaticApp> {
+export async function startStaticApp({ folder, env, port: wanted }: StaticAppOptions): Promise<RunningStaticApp> {
   const port = wanted ?? (await freePort());
   const workDir = mkdtempSync(path.join(os.tmpdir(), `agency-nginx-${folder}-`));
   const confDir = path.join(workDir, 'conf');
@@ -37,7 +35,7 @@ export async function startStaticApp({ folder, appRoot, env, port: wanted }: Sta
       // Debian puts nginx in /usr/sbin, which a non-root PATH may lack.
       PATH: `${process.env.PATH}:/usr/sbin`,
       APP_FOLDER: folder,
-      APP_ROOT: appRoot ?? path.join(ROOT, folder, 'dist'),
+      APP_ROOT: path.join(ROOT, folder, 'dist'),
       LISTEN_PORT: String(port),
       NGINX_CONF_DIR: confDir,
       NGINX_RUN_DIR: path.join(workDir, 'run'),
