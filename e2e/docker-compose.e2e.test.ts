@@ -59,7 +59,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     if (!project) return;
     await project.remove();
     rmSync(project.dir, { recursive: true, force: true });
-    console.info(`docker compose, measured:\n${project.timings.map(([label, seconds]) => `  ${label}: ${seconds} s`).join('\n')}`);
+    console.info(`docker compose, measured:\n${project.report.map((line) => `  ${line}`).join('\n')}`);
   }, 5 * 60_000);
 
   /** The submissions staff export, run inside an API container as they would. */
@@ -154,6 +154,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await Promise.all(visitors);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect(statuses.length).toBeGreaterThan(paths.length * 3);
+    project.report.push(`page and API requests while an API replica stopped: ${statuses.length}, every one 200`);
 
     await project.startContainer(second!.Name);
     await eventually(

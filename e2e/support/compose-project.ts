@@ -87,8 +87,8 @@ export interface ContainerLife {
  * environment (ports and addresses) in place of an .env file.
  */
 export class ComposeProject {
-  /** How long each named step took, in seconds, for the suite's report. */
-  readonly timings: [string, number][] = [];
+  /** What the run measured (how long each named step took, and the like), for the suite's log. */
+  readonly report: string[] = [];
 
   constructor(
     readonly dir: string,
@@ -117,7 +117,7 @@ export class ComposeProject {
   async timed<T>(label: string, step: () => Promise<T>): Promise<T> {
     const started = Date.now();
     const result = await step();
-    this.timings.push([label, Math.round((Date.now() - started) / 100) / 10]);
+    this.report.push(`${label}: ${Math.round((Date.now() - started) / 100) / 10} s`);
     return result;
   }
 
