@@ -153,8 +153,12 @@ export class ComposeProject {
     await run('docker', ['start', name]);
   }
 
-  /** Removes the project's containers, networks and volumes, the development overlay's too. Images stay: they are the build cache. */
+  /**
+   * Removes the project's containers, networks and volumes, the development overlay's too. Its
+   * current images stay, as the next run's build cache; the ones they replaced go.
+   */
   async remove(): Promise<void> {
     await this.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10'], DEV_COMPOSE_FILES);
+    await run('docker', ['image', 'prune', '--force', '--filter', `label=com.docker.compose.project=${this.name}`]);
   }
 }
