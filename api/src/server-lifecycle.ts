@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, MESSAGES } from './validation/errors';
 
@@ -43,7 +44,16 @@ interface DrainState {
   draining: boolean;
   inFlight: number;
   idle: Set<() => void>;
+  /** The value of SELF_REQUEST_HEADER, known to this process only. */
+  selfToken: string;
 }
+
+/**
+ * Marks the page renderer's requests to this process's own API. Each is part of a page request
+ * already in flight, so it is served while draining: a page being rendered when a shutdown starts
+ * is finished whole, not rendered from 503 answers.
+ */
+const SELF_REQUEST_HEADER = 'x-agency-self-request';
 
 const states = new WeakMap<FastifyInstance, DrainState>();
 
@@ -54,10 +64,10 @@ const states = new WeakMap<FastifyInstance, DrainState>();
  * process out and clients retry elsewhere, while requests already in flight finish.
  */
 export function registerDrain(app: FastifyInstance): void {
-  const state: DrainState = { draining: false, inFlight: 0, idle: new Set() };
+  const state: DrainState = { draining: false, inFlight: 0, idle: new Set(), selfToken: randomUUID() };
   states.set(app, state);
   app.addHook('onRequest', async (request, reply) => {
-    if (state.draining) {
+    if (state.draining && request.headers[SELF_REQUEST_HEADER] !== state.selfToken) {
       const error = new ApiError(503, 'SHUTTING_DOWN', MESSAGES.unavailable);
       return reply
         .code(503)
@@ -75,6 +85,12 @@ export function registerDrain(app: FastifyInstance): void {
     });
     return undefined;
   });
+}
+
+/** The headers of a request this process makes to its own API for a request in flight (see SELF_REQUEST_HEADER). */
+export function selfRequestHeaders(app: FastifyInstance): Record<string, string> {
+  const state = states.get(app);
+  return state ? { [SELF_REQUEST_HEADER]: state.selfToken } : {};
 }
 
 /** The route malformed URLs are rewritten to (register after the error handler, which shapes its answer). */

@@ -1,5 +1,5 @@
 import { buildApp } from '../src/app';
-import { shutDown } from '../src/server-lifecycle';
+import { selfRequestHeaders, shutDown } from '../src/server-lifecycle';
 import { testConfig, VALID_CONTACT } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest, type HttpResponse } from './helpers/http';
@@ -74,6 +74,22 @@ describe('shutdown', () => {
     expect(await result).toEqual({ drained: false });
     await stalled.closed;
     expect(stalled.received()).toBe('');
+  });
+
+  it('serves the page renderer’s own API requests while draining, so a page in flight is rendered whole', async () => {
+    const { app, baseUrl } = await listening();
+    const stalled = await openRawClient(baseUrl);
+    stalled.socket.write(partialPost('/api/contact', JSON.stringify(VALID_CONTACT), 10).start);
+    await httpRequest(baseUrl, 'GET', '/api/services');
+
+    const result = shutDown(app, 1000);
+    const own = await httpRequest(baseUrl, 'GET', '/api/services', { headers: selfRequestHeaders(app) });
+    expect(own.statusCode).toBe(200);
+    const [[header]] = Object.entries(selfRequestHeaders(app)) as [[string, string]];
+    const forged = await httpRequest(baseUrl, 'GET', '/api/services', { headers: { [header]: 'a guess' } });
+    expect(forged.statusCode).toBe(503);
+    expect(await result).toEqual({ drained: false });
+    await stalled.closed;
   });
 
   it('lets a request in flight finish and be stored, then closes', async () => {
