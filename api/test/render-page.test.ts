@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { startTestApp, type TestContext } from './helpers/app';
 
 // Fake builds with real server bundles (CommonJS, as the build writes them): the shell's frame
@@ -27,10 +28,14 @@ exports.renderPage = (url, slots) => {
 };`;
 
 const HOME_BUNDLE = `
-exports.dataFor = (module) => (module === 'Hero' ? ['/services'] : undefined);
+const heroData = () => process.env.AGENCY_TEST_HERO_DATA || '/services';
+exports.dataFor = (module) => (module === 'Hero' ? [heroData()] : undefined);
 exports.renderSlot = (module, props, data) => {
   if (process.env.AGENCY_TEST_BREAK_HERO) throw new Error('broken slot');
-  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>Послуг: ' + data['/services'].body.length + '</h1>' };
+  const answer = data[heroData()];
+  // As the blog's post page does: an answer other than 200 is a page that does not exist.
+  if (answer.status !== 200) return { html: '<h1>Не знайдено</h1>', status: 404 };
+  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>Послуг: ' + answer.body.length + '</h1>' };
 };`;
 
 const HOME_MANIFEST = {
@@ -121,6 +126,28 @@ describe('pages rendered on the server from the apps’ server bundles', () => {
     expect(brokenFrame.statusCode).toBe(200);
     expect(brokenFrame.body).toContain('<div id="root"></div>');
     expect(brokenFrame.body).toContain('<script type="application/json" id="agency-remotes">');
+  });
+
+  it('leaves a slot to the browser when the API fails to answer its data, instead of rendering the page as missing', async () => {
+    process.env.AGENCY_TEST_HERO_DATA = '/blog/1';
+    await sql`ALTER TABLE blog_posts RENAME TO blog_posts_away`.execute(ctx.db.kysely);
+    try {
+      expect((await ctx.request('GET', '/api/blog/1')).statusCode).toBe(500);
+      const page = await ctx.request('GET', '/');
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<div class="placeholder"></div>');
+      expect(page.body).not.toContain('Не знайдено');
+    } finally {
+      await sql`ALTER TABLE blog_posts_away RENAME TO blog_posts`.execute(ctx.db.kysely);
+    }
+    // What the API says is missing stays a missing page.
+    process.env.AGENCY_TEST_HERO_DATA = '/blog/999999';
+    try {
+      const missing = await ctx.request('GET', '/');
+      expect([missing.statusCode, missing.body.includes('<h1>Не знайдено</h1>')]).toEqual([404, true]);
+    } finally {
+      delete process.env.AGENCY_TEST_HERO_DATA;
+    }
   });
 
   it('never serves a server bundle to browsers', async () => {

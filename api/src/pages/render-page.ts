@@ -18,6 +18,7 @@ import { distDir, SHELL } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './build-files';
 import { escapeHtml, headTags, scriptJson } from './head-tags';
+import { selfRequestHeaders } from '../server-lifecycle';
 
 export interface PageRendererOptions {
   /** The app itself: the data a render needs comes from its own API routes. */
@@ -109,7 +110,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
    * light-my-request needs cookie 2, which supports only Node 22 and later.)
    */
   async function apiAnswer(apiPath: string) {
-    const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, { headers: { accept: 'application/json', ...selfRequestHeaders(app) } });
     return { status: response.status, body: (await response.json()) as unknown };
   }
 
@@ -144,6 +145,14 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       if (!bundle || !paths) return NOT_RENDERED;
       const data: ServerData = {};
       for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath);
+      // An answer the API failed to give (5xx: a database error, say) says nothing about the page:
+      // rendered with it, a post that exists would be a 404 «not found». The browser renders such
+      // a slot instead, asking the API again.
+      const failed = Object.entries(data).filter(([, answer]) => answer.status >= 500);
+      if (failed.length > 0) {
+        log.warn({ slot: id, failed: failed.map(([apiPath, answer]) => `${apiPath}: ${answer.status}`) }, 'slot left to the browser: the API failed to answer');
+        return NOT_RENDERED;
+      }
       const rendered = bundle.renderSlot(module, props, data);
       const manifest = await readBuildJson<RemoteManifest>(served.dir, BUILD_FILES.MANIFEST_FILE);
       const expose = manifest?.exposes.find((candidate) => candidate.name === module);
