@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect } from 'react';
+import { createContext, useContext, useLayoutEffect } from 'react';
 import type { PageMeta, RemoteModuleId, ServerSlot, SlotRequest } from '@agency/shared';
 
 /**
@@ -23,6 +23,9 @@ export function usePageRenderCollector(): PageRenderCollector | null {
 /**
  * The page's title and meta: on the server they go into the <head> the server sends (with the
  * status, 404 for pages that do not exist); in the browser the title follows client navigation.
+ * A remote in the page may refine the title (a post's, or «not found» for a listing that does not
+ * exist) in its own effect. A layout effect runs before every passive effect of the same commit,
+ * children's included, so the route's title is set first and the remote's stands.
  */
 export function usePageMeta(meta: PageMeta, status = 200): void {
   const collector = usePageRenderCollector();
@@ -30,7 +33,7 @@ export function usePageMeta(meta: PageMeta, status = 200): void {
     collector.meta = meta;
     collector.status = status;
   }
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.title = meta.title;
   }, [meta.title]);
 }
