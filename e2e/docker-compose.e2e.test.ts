@@ -138,11 +138,12 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     let stopped = false;
     const visitor = async () => {
       for (let i = 0; !stopped; i += 1) {
-        const answer = await fetch(`${site()}${paths[i % paths.length]}`).then(
+        const path = paths[i % paths.length]!;
+        const answer = await fetch(`${site()}${path}`).then(
           async (response) => (await response.arrayBuffer(), response.status),
           (error: Error) => String(error.cause ?? error),
         );
-        statuses.push(answer);
+        statuses.push(answer === 200 ? answer : `${path}: ${answer}`);
       }
     };
     const visitors = [visitor(), visitor(), visitor()];
