@@ -13,7 +13,7 @@ import {
 } from '@agency/shared';
 import { eventually } from '../api/test/helpers/eventually';
 import { launchBrowser, openPage, waitForHydration } from './support/browser';
-import { changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
+import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
 import { fillContact, submit } from './support/forms';
 import { freePort } from './support/site';
@@ -192,7 +192,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     );
     // ...and so does the next visitor's browser, which takes the render over with no mismatch.
     const next = await watchedPage();
-    const remoteCode = next.waitForResponse((response) => /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/.test(response.url()));
+    const remoteCode = next.waitForResponse((response) => BLOG_POST_PAGE_CODE.test(response.url()));
     await next.goto(`${site()}/blog/${post.id}`);
     expect((await remoteCode).status()).toBe(200);
     await next.waitForLoadState('networkidle');
@@ -201,7 +201,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await next.context().close();
 
     // The page opened before the deploy loads the post page's chunk of the build it started with.
-    const oldCode = openBefore.waitForResponse((response) => /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/.test(response.url()));
+    const oldCode = openBefore.waitForResponse((response) => BLOG_POST_PAGE_CODE.test(response.url()));
     await postLink.click();
     expect([(await oldCode).status(), new URL((await oldCode).url()).origin]).toEqual([200, remoteOrigin('blog')]);
     await openBefore.getByRole('link', { name: OLD_BACK_LINK }).waitFor();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
 import { describeInBrowser, openPage } from './support/browser';
-import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
+import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { ROOT } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -115,7 +115,7 @@ describeInBrowser('independent releases of a remote', () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);
     await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
     let requests = 0;
-    await page.route(/__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/, (route) => (requests++ === 0 ? route.abort() : route.continue()));
+    await page.route(BLOG_POST_PAGE_CODE, (route) => (requests++ === 0 ? route.abort() : route.continue()));
     await openFirstPost(page);
     expect(requests).toBe(2);
     await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);

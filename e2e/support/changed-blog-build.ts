@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './site';
 
+/** The URL of the blog's post page code (its exposed module's chunk), in whichever build. */
+export const BLOG_POST_PAGE_CODE = /__federation_expose_BlogPostPage\.[0-9a-f]+\.js$/;
+
 /** The blog post page's back link, and what the changed build says instead. */
 export const OLD_BACK_LINK = 'Повернутися на головну';
 export const NEW_BACK_LINK = 'До всіх новин агенції';
