@@ -14,3 +14,4 @@ export type {
   ServiceType,
 } from './contracts/submissions';
 export { HONEYPOT_FIELD } from './contracts/honeypot';
+export { IDEMPOTENCY_KEY_HEADER } from './contracts/idempotency-key';

@@ -203,8 +203,18 @@ type SubmissionTable = 'contact_messages' | 'job_applications';
 /** Who sent a submission; stored next to it. */
 export type SubmissionMeta = Pick<Selectable<ContactMessagesTable>, 'user_agent' | 'referrer'>;
 
+/** A client's own key for one submission (the Idempotency-Key header) and a hash of what it stored under it. */
+export interface SubmissionKey {
+  key: string;
+  requestHash: string;
+}
+
 /** What a visitor submitted (every field, defaults filled in), without the columns the API adds. */
-type NewSubmission<Table> = Omit<Insertable<Table>, 'id' | 'created_at' | keyof SubmissionMeta>;
+type NewSubmission<Table> = Omit<Insertable<Table>, 'id' | 'created_at' | 'idempotency_key' | 'request_hash' | keyof SubmissionMeta>;
+
+function keyColumns(key: SubmissionKey | undefined) {
+  return key ? { idempotency_key: key.key, request_hash: key.requestHash } : {};
+}
 export type NewContactMessage = NewSubmission<ContactMessagesTable>;
 export type NewJobApplication = NewSubmission<JobApplicationsTable>;
 
@@ -214,10 +224,11 @@ export async function insertContactMessage(
   message: NewContactMessage,
   meta: SubmissionMeta,
   receivedAt = new Date(),
+  key?: SubmissionKey,
 ): Promise<number> {
   const row = await db.kysely
     .insertInto('contact_messages')
-    .values({ ...message, ...meta, created_at: db.dialect.timestamp(receivedAt) })
+    .values({ ...message, ...meta, ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -228,10 +239,11 @@ export async function insertJobApplication(
   application: NewJobApplication,
   meta: SubmissionMeta,
   receivedAt = new Date(),
+  key?: SubmissionKey,
 ): Promise<number> {
   const row = await db.kysely
     .insertInto('job_applications')
-    .values({ ...application, ...meta, created_at: db.dialect.timestamp(receivedAt) })
+    .values({ ...application, ...meta, ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -248,15 +260,40 @@ export async function plausibleNextId(db: Db, table: SubmissionTable): Promise<n
 
 export type SubmissionKind = 'contact' | 'applications';
 
-export type StoredContactMessage = Stored<ContactMessagesTable>;
-export type StoredJobApplication = Stored<JobApplicationsTable>;
+export const SUBMISSION_TABLES = { contact: 'contact_messages', applications: 'job_applications' } as const satisfies Record<SubmissionKind, SubmissionTable>;
+
+/** The submission stored under a client's key, if any: its id and the hash of what was sent. */
+export async function findSubmissionByKey(
+  db: Db,
+  kind: SubmissionKind,
+  key: string,
+): Promise<{ id: number; request_hash: string | null } | undefined> {
+  const row = await db.kysely
+    .selectFrom(SUBMISSION_TABLES[kind])
+    .select(['id', 'request_hash'])
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return row && { id: Number(row.id), request_hash: row.request_hash };
+}
+
+/** The key columns are the API's bookkeeping, not part of the lead the staff read. */
+type KeyColumn = 'idempotency_key' | 'request_hash';
+export type StoredContactMessage = Omit<Stored<ContactMessagesTable>, KeyColumn>;
+export type StoredJobApplication = Omit<Stored<JobApplicationsTable>, KeyColumn>;
+
+function withoutKey<Row extends Record<KeyColumn, unknown>>(row: Row): Omit<Row, KeyColumn> {
+  const lead: Partial<Row> = { ...row };
+  delete lead.idempotency_key;
+  delete lead.request_hash;
+  return lead as Omit<Row, KeyColumn>;
+}
 
 /** Stored contact messages, oldest first, optionally from a date on. */
 export async function listContactMessages(db: Db, since?: Date): Promise<StoredContactMessage[]> {
   let query = db.kysely.selectFrom('contact_messages').selectAll();
   if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  return rows.map((row) => stored(db, row));
+  return rows.map((row) => withoutKey(stored(db, row)));
 }
 
 /** Stored job applications, oldest first, optionally from a date on. */
@@ -264,5 +301,5 @@ export async function listJobApplications(db: Db, since?: Date): Promise<StoredJ
   let query = db.kysely.selectFrom('job_applications').selectAll();
   if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  return rows.map((row) => stored(db, row));
+  return rows.map((row) => withoutKey(stored(db, row)));
 }

@@ -49,6 +49,9 @@ export interface JobApplicationsTable {
   user_agent: string | null;
   referrer: string | null;
   created_at: Timestamp;
+  /** The client's key for this submission, and a hash of what was stored under it (migration 0006). */
+  idempotency_key: ColumnType<string | null, string | null | undefined, never>;
+  request_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface ContactMessagesTable {
@@ -62,6 +65,9 @@ export interface ContactMessagesTable {
   user_agent: string | null;
   referrer: string | null;
   created_at: Timestamp;
+  /** The client's key for this submission, and a hash of what was stored under it (migration 0006). */
+  idempotency_key: ColumnType<string | null, string | null | undefined, never>;
+  request_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
 /** One row, moved by triggers on every change of services or blog posts (migration 0002). */

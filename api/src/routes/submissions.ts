@@ -5,14 +5,16 @@ import {
   CreatedResponseSchema,
   ERROR_RESPONSES,
   HONEYPOT_FIELD,
+  IDEMPOTENCY_KEY_HEADER,
   JobApplicationBodySchema,
+  SubmissionHeadersSchema,
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/connection';
 import { plausibleNextId, type SubmissionMeta } from '../db/repository';
 import type { ChannelName } from '../leads/leads-config';
-import { storeSubmission } from '../leads/store-submission';
+import { storeSubmission, type StoreOutcome } from '../leads/store-submission';
 import { ApiError, MESSAGES } from '../validation/errors';
 import { normalizeTextInput } from '../validation/text-input';
 
@@ -67,6 +69,18 @@ function isBot(honeypot: string | undefined): boolean {
   return (honeypot ?? '') !== '';
 }
 
+/** The answer to a submission, by what became of it (see storeSubmission). */
+async function answer(reply: FastifyReply, stored: StoreOutcome, onLeadStored: () => void) {
+  reply.header('cache-control', 'no-store');
+  if (stored.outcome === 'key-reused') {
+    throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', MESSAGES.idempotencyKeyReused);
+  }
+  if (stored.outcome === 'stored') onLeadStored();
+  // A repeat gets the first answer; the header tells a client (and its logs) it was a repeat.
+  else reply.header('idempotent-replayed', 'true');
+  return reply.code(201).send({ id: stored.id });
+}
+
 export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions> = async (app, options) => {
   const { db } = options;
   const common = {
@@ -75,30 +89,29 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
     config: { rateLimit: { max: options.rateLimitMax, timeWindow: options.rateLimitWindow } },
   };
   const response = { 201: CreatedResponseSchema, ...ERROR_RESPONSES };
+  const headers = SubmissionHeadersSchema;
 
-  app.post('/api/contact', { ...common, schema: { body: ContactMessageBodySchema, response } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.post('/api/contact', { ...common, schema: { headers, body: ContactMessageBodySchema, response } }, async (request, reply) => {
     const { [HONEYPOT_FIELD]: honeypot, ...message } = request.body;
     if (isBot(honeypot)) {
       request.log.info('honeypot filled: contact message answered but not stored');
-      return reply.code(201).send({ id: await plausibleNextId(db, 'contact_messages') });
+      return reply.code(201).header('cache-control', 'no-store').send({ id: await plausibleNextId(db, 'contact_messages') });
     }
     const submission = completeContactMessage(message);
-    const id = await storeSubmission(db, { kind: 'contact', submission }, metaOf(request), options.leadChannels);
-    options.onLeadStored();
-    return reply.code(201).send({ id });
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    const stored = await storeSubmission(db, { kind: 'contact', submission }, metaOf(request), options.leadChannels, key);
+    return answer(reply, stored, options.onLeadStored);
   });
 
-  app.post('/api/jobs/apply', { ...common, schema: { body: JobApplicationBodySchema, response } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.post('/api/jobs/apply', { ...common, schema: { headers, body: JobApplicationBodySchema, response } }, async (request, reply) => {
     const { [HONEYPOT_FIELD]: honeypot, ...application } = request.body;
     if (isBot(honeypot)) {
       request.log.info('honeypot filled: job application answered but not stored');
-      return reply.code(201).send({ id: await plausibleNextId(db, 'job_applications') });
+      return reply.code(201).header('cache-control', 'no-store').send({ id: await plausibleNextId(db, 'job_applications') });
     }
     const submission = completeJobApplication(application);
-    const id = await storeSubmission(db, { kind: 'applications', submission }, metaOf(request), options.leadChannels);
-    options.onLeadStored();
-    return reply.code(201).send({ id });
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    const stored = await storeSubmission(db, { kind: 'applications', submission }, metaOf(request), options.leadChannels, key);
+    return answer(reply, stored, options.onLeadStored);
   });
 };

@@ -6,6 +6,7 @@
 export * from './limits';
 export * from './patterns';
 export * from './honeypot';
+export * from './idempotency-key';
 export * from './errors';
 export * from './health';
 export * from './content';

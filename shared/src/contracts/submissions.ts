@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { SERVICE_TYPE_VALUES, type ServiceType } from '../constants/service-types';
 import { VACANCY_TITLES } from '../constants/vacancies';
 import { HONEYPOT_FIELD } from './honeypot';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns';
 import { OptionalText, RequiredText, StringEnum } from './schema-builders';
@@ -55,6 +56,11 @@ export const JobApplicationBodySchema = Type.Object(
   { ...JobApplicationSchema.properties, ...honeypotProperty },
   { additionalProperties: false },
 );
+
+/** The submission routes' headers: the idempotency key is optional (older clients send none). */
+export const SubmissionHeadersSchema = Type.Object({
+  [IDEMPOTENCY_KEY_HEADER]: Type.Optional(Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })),
+});
 
 /** 201 of both submissions (also of one the honeypot caught, with an id that looks real). */
 export const CreatedResponseSchema = Type.Object({ id: Type.Integer() });
