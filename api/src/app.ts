@@ -6,6 +6,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
+import { isDatabaseUnavailable } from './db/database-errors';
+import { DATABASE_RETRY_AFTER_SECONDS, DatabaseWatch } from './db/database-watch';
 import { migrateToLatest } from './db/migrate';
 import { loggerOptions } from './logger-options';
 import { seedIfEmpty } from './db/seed';
@@ -26,6 +28,14 @@ import { registerBadUrlRoute, registerDrain, rewriteBadUrl, SERVER_TIMEOUTS } fr
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * How long a request waits for a PostgreSQL connection, new or from a busy pool. On the same
+ * network one takes milliseconds; without a limit a server that is down or restarting would
+ * hold every request until the operating system gives up. Past it the request is answered 503
+ * (retry), within the shell's nginx read timeout (shell/deploy/nginx-site.conf.template).
+ */
+export const DATABASE_CONNECT_TIMEOUT_MS = 1000;
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -90,6 +100,7 @@ function toApiError(error: FastifyError | ApiError): ApiError {
     default:
   }
   if (status === 429) return new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited);
+  if (isDatabaseUnavailable(error)) return new ApiError(503, 'DATABASE_UNAVAILABLE', MESSAGES.unavailable);
   if (error instanceof SyntaxError && status === 400) return new ApiError(400, 'INVALID_JSON', MESSAGES.invalidJson);
   if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.payloadTooLarge);
   if (status === 404) return new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
@@ -147,10 +158,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
 
+  const watch = new DatabaseWatch(app.log);
   const db =
     database ??
     createDatabase(config.databaseUrl, {
-      onPoolError: (error) => app.log.error({ err: error }, 'idle PostgreSQL client failed'),
+      connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS,
+      // A restarted server ends its clients' connections: reported (once) as the database lost.
+      onPoolError: (error) => watch.failed(error) || app.log.error({ err: error }, 'idle PostgreSQL client failed'),
+      onQuery: (event) => (event.level === 'query' ? watch.reached() : watch.failed(event.error)),
     });
   try {
     await migrateToLatest(db);
@@ -209,14 +224,18 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    // Nothing was stored: the same request can succeed once the database is back, and says when.
+    if (apiError.code === 'DATABASE_UNAVAILABLE') {
+      watch.failed(error);
+      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.debug({ code: apiError.code }, 'request rejected');
     return reply.code(apiError.statusCode).header('cache-control', 'no-store').send(apiError.toBody());
   });
 
   registerBadUrlRoute(app);
-  await app.register(healthRoutes, { db });
-  await app.register(contentRoutes, { db });
+  await app.register(healthRoutes, { db, watch });
+  await app.register(contentRoutes, { db, watch });
   await app.register(seoRoutes, { db, siteUrl: config.siteUrl });
   await app.register(submissionRoutes, {
     db,

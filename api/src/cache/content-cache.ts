@@ -18,6 +18,12 @@ export interface ContentCacheOptions {
   revalidateMs?: number;
   /** Most bodies kept; past it the cache starts again empty (keys are few: services, 50 list sizes, posts, their related posts, listing pages). */
   maxEntries?: number;
+  /**
+   * Called when the revision cannot be read (the database is down): the bodies already kept are
+   * served meanwhile, as they were at the last revision read. True when the error means the
+   * database is unavailable (else it is thrown).
+   */
+  onRevisionError?: (error: unknown) => boolean;
   now?: () => number;
 }
 
@@ -48,15 +54,19 @@ function cachedBody(json: string): CachedBody {
  * view reads it. This keeps each serialized answer in memory and drops them all once the
  * database's content revision moves, checked at most once per `revalidateMs`: a change made by
  * this process or any other (a content sync, another replica) is served within about a second.
- * A missing answer (`undefined`, e.g. an unknown post) is not kept.
+ * A missing answer (`undefined`, e.g. an unknown post) is not kept. While the database is down,
+ * what is kept is still served (stale if content changed meanwhile, which a down database cannot).
  */
 export class ContentCache {
   private readonly readRevision: () => Promise<number>;
   private readonly revalidateMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly onRevisionError: (error: unknown) => boolean;
   private revision: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
+  /** The last revision read failed: the next ones are tried in the background, not by a request. */
+  private unreachable = false;
   private entries = new Map<string, Promise<CachedBody | undefined>>();
 
   constructor(options: ContentCacheOptions) {
@@ -64,13 +74,18 @@ export class ContentCache {
     this.revalidateMs = options.revalidateMs ?? CONTENT_REVALIDATE_MS;
     this.maxEntries = options.maxEntries ?? 500;
     this.now = options.now ?? Date.now;
+    this.onRevisionError = options.onRevisionError ?? (() => false);
   }
 
   /** The cached body under `key`, or what `load` serializes (kept unless undefined). */
   get(key: string, load: () => Promise<string>): Promise<CachedBody>;
   get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined>;
   async get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined> {
-    if (this.now() - this.checkedAt >= this.revalidateMs) await this.revalidate();
+    if (this.now() - this.checkedAt >= this.revalidateMs) {
+      // While the database is down, a request does not wait for its connect timeout first.
+      if (this.unreachable) void this.revalidate().catch(() => undefined);
+      else await this.revalidate();
+    }
     // A load started before an invalidation lands in the map that was dropped, never in the new one.
     const entries = this.entries;
     let entry = entries.get(key);
@@ -88,7 +103,17 @@ export class ContentCache {
 
   /** Reads the revision (one read at a time) and drops every body when it has moved. */
   private readonly revalidate = singleFlight(async () => {
-    const revision = await this.readRevision();
+    let revision: number;
+    try {
+      revision = await this.readRevision();
+    } catch (error) {
+      if (!this.onRevisionError(error)) throw error;
+      // Kept bodies stay served; the next check is due in revalidateMs, as after a good read.
+      this.unreachable = true;
+      this.checkedAt = this.now();
+      return;
+    }
+    this.unreachable = false;
     if (revision !== this.revision) {
       this.revision = revision;
       this.entries = new Map();

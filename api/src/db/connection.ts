@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { ensureParentDir } from '../config';
 import { dialectFromUrl, type Dialect } from './dialect';
@@ -16,7 +16,13 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Errors of idle pooled PostgreSQL clients (e.g. the server restarted); without a handler they crash the process. */
   onPoolError?: (error: Error) => void;
+  /** How long a query waits for a PostgreSQL connection (none by default: the CLI may reach far). */
+  connectTimeoutMs?: number;
+  /** Every query's end, succeeded or failed (Kysely's log events). */
+  onQuery?: (event: LogEvent) => void;
 }
+
+
 
 function openSqlite(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') ensureParentDir(file);
@@ -37,11 +43,17 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   if (dialect.name === 'sqlite') {
     kysely = new Kysely<DatabaseSchema>({
       dialect: new SqliteDialect({ database: openSqlite(url.slice('sqlite:'.length)) }),
+      log: options.onQuery,
     });
   } else {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 0 });
     pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool error:', e.message)))(error));
-    kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    // The pool listens for errors of idle clients only. A client taken from it but between two
+    // queries when the server goes away (a restart sends every client 57P01) would emit an
+    // 'error' nobody handles, and so end the process. Its next query fails instead, and that
+    // request is answered 503 (see database-errors.ts).
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), log: options.onQuery });
   }
   let destroyed: Promise<void> | undefined;
   return {

@@ -66,6 +66,13 @@ function ownOrigin(app: FastifyInstance): string {
   return `http://${address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
 }
 
+/**
+ * How long a page's render waits for all its API data: a slot whose data is not there by then
+ * (the database unreachable, say) is left to the browser. It bounds a page render to about this,
+ * which the shell's nginx read timeout is fitted to (shell/deploy/nginx-site.conf.template).
+ */
+export const PAGE_DATA_TIMEOUT_MS = 1000;
+
 const NOT_RENDERED: SlotResult = { data: {}, hints: [], links: [] };
 
 /** The page's server-rendered part: the frame's markup, its meta and status, and what the slots need. */
@@ -109,9 +116,18 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
    * the real routes, schemas and serializers. (Fastify's inject would skip the socket, but its
    * light-my-request needs cookie 2, which supports only Node 22 and later.)
    */
-  async function apiAnswer(apiPath: string) {
-    const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, { headers: { accept: 'application/json', ...selfRequestHeaders(app) } });
-    return { status: response.status, body: (await response.json()) as unknown };
+  async function apiAnswer(apiPath: string, signal: AbortSignal) {
+    try {
+      const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, {
+        headers: { accept: 'application/json', ...selfRequestHeaders(app) },
+        signal,
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    } catch (error) {
+      // Past the page's data deadline: as a gateway would say, no answer in time.
+      if (signal.aborted) return { status: 504, body: null };
+      throw error;
+    }
   }
 
   /**
@@ -133,6 +149,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     id: RemoteModuleId,
     props: object,
     remotes: RemotesDocument,
+    signal: AbortSignal,
   ): Promise<SlotResult> {
     const remote = id.slice(0, id.indexOf('/')) as RemoteName;
     const module = id.slice(remote.length + 1);
@@ -144,7 +161,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       const paths = bundle?.dataFor(module, props);
       if (!bundle || !paths) return NOT_RENDERED;
       const data: ServerData = {};
-      for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath);
+      for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath, signal);
       // An answer the API failed to give (5xx: a database error, say) says nothing about the page:
       // rendered with it, a post that exists would be a 404 «not found». The browser renders such
       // a slot instead, asking the API again.
@@ -204,10 +221,11 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
    */
   async function renderFrame(bundle: ShellServerBundle, url: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
     const frame = bundle.renderPage(url, {});
+    const signal = AbortSignal.timeout(PAGE_DATA_TIMEOUT_MS);
     const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
     const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
     for (const slot of frame.slots) {
-      const rendered = await renderSlot(log, slot.id, slot.props, remotes);
+      const rendered = await renderSlot(log, slot.id, slot.props, remotes, signal);
       if (rendered.slot) serverSlots[slot.id] = rendered.slot;
       result.meta ??= rendered.meta;
       result.status = Math.max(result.status, rendered.status ?? 200);

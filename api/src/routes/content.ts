@@ -16,6 +16,7 @@ import { ContentCache } from '../cache/content-cache';
 import { sendCached, serializeOnce } from '../cache/send-cached';
 import type { Database } from '../db/connection';
 import { readContentRevision } from '../db/database-state';
+import type { DatabaseWatch } from '../db/database-watch';
 import { getBlogPost, listBlogCategories, listBlogPage, listBlogPosts, listRelatedPosts, listServices } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
 
@@ -25,9 +26,17 @@ function parseId(raw: string): number | undefined {
   return Number(raw);
 }
 
-export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
-  // Every answer is serialized once per content revision and then served from memory.
-  const cache = new ContentCache({ readRevision: () => readContentRevision(db) });
+export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database; watch: DatabaseWatch }> = async (app, { db, watch }) => {
+  // Every answer is serialized once per content revision and then served from memory, also
+  // while the database is down.
+  const cache = new ContentCache({
+    readRevision: async () => {
+      const revision = await readContentRevision(db);
+      watch.reached();
+      return revision;
+    },
+    onRevisionError: (error) => watch.failed(error),
+  });
 
   app.get('/api/services', { schema: { response: { 200: ServiceListSchema, ...ERROR_RESPONSES } } }, async (request, reply) => {
     const body = await cache.get('services', async () => serializeOnce(reply, await listServices(db)));

@@ -2,11 +2,12 @@ import { ERROR_RESPONSES, HealthOkSchema, HealthUnavailableSchema, type HealthOk
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/connection';
 import { probeWrite } from '../db/database-state';
+import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseWatch } from '../db/database-watch';
 import { outboxBacklog } from '../leads/outbox-store';
 import { singleFlight } from '../util/single-flight';
 import { MESSAGES } from '../validation/errors';
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database; watch: DatabaseWatch }> = async (app, { db, watch }) => {
   // Healthy means submissions can be stored: the probe writes and commits, so a full disk or a
   // read-only database answers 503 even though reads still work. Health checks that arrive
   // together share one probe, so a burst costs one write.
@@ -14,6 +15,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
   // the site itself stays healthy (leads are safely stored meanwhile).
   const probe = singleFlight(async () => {
     await probeWrite(db);
+    watch.reached();
     return outboxBacklog(db);
   });
 
@@ -25,9 +27,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       try {
         return { status: 'ok', outbox: await probe() } satisfies HealthOk;
       } catch (error) {
-        request.log.error({ err: error }, 'health check: the database does not take writes');
+        // An unreachable database is logged once per outage (DatabaseWatch), not per check.
+        if (!watch.failed(error)) request.log.error({ err: error }, 'health check: the database does not take writes');
         return reply
           .code(503)
+          .header('retry-after', DATABASE_RETRY_AFTER_SECONDS)
           .send({ status: 'unavailable', error: { code: 'DATABASE_UNAVAILABLE', message: MESSAGES.unavailable } });
       }
     },
