@@ -15,3 +15,4 @@ export * from './format/typography';
 export * from './page/page-meta';
 export * from './page/server-rendering';
 export * from './page/server-data';
+export * from './api/submission-retry';

@@ -8,7 +8,9 @@ import type {
   JobApplication,
   Service,
 } from '../types';
-import { HONEYPOT_FIELD } from '../types';
+import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_HEADER } from '../types';
+import { SUBMISSION_ATTEMPT_TIMEOUT_MS } from './submission-retry';
+
 
 let client: Promise<AxiosInstance> | undefined;
 
@@ -35,8 +37,12 @@ async function getJson<T>(path: string, params?: Record<string, string | number>
   return response.data;
 }
 
-async function postJson<T>(path: string, body: object): Promise<T> {
-  const response = await (await apiClient()).post<T>(path, body);
+/** One try of a submission, under its idempotency key. */
+async function postSubmission<T>(path: string, body: object, idempotencyKey: string): Promise<T> {
+  const response = await (await apiClient()).post<T>(path, body, {
+    headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+    timeout: SUBMISSION_ATTEMPT_TIMEOUT_MS,
+  });
   return response.data;
 }
 
@@ -80,13 +86,14 @@ export function fetchRelatedPosts(postId: string): Promise<BlogPostSummary[]> {
 }
 
 /**
- * `honeypot` is the value of the form's hidden trap field: empty from people, filled by bots.
- * The API answers a filled one like success and stores nothing.
+ * One try of a submission. `honeypot` is the value of the form's hidden trap field: empty from
+ * people, filled by bots (the API answers a filled one like success and stores nothing).
+ * `idempotencyKey` names the submission: every retry of it sends the same one (sendWithRetries).
  */
-export function submitJobApplication(application: JobApplication, honeypot = ''): Promise<CreatedResponse> {
-  return postJson<CreatedResponse>('/jobs/apply', { ...application, [HONEYPOT_FIELD]: honeypot });
+export function submitJobApplication(application: JobApplication, honeypot: string, idempotencyKey: string): Promise<CreatedResponse> {
+  return postSubmission<CreatedResponse>('/jobs/apply', { ...application, [HONEYPOT_FIELD]: honeypot }, idempotencyKey);
 }
 
-export function submitContactMessage(message: ContactMessage, honeypot = ''): Promise<CreatedResponse> {
-  return postJson<CreatedResponse>('/contact', { ...message, [HONEYPOT_FIELD]: honeypot });
+export function submitContactMessage(message: ContactMessage, honeypot: string, idempotencyKey: string): Promise<CreatedResponse> {
+  return postSubmission<CreatedResponse>('/contact', { ...message, [HONEYPOT_FIELD]: honeypot }, idempotencyKey);
 }

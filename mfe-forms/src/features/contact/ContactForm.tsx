@@ -16,7 +16,7 @@ const EMPTY_MESSAGE: ContactMessage = {
 
 /** The contact form of the contact section: name, email, phone and message required, company and service optional. */
 export default function ContactForm() {
-  const { submitting, handleSubmit, field } = useSubmission({
+  const { submitting, retrying, handleSubmit, field } = useSubmission({
     emptyValues: EMPTY_MESSAGE,
     send: submitContactMessage,
     messages: { success: TOAST_MESSAGES.contactSuccess, error: TOAST_MESSAGES.contactError },
@@ -27,6 +27,7 @@ export default function ContactForm() {
       hint="Опишіть завдання — менеджер звʼяжеться з вами протягом робочого дня."
       submitLabel="Надіслати повідомлення"
       submitting={submitting}
+      retrying={retrying}
       onSubmit={handleSubmit}
     >
       <FormField

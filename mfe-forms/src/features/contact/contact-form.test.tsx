@@ -1,5 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { AxiosError, AxiosHeaders } from 'axios';
 import { ToastContainer, toast } from 'react-toastify';
 import { HONEYPOT_FIELD, PRIVACY_PATH, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
 import { MemoryRouter } from '@agency/shared/router';
@@ -8,8 +9,22 @@ import ContactForm from './ContactForm';
 
 jest.mock('@agency/shared/api-client');
 const submit = jest.mocked(submitContactMessage);
+// Each submission's idempotency key: 128 random bits in hex.
+const A_KEY = expect.stringMatching(/^[0-9a-f]{32}$/);
 
 type User = ReturnType<typeof userEvent.setup>;
+
+/** How axios rejects a request the server answered with `status`. */
+function unavailable(status: number): AxiosError {
+  const config = { headers: new AxiosHeaders() };
+  return new AxiosError(`Request failed with status code ${status}`, 'ERR_BAD_RESPONSE', config, {}, {
+    status,
+    statusText: '',
+    data: {},
+    headers: {},
+    config,
+  });
+}
 
 function renderForm() {
   const user = userEvent.setup();
@@ -83,7 +98,7 @@ describe('ContactForm', () => {
     await fillRequired(user);
     await chooseServiceType(user, label);
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }), '');
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }), '', A_KEY);
   });
 
   it('does not send while the message is empty or the email is malformed', async () => {
@@ -112,7 +127,7 @@ describe('ContactForm', () => {
       company: '',
       service_type: '',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    }, '');
+    }, '', A_KEY);
   });
 
   it('sends exactly the spec fields, resets every field and shows the success toast for 4 s', async () => {
@@ -132,7 +147,7 @@ describe('ContactForm', () => {
       company: 'Кава на Ринку',
       service_type: 'leads',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    }, '');
+    }, '', A_KEY);
     expect(await screen.findByText(TOAST_MESSAGES.contactSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(TOAST_MESSAGES.contactSuccess, expect.objectContaining({ autoClose: TOAST_DURATION_MS }));
     for (const label of [/^Імʼя/, /^Електронна пошта/, /^Телефон/, /^Компанія/, /^Повідомлення/]) {
@@ -178,6 +193,46 @@ describe('ContactForm', () => {
     await waitFor(() => expect(submitButton()).toBeEnabled());
   });
 
+  it('tries again through a restart behind the site, under one key, and says so: one toast when it is stored', async () => {
+    let resolveThird: (created: { id: number }) => void = () => undefined;
+    submit
+      .mockRejectedValueOnce(unavailable(503))
+      .mockRejectedValueOnce(unavailable(502))
+      .mockImplementationOnce(() => new Promise((resolve) => (resolveThird = resolve)));
+    const success = jest.spyOn(toast, 'success');
+    const error = jest.spyOn(toast, 'error');
+    const user = renderForm();
+    await fillRequired(user);
+    await user.click(submitButton());
+
+    // Still sending, said on the button and once in words; the values stay until it is stored.
+    expect(await screen.findByRole('button', { name: 'Досі надсилаємо…' }, { timeout: 5000 })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent('пробуємо ще раз');
+    expect(field(/^Імʼя/)).toHaveValue('Андрій Шевчук');
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(3), { timeout: 5000 });
+    const keys = submit.mock.calls.map((call) => call[2]);
+    expect(new Set(keys).size).toBe(1);
+
+    await act(async () => resolveThird({ id: 12 }));
+    expect(await screen.findByText(TOAST_MESSAGES.contactSuccess)).toBeInTheDocument();
+    expect(success).toHaveBeenCalledTimes(1);
+    expect(error).not.toHaveBeenCalled();
+    expect(field(/^Імʼя/)).toHaveValue('');
+    expect(screen.getByRole('status')).toHaveTextContent('');
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('does not try a refused submission again: one request, the error toast, the values kept', async () => {
+    submit.mockRejectedValue(unavailable(429));
+    const user = renderForm();
+    await fillRequired(user);
+    await user.click(submitButton());
+
+    expect(await screen.findByText(TOAST_MESSAGES.contactError)).toBeInTheDocument();
+    expect(submit).toHaveBeenCalledTimes(1);
+    expect(field(/^Телефон/)).toHaveValue('+380 50 765 43 21');
+  });
+
   it('passes on what a bot typed into the hidden spam trap, which people never see', async () => {
     submit.mockResolvedValue({ id: 4 });
     const user = renderForm();
@@ -188,6 +243,6 @@ describe('ContactForm', () => {
     expect(trap?.closest('[aria-hidden="true"]')).not.toBeNull();
     await user.type(trap!, 'https://spam.example');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Андрій Шевчук' }), 'https://spam.example');
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Андрій Шевчук' }), 'https://spam.example', A_KEY);
   });
 });

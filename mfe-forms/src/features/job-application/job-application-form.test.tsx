@@ -9,6 +9,8 @@ import JobApplicationForm from './JobApplicationForm';
 
 jest.mock('@agency/shared/api-client');
 const submit = jest.mocked(submitJobApplication);
+// Each submission's idempotency key: 128 random bits in hex.
+const A_KEY = expect.stringMatching(/^[0-9a-f]{32}$/);
 
 const POSITION = VACANCY_TITLES[1] as string;
 
@@ -132,7 +134,7 @@ describe('JobApplicationForm', () => {
       city: 'Львів',
       position: POSITION,
       resume_text: '',
-    }, '');
+    }, '', A_KEY);
     expect(await screen.findByText(TOAST_MESSAGES.applicationSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(
       TOAST_MESSAGES.applicationSuccess,
@@ -152,7 +154,7 @@ describe('JobApplicationForm', () => {
     await choosePosition(user, POSITION);
     await user.type(field(/^Про себе та досвід/), 'Три роки веду сторінки кавʼярень.');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }), '');
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }), '', A_KEY);
   });
 
   it('keeps every value and shows the error toast when sending fails', async () => {
@@ -237,6 +239,6 @@ describe('JobApplicationForm', () => {
     await user.tab();
     expect(submitButton()).toHaveFocus();
     await user.keyboard('{Enter}');
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }), '');
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }), '', A_KEY);
   });
 });

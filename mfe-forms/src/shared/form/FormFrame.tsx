@@ -10,12 +10,14 @@ interface FormFrameProps {
   hint: string;
   submitLabel: string;
   submitting: boolean;
+  /** The first try failed and the submission is being tried again. */
+  retrying?: boolean;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
 }
 
 /** Heading, hint, the field grid, the submit button and the consent line every form of this remote has. */
-export function FormFrame({ id, title, hint, submitLabel, submitting, onSubmit, children }: FormFrameProps) {
+export function FormFrame({ id, title, hint, submitLabel, submitting, retrying = false, onSubmit, children }: FormFrameProps) {
   const titleId = useId();
   return (
     <form id={id} className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
@@ -36,8 +38,12 @@ export function FormFrame({ id, title, hint, submitLabel, submitting, onSubmit, 
         <input id={`${titleId}-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <button className={styles.submit} type="submit" disabled={submitting}>
-        {submitting ? 'Надсилаємо…' : submitLabel}
+        {retrying ? 'Досі надсилаємо…' : submitting ? 'Надсилаємо…' : submitLabel}
       </button>
+      {/* Said once while the form keeps trying, so the visitor waits rather than sending again. */}
+      <p className={styles.status} role="status">
+        {retrying ? 'Звʼязок зі сервером перервався — пробуємо ще раз. Не закривайте сторінку.' : ''}
+      </p>
       {/* The forms collect phones, e-mails and CVs: say how they are used before the visitor sends them. */}
       <p className={styles.consent}>
         {typeset(PRIVACY_CONSENT.before)}

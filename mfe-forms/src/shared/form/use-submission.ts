@@ -1,14 +1,14 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { HONEYPOT_FIELD, TOAST_DURATION_MS } from '@agency/shared';
+import { HONEYPOT_FIELD, newIdempotencyKey, sendWithRetries, TOAST_DURATION_MS } from '@agency/shared';
 import { readFieldErrors, type FieldErrors } from './read-field-errors';
 import { ToastCloseButton } from './ToastCloseButton';
 
 interface SubmissionOptions<V extends { [K in keyof V]: string }> {
   /** Every field of the form, empty: the state after a successful submit too. */
   emptyValues: V;
-  /** Sends the values and the spam trap's content; resolves on 2xx, rejects on anything else. */
-  send: (values: V, honeypot: string) => Promise<unknown>;
+  /** One try: sends the values, the spam trap's content and the submission's key; resolves on 2xx, rejects on anything else. */
+  send: (values: V, honeypot: string, idempotencyKey: string) => Promise<unknown>;
   messages: { success: string; error: string };
 }
 
@@ -16,6 +16,8 @@ export interface Submission<V extends { [K in keyof V]: string }> {
   values: V;
   fieldErrors: FieldErrors<keyof V & string>;
   submitting: boolean;
+  /** A try failed for a reason that may pass (no answer, 502-504) and the submission is being tried again. */
+  retrying: boolean;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
   handleSubmit: (event: FormEvent<HTMLFormElement>) => void;
   /** The props that wire one field to this form: its name, value, change handler and message. */
@@ -33,6 +35,8 @@ export interface BoundField<T> {
  * The mechanics both forms share: controlled values, one request at a time, toasts raised through
  * the shared react-toastify (so they land in the shell's container), reset after success, values
  * kept after failure, and the server's per-field messages from a 400 answer.
+ * A submission is sent under one idempotency key and tried again through a crash or a restart
+ * behind the site (sendWithRetries): one toast at the end, whatever the number of tries.
  * The browser's native validation runs before `submit` fires, so invalid forms never get here.
  */
 export function useSubmission<V extends { [K in keyof V]: string }>({
@@ -43,6 +47,7 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
   const [values, setValues] = useState<V>(emptyValues);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors<keyof V & string>>({});
   const [submitting, setSubmitting] = useState(false);
+  const [retrying, setRetrying] = useState(false);
   // A ref, not the state: two clicks in the same frame both see the state before re-render.
   const inFlight = useRef(false);
 
@@ -65,7 +70,8 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
     setFieldErrors({});
     const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD);
     const honeypot = trap instanceof HTMLInputElement ? trap.value : '';
-    send(values, honeypot)
+    const idempotencyKey = newIdempotencyKey();
+    sendWithRetries(() => send(values, honeypot, idempotencyKey), { onRetry: () => setRetrying(true) })
       .then(
         () => {
           toast.success(messages.success, { autoClose: TOAST_DURATION_MS, closeButton: ToastCloseButton });
@@ -79,6 +85,7 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
       .finally(() => {
         inFlight.current = false;
         setSubmitting(false);
+        setRetrying(false);
       });
   };
 
@@ -89,5 +96,5 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
     error: fieldErrors[name],
   });
 
-  return { values, fieldErrors, submitting, setValue, handleSubmit, field };
+  return { values, fieldErrors, submitting, retrying, setValue, handleSubmit, field };
 }
