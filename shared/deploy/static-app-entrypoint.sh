@@ -17,10 +17,19 @@ fi
 # Rendered configuration, pid and temp files: a folder a non-root user can write.
 : "${NGINX_RUN_DIR:=/tmp/nginx}"
 # The shell's API upstream: `host:port` entries separated by spaces, one per API process.
+# - One failure takes a process out for 5 s (then one request tries it again): a crashed one
+#   costs one request's timeout, not one per request.
+# - The same processes again as backups that are never taken out: when every process failed at
+#   once because of something they share (the database down: each answers 503), nginx would
+#   answer every request 502 "no live upstreams" for those 5 s; with the backups they keep being
+#   asked, and answer what they can (published content from their cache, 503 with Retry-After).
 API_UPSTREAM_SERVERS=""
+API_BACKUP_SERVERS=""
 for server in ${API_UPSTREAMS:-}; do
-  API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}server ${server} max_fails=1 fail_timeout=10s; "
+  API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}server ${server} max_fails=1 fail_timeout=5s; "
+  API_BACKUP_SERVERS="${API_BACKUP_SERVERS}server ${server} backup max_fails=0; "
 done
+API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}${API_BACKUP_SERVERS}"
 SHELL_ORIGIN="${SHELL_ORIGIN:-}"
 # Hashed files missing from this build are looked up in the build before it (its copy in
 # BUILDS_DIR), so a page opened before a deploy still loads its lazy chunks.
