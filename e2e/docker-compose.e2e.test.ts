@@ -16,6 +16,7 @@ import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
 import { fillContact, submit } from './support/forms';
+import { describeStream, runLeadStream } from './support/lead-stream';
 import { freePort } from './support/site';
 
 // docker-compose.yml and docker-compose.dev.yml run for real: images built from a copy of the repo,
@@ -38,7 +39,8 @@ const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 describeWithCompose()('docker compose on a real engine: the site as one container per app', () => {
   let project: ComposeProject;
   let browser: Browser;
-  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1' };
+  // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
+  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1', RATE_LIMIT_MAX: '1000000' };
   const site = () => `http://localhost:${env.SITE_PORT}`;
   const remoteOrigin = (name: RemoteName) => `http://localhost:${env[portVariable(folderOf(name))]}`;
 
@@ -164,6 +166,87 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
       (healthy) => healthy === 2,
       90_000,
     );
+  });
+
+  /** How many times each message of a lead stream was stored, read in the database itself. */
+  async function storedTimes(tag: string): Promise<Map<string, number>> {
+    const rows = await project.compose([
+      'exec', '--no-TTY', 'postgres', 'psql', '--username', 'agency', '--dbname', 'agency', '--no-align', '--tuples-only', '--field-separator', '\t',
+      '--command', `select message, count(*) from contact_messages where message like '${tag} %' group by message`,
+    ]);
+    return new Map(
+      rows
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [message, times] = line.split('\t');
+          return [message!, Number(times)];
+        }),
+    );
+  }
+
+  /** Runs 4 visitors' lead stream with `fault` made 1.5 s in; checks and reports what was stored. */
+  async function leadsThrough(label: string, tag: string, fault?: () => Promise<void>) {
+    const result = await runLeadStream({ siteUrl: site(), tag, fault });
+    const stored = await storedTimes(tag);
+    const twice = [...stored].filter(([, times]) => times > 1).map(([message]) => message);
+    project.report.push(describeStream(label, result, [...stored.values()].filter((times) => times === 1).length, twice.length));
+    // Every lead a visitor was told is stored is stored, once; nothing is stored twice.
+    expect(result.acknowledged.filter((message) => stored.get(message) !== 1)).toEqual([]);
+    expect(twice).toEqual([]);
+    return { result, stored };
+  }
+
+  const apiReplicas = async () => (await project.containers()).filter((container) => container.Service === 'api');
+
+  async function bothApiReplicasHealthy(): Promise<void> {
+    await eventually(
+      'both API replicas healthy again',
+      async () => (await apiReplicas()).filter((container) => container.State === 'running' && container.Health === 'healthy').length,
+      (healthy) => healthy === 2,
+      90_000,
+    );
+  }
+
+  it('stores every lead once from 4 visitors sending without pause, with nothing wrong', async () => {
+    const { result, stored } = await leadsThrough('leads, no fault (8 s)', 'steady');
+    expect(result.failed).toEqual([]);
+    expect(stored.size).toBe(result.sent.length);
+  });
+
+  it('fails over within 2 s when an API replica is killed, and every lead being sent then is stored once', async () => {
+    const [, victim] = await apiReplicas();
+    const { result, stored } = await leadsThrough('leads, one API replica killed', 'killed', () => project.killContainer(victim!.Name));
+    expect(result.inFlightAtFault.length).toBeGreaterThan(0);
+    expect(result.inFlightAtFault.filter((message) => stored.get(message) !== 1)).toEqual([]);
+    expect(result.failed).toEqual([]);
+    expect(Math.max(...result.tryDurations)).toBeLessThan(2_000);
+    await project.startContainer(victim!.Name);
+    await bothApiReplicasHealthy();
+  });
+
+  it('answers no 500 while PostgreSQL restarts, and every submission ends stored once within the form’s retries', async () => {
+    const postgres = (await project.containers()).find((container) => container.Service === 'postgres');
+    const apiLives = async () => {
+      const lives = await project.lives();
+      return (await apiReplicas()).map((container) => lives[container.Name]);
+    };
+    const before = await apiLives();
+    const { result, stored } = await leadsThrough('leads, PostgreSQL restarted', 'pg-restart', () => project.restartContainer(postgres!.Name));
+    expect(Object.keys(result.answers).filter((answer) => answer === '500')).toEqual([]);
+    expect(result.failed).toEqual([]);
+    expect(stored.size).toBe(result.sent.length);
+    // The replicas recovered by themselves: neither crashed nor was restarted.
+    await bothApiReplicasHealthy();
+    expect(await apiLives()).toEqual(before);
+  });
+
+  it('keeps accepting leads while the rate-limit store is stopped', async () => {
+    const valkey = (await project.containers()).find((container) => container.Service === 'valkey');
+    const { result } = await leadsThrough('leads, valkey stopped', 'no-valkey', () => project.stopContainer(valkey!.Name));
+    expect(result.failed).toEqual([]);
+    await project.startContainer(valkey!.Name);
   });
 
   it('deploys a rebuilt blog alone: the next visitor gets it, an open page keeps its chunks, no other container restarts', async () => {

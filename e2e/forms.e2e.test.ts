@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   APPLY_POSITION_PARAM,
+  IDEMPOTENCY_KEY_HEADER,
   JOB_APPLICATION_FORM_ID,
   PRIVACY_PAGE_META,
   PRIVACY_PATH,
@@ -153,6 +154,41 @@ describeInBrowser('forms remote on the composed site', () => {
     await expect(storedSubmissions(suite.site, 'contact')).resolves.not.toContainEqual(
       expect.objectContaining({ email: 'fails.e2e@kava.lviv.ua' }),
     );
+    await page.context().close();
+  });
+
+  it('sends the contact message again by itself after two 503 answers: one toast, one lead, one key', async () => {
+    const page = await openHome(suite.browser, suite.site);
+    const keys: (string | undefined)[] = [];
+    let refused = 0;
+    await page.route('**/api/contact', async (route) => {
+      keys.push(await route.request().headerValue(IDEMPOTENCY_KEY_HEADER) ?? undefined);
+      // A restart behind the site, twice; the third try reaches the real API.
+      if (refused < 2) {
+        refused += 1;
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          headers: { 'retry-after': '1' },
+          body: JSON.stringify({ error: { code: 'DATABASE_UNAVAILABLE', message: 'Сервіс тимчасово недоступний' } }),
+        });
+      } else await route.continue();
+    });
+    const form = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(form, 'retried.e2e@kava.lviv.ua');
+    await submit(form, 'Надіслати повідомлення');
+
+    await form.getByRole('button', { name: 'Досі надсилаємо…' }).waitFor();
+    await toast(page, TOAST_MESSAGES.contactSuccess).waitFor();
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    await expect(page.locator(`${SHELL_TOASTS} .Toastify__toast`).count()).resolves.toBe(1);
+    await expect(toast(page, TOAST_MESSAGES.contactError).count()).resolves.toBe(0);
+    await expect(form.getByLabel(/^Електронна пошта/).inputValue()).resolves.toBe('');
+
+    const stored = (await storedSubmissions(suite.site, 'contact')).filter((lead) => lead.email === 'retried.e2e@kava.lviv.ua');
+    expect(stored).toHaveLength(1);
     await page.context().close();
   });
 

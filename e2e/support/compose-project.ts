@@ -149,6 +149,16 @@ export class ComposeProject {
     await run('docker', ['stop', name]);
   }
 
+  /** Kills a container with `docker kill` (SIGKILL), as a crash or the kernel's OOM killer does: no shutdown at all. */
+  async killContainer(name: string): Promise<void> {
+    await run('docker', ['kill', name]);
+  }
+
+  /** `docker restart`: stops a container (SIGTERM, then SIGKILL after 10 s) and starts it again. */
+  async restartContainer(name: string): Promise<void> {
+    await run('docker', ['restart', name]);
+  }
+
   async startContainer(name: string): Promise<void> {
     await run('docker', ['start', name]);
   }
