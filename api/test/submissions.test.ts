@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
 import { countRows, listContactMessages, listJobApplications } from '../src/db/repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from './helpers/app';
+import type { HttpResponse } from './helpers/http';
+import { startHttpReceiver, type HttpReceiver } from './helpers/lead-receivers';
+import { openRawClient } from './helpers/raw-socket';
 
 let ctx: TestContext;
 
@@ -13,8 +17,8 @@ afterAll(async () => {
 });
 
 const ROUTES = {
-  contact: { url: '/api/contact', valid: VALID_CONTACT, table: 'contact_messages' },
-  application: { url: '/api/jobs/apply', valid: VALID_APPLICATION, table: 'job_applications' },
+  contact: { url: '/api/contact', valid: VALID_CONTACT, table: 'contact_messages', kind: 'contact' },
+  application: { url: '/api/jobs/apply', valid: VALID_APPLICATION, table: 'job_applications', kind: 'applications' },
 } as const;
 type RouteName = keyof typeof ROUTES;
 
@@ -341,5 +345,195 @@ describe('routing', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
     }
+  });
+});
+
+interface RawResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends `count` copies of one JSON POST over connections opened beforehand, written in the same
+ * tick, so that they reach the server together: each try looks its key up before any has stored
+ * it, and on PostgreSQL all but one then meet the unique index. (An HTTP client's own connection
+ * setup would spread them out. On SQLite the API runs each store to its end before it reads the
+ * next request, so there the later tries find the first one stored.)
+ */
+async function postAtOnce(baseUrl: string, path: string, body: string, headers: Record<string, string>, count: number): Promise<RawResponse[]> {
+  const clients = await Promise.all(Array.from({ length: count }, () => openRawClient(baseUrl)));
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: close',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ].join('\r\n');
+  const request = Buffer.from(`${head}\r\n\r\n${body}`, 'utf8');
+  for (const client of clients) client.socket.write(request);
+  return Promise.all(
+    clients.map(async (client) => {
+      await client.closed;
+      const text = client.received();
+      const split = text.indexOf('\r\n\r\n');
+      const [status, ...lines] = text.slice(0, split).split('\r\n');
+      return {
+        statusCode: Number(/^HTTP\/1\.1 (\d{3})/.exec(status ?? '')?.[1]),
+        headers: Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()])),
+        body: text.slice(split + 4),
+      };
+    }),
+  );
+}
+
+describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (route) => {
+  const { url, valid, kind } = ROUTES[route];
+  // An app of its own that queues every lead for a webhook, so a repeat could show as a second delivery.
+  let keyed: TestContext;
+  let webhook: HttpReceiver;
+
+  beforeAll(async () => {
+    webhook = await startHttpReceiver();
+    keyed = await startTestApp({ leads: { webhook: { url: `${webhook.url}/leads`, secret: 'webhook-secret' } } });
+  });
+
+  afterAll(async () => {
+    await keyed.close();
+    await webhook.close();
+  });
+
+  function post(body: unknown, key?: string): Promise<HttpResponse> {
+    return keyed.request('POST', url, { json: body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  }
+
+  async function stored() {
+    return {
+      submissions: await countRows(keyed.db, ROUTES[route].table),
+      outbox: await countRows(keyed.db, 'lead_outbox'),
+    };
+  }
+
+  async function outboxOf(id: number) {
+    return keyed.db.kysely.selectFrom('lead_outbox').select('channel').where('submission_kind', '=', kind).where('submission_id', '=', id).execute();
+  }
+
+  async function rowOf(id: number) {
+    const rows = route === 'contact' ? await listContactMessages(keyed.db) : await listJobApplications(keyed.db);
+    return rows.find((row) => row.id === id);
+  }
+
+  function idOf(response: HttpResponse): number {
+    return response.json<{ id: number }>().id;
+  }
+
+  it('stores a submission once: a repeat with the same key gets the first id, marked as replayed, and no second lead', async () => {
+    const key = randomUUID();
+    const before = await stored();
+    const first = await post(valid, key);
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const id = idOf(first);
+
+    const repeat = await post(valid, key);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.headers['cache-control']).toBe('no-store');
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(idOf(repeat)).toBe(id);
+
+    expect(await stored()).toEqual({ submissions: before.submissions + 1, outbox: before.outbox + 1 });
+    expect(await outboxOf(id)).toEqual([{ channel: 'webhook' }]);
+  });
+
+  it('answers 422 to the same key with another body, storing nothing and leaving the first submission as it was', async () => {
+    const key = randomUUID();
+    const first = await post(valid, key);
+    expect(first.statusCode).toBe(201);
+    const id = idOf(first);
+    const row = await rowOf(id);
+    const before = await stored();
+
+    const other = await post({ ...valid, name: 'Інше Імʼя' }, key);
+    expect(other.statusCode).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.json()).toEqual({
+      error: { code: 'IDEMPOTENCY_KEY_REUSED', message: 'Цей ключ ідемпотентності вже використано для іншого запиту' },
+    });
+    expect(await stored()).toEqual(before);
+    expect(await rowOf(id)).toEqual(row);
+
+    // The refused body did not take the key over: the first submission still replays.
+    const repeat = await post(valid, key);
+    expect(repeat.statusCode).toBe(201);
+    expect(idOf(repeat)).toBe(id);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('takes the same fields in another order for the same submission', async () => {
+    const key = randomUUID();
+    const first = await post(valid, key);
+    expect(first.statusCode).toBe(201);
+    const before = await stored();
+
+    const reordered = Object.fromEntries(Object.entries(valid).reverse());
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(valid));
+    const repeat = await post(reordered, key);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(idOf(repeat)).toBe(idOf(first));
+    expect(await stored()).toEqual(before);
+  });
+
+  it('answers tries sent at once under one key with one id, storing one submission and one lead', async () => {
+    const key = randomUUID();
+    // Ten keyless ones first, so that the API has a database connection open for each try
+    // (opening them would spread the tries out again).
+    await postAtOnce(keyed.baseUrl, url, JSON.stringify(valid), {}, 10);
+    const before = await stored();
+    const responses = await postAtOnce(keyed.baseUrl, url, JSON.stringify(valid), { 'idempotency-key': key }, 10);
+
+    expect(responses.map((response) => response.statusCode)).toEqual(Array.from({ length: 10 }, () => 201));
+    const ids = new Set(responses.map((response) => (JSON.parse(response.body) as { id: number }).id));
+    expect(ids.size).toBe(1);
+    // Exactly one of them stored it; every other one is a replay of it.
+    expect(responses.filter((response) => response.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(await stored()).toEqual({ submissions: before.submissions + 1, outbox: before.outbox + 1 });
+    expect(await outboxOf([...ids][0]!)).toHaveLength(1);
+  });
+
+  it.each([
+    ['too short (15 characters)', 'a'.repeat(15)],
+    ['too long (101 characters)', 'a'.repeat(101)],
+    ['with a space', 'contact form 2025-01-01'],
+    ['with characters outside the pattern', 'dGhpcyBpcyBhIGtleQ+/=='],
+  ])('refuses a key %s with 400, storing nothing', async (_case, key) => {
+    const before = await stored();
+    const response = await post(valid, key);
+    expect(response.statusCode).toBe(400);
+    const error = response.json<ApiErrorBody>();
+    expect(error.error.code).toBe('VALIDATION_ERROR');
+    expect(error.error.message).toMatch(/[а-яіїєґ]/i);
+    expect(error.error.fields).toEqual({ 'idempotency-key': 'Некоректне значення' });
+    expect(await stored()).toEqual(before);
+  });
+
+  it('accepts a key of 16 and of 100 characters', async () => {
+    for (const key of [`${randomUUID().slice(0, 8)}.:_-abcd`, `${randomUUID()}${'x'.repeat(64)}`]) {
+      const response = await post(valid, key);
+      expect(response.statusCode).toBe(201);
+      expect(response.headers['idempotent-replayed']).toBeUndefined();
+    }
+  });
+
+  it('stores every submission sent without a key, the same body included', async () => {
+    const before = await stored();
+    const responses = [await post(valid), await post(valid)];
+    for (const response of responses) {
+      expect(response.statusCode).toBe(201);
+      expect(response.headers['idempotent-replayed']).toBeUndefined();
+    }
+    expect(idOf(responses[0]!)).not.toBe(idOf(responses[1]!));
+    expect(await stored()).toEqual({ submissions: before.submissions + 2, outbox: before.outbox + 2 });
   });
 });

@@ -22,8 +22,6 @@ export interface DatabaseOptions {
   onQuery?: (event: LogEvent) => void;
 }
 
-
-
 function openSqlite(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') ensureParentDir(file);
   const sqlite = new BetterSqlite3(file);

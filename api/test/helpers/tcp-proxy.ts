@@ -1,0 +1,68 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 between a client (the API) and a server (the test database), to take
+ * the server away from the client and give it back without touching either.
+ */
+export interface TcpProxy {
+  port: number;
+  /**
+   * Cuts the server off as a killed or restarting host would look: every open connection is
+   * ended, and new ones are accepted but never answered (a black hole) until `restore`.
+   */
+  cut(): void;
+  /** Forwards new connections again; the ones held while cut are closed (their clients gave up). */
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let cut = false;
+  const forwarded = new Set<net.Socket>();
+  const held = new Set<net.Socket>();
+
+  const track = (set: Set<net.Socket>, socket: net.Socket) => {
+    set.add(socket);
+    socket.on('close', () => set.delete(socket));
+    // A peer that goes away is expected here; the other side is closed with it below.
+    socket.on('error', () => undefined);
+  };
+
+  const server = net.createServer((client) => {
+    if (cut) {
+      // Never read from nor answered: the client waits until its own timeout.
+      track(held, client);
+      return;
+    }
+    const upstream = net.connect(target);
+    track(forwarded, client);
+    track(forwarded, upstream);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+
+  return {
+    port: address.port,
+    cut() {
+      cut = true;
+      for (const socket of forwarded) socket.destroy();
+    },
+    restore() {
+      cut = false;
+      for (const socket of held) socket.destroy();
+    },
+    async close() {
+      for (const socket of [...forwarded, ...held]) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
