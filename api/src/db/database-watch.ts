@@ -7,7 +7,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = '2';
 /**
  * Tells the staff when the database was lost and when it was back, once each: every request
  * that meets an unreachable database reports it here, and every query that succeeds ends the
- * outage. The API needs no restart when the database returns (the pool reconnects per query).
+ * outage (the database buildApp opens reports each query's end here). The API needs no restart when the database returns (the pool reconnects per query).
  */
 export class DatabaseWatch {
   private lostAt: number | undefined;
@@ -36,9 +36,5 @@ export class DatabaseWatch {
     const downForMs = this.now() - this.lostAt;
     this.lostAt = undefined;
     this.log.info({ downForMs }, 'database reachable again');
-  }
-
-  get available(): boolean {
-    return this.lostAt === undefined;
   }
 }

@@ -64,7 +64,8 @@ async function earlierTry(db: Db, entry: SubmittedLead, key: SubmissionKey): Pro
  * Stores a submission once per idempotency key (`key`, when the client sent one). A retry whose
  * first try is stored, even one still being committed by another process when the retry arrives,
  * gets the first try's id: the unique index on the key makes the second insert wait for the
- * first and then fail, and the stored row is read instead.
+ * first and then fail, and the stored row is read instead. Nearly every submission is a first
+ * try, so the insert is tried first and the key looked up only when it fails.
  */
 export async function storeSubmission(
   db: Db,
@@ -75,8 +76,6 @@ export async function storeSubmission(
 ): Promise<StoreOutcome> {
   if (key === undefined) return { outcome: 'stored', id: await storeNew(db, entry, meta, channels) };
   const submissionKey = { key, requestHash: requestHash(entry) };
-  const found = await earlierTry(db, entry, submissionKey);
-  if (found) return found;
   try {
     return { outcome: 'stored', id: await storeNew(db, entry, meta, channels, submissionKey) };
   } catch (error) {

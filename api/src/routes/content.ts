@@ -30,11 +30,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database; watch: Dat
   // Every answer is serialized once per content revision and then served from memory, also
   // while the database is down.
   const cache = new ContentCache({
-    readRevision: async () => {
-      const revision = await readContentRevision(db);
-      watch.reached();
-      return revision;
-    },
+    readRevision: () => readContentRevision(db),
     onRevisionError: (error) => watch.failed(error),
   });
 

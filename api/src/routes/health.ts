@@ -15,7 +15,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database; watch: Data
   // the site itself stays healthy (leads are safely stored meanwhile).
   const probe = singleFlight(async () => {
     await probeWrite(db);
-    watch.reached();
     return outboxBacklog(db);
   });
 
