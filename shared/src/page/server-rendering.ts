@@ -1,3 +1,4 @@
+import { BLOG_LISTING_PATH, blogListingPath, parseBlogListingSearch } from '../constants/blog';
 import type { RemoteModuleId } from '../federation/contract';
 import type { PageMeta } from './page-meta';
 
@@ -66,3 +67,17 @@ export const PAGE_DATA_IDS = {
   /** ServerData of the server render, so the remotes start from what the page already shows. */
   serverData: 'agency-server-data',
 } as const;
+
+/**
+ * The part of an address (`/blog?utm_source=fb&category=Кейси`) a page's server render reads: its
+ * path, and on the blog listing its category and page, in their one canonical form. Nothing else
+ * in the query (campaign tags, click ids, a vacancy the form picks once it runs in the browser)
+ * changes the server's markup, so the server renders and caches each page under this address:
+ * a campaign's visitors, each with their own click id, share one render.
+ */
+export function pageRenderUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
+  if (pathname !== BLOG_LISTING_PATH) return pathname;
+  return blogListingPath(parseBlogListingSearch(queryStart < 0 ? '' : url.slice(queryStart)));
+}

@@ -1,0 +1,31 @@
+/**
+ * @jest-environment node
+ */
+import { pageRenderUrl } from '@agency/shared';
+import { renderPage } from './server';
+
+// The API renders and caches each page under pageRenderUrl(address): the frame must not read
+// anything of the address that this drops, or visitors would get another address's markup.
+const ADDRESSES = [
+  '/?utm_source=facebook&utm_medium=cpc&fbclid=IwAR0abc',
+  '/?position=smm-manager',
+  '/blog?utm_campaign=spring&category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2&gclid=1',
+  '/blog?page=1&ref=telegram',
+  '/blog/3?utm_source=newsletter',
+  '/privacy?from=footer',
+  '/no/such/page?x=1',
+];
+
+describe('the shell’s server render', () => {
+  it.each(ADDRESSES)('renders %s as it renders its pageRenderUrl', (address) => {
+    const canonical = pageRenderUrl(address);
+    expect(canonical).not.toBe(address);
+    expect(renderPage(address, {})).toEqual(renderPage(canonical, {}));
+  });
+
+  it('renders the listing’s category and page, which pageRenderUrl keeps', () => {
+    const casesSecondPage = renderPage(pageRenderUrl('/blog?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2&utm_source=x'), {});
+    expect(casesSecondPage.meta?.path).toBe('/blog?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2');
+    expect(casesSecondPage.slots).toEqual([{ id: 'blog/BlogListPage', props: { category: 'Кейси', page: 2 } }]);
+  });
+});
