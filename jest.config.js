@@ -32,6 +32,13 @@ function browserProject(dir) {
   };
 }
 
+// Fastify's inject (which page renders fetch their data with) uses cookie 2, published as ES
+// modules only: Node 22 and later require it as is, Jest's CommonJS loader needs it compiled.
+const ESM_ONLY_DEPENDENCY = 'light-my-request/node_modules/cookie/';
+const esmOnlyTransform = {
+  [`/${ESM_ONLY_DEPENDENCY}.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'CommonJS', isolatedModules: true }, diagnostics: false }],
+};
+
 /** The API suite, run once per database dialect. */
 function apiProject(dialect) {
   return {
@@ -39,7 +46,8 @@ function apiProject(dialect) {
     rootDir: path.join(__dirname, API.folder),
     testEnvironment: 'node',
     testMatch: ['<rootDir>/test/**/*.test.ts'],
-    transform: tsTransform,
+    transform: { ...tsTransform, ...esmOnlyTransform },
+    transformIgnorePatterns: [`^(?!.*/${ESM_ONLY_DEPENDENCY}).*/node_modules/`],
     moduleNameMapper: sharedModuleMap,
     setupFiles: [`<rootDir>/test/setup/dialect-${dialect}.ts`],
     globalSetup: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-setup.mjs' : undefined,

@@ -54,6 +54,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
       STATIC_ROOT: buildsDir,
       REMOTE_BUILDS_DIR: buildsDir,
       TRUST_PROXY: '127.0.0.1',
+      SITE_URL: shellOrigin,
       RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
       ...Object.fromEntries(REMOTE_NAMES.map((name) => [remoteUrlVariable(name), `${remotes[name].origin}/mf-manifest.json`])),
     };

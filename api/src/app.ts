@@ -23,7 +23,11 @@ import { NO_CACHE } from './static/cache-policy';
 import { registerStatic } from './static';
 import { remotesDocument } from './static/remotes-document';
 import { createPageRenderer } from './pages/render-page';
-import { siteOrigin } from './seo/site-origin';
+import { PageCache, PAGE_CACHE_MAX_ENTRIES } from './pages/page-cache';
+import { createPageGeneration } from './pages/page-generation';
+import { createPageServer } from './pages/serve-page';
+import { ContentCache } from './cache/content-cache';
+import { readContentRevision } from './db/database-state';
 import { registerBadUrlRoute, registerDrain, rewriteBadUrl, SERVER_TIMEOUTS } from './server-lifecycle';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
@@ -235,7 +239,13 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   registerBadUrlRoute(app);
   await app.register(healthRoutes, { db, watch });
-  await app.register(contentRoutes, { db, watch });
+  // Every content answer is serialized once per content revision and then served from memory,
+  // also while the database is down; pages are kept under the same revision.
+  const content = new ContentCache({
+    readRevision: () => readContentRevision(db),
+    onRevisionError: (error) => watch.failed(error),
+  });
+  await app.register(contentRoutes, { db, cache: content });
   await app.register(seoRoutes, { db, siteUrl: config.siteUrl });
   await app.register(submissionRoutes, {
     db,
@@ -257,12 +267,17 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
 
   await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
-  const pages = createPageRenderer({
-    app,
-    releases,
-    staticRoot: config.staticRoot,
-    remoteBuildsDir: config.remoteBuildsDir,
-    remotesDocument: currentRemotes,
+  const servePage = createPageServer({
+    renderer: createPageRenderer({ app, releases, staticRoot: config.staticRoot, remoteBuildsDir: config.remoteBuildsDir }),
+    cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
+    generation: createPageGeneration({
+      remotesDocument: currentRemotes,
+      contentRevision: () => content.revision(),
+      origin: config.siteUrl,
+      staticRoot: config.staticRoot,
+      remoteBuildsDir: config.remoteBuildsDir,
+    }),
+    origin: config.siteUrl,
   });
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -274,10 +289,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     const isAsset = isFile || pathname.startsWith(REMOTES_PATH) || pathname.startsWith('/media/');
     if (!isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD')) {
       // Every page path: rendered on the server (404 for what does not exist), then run in the browser.
-      const page = await pages.render(request.url, siteOrigin(request, config.siteUrl), request.log);
-      if (page) {
-        return reply.code(page.status).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(page.html);
-      }
+      if (await servePage(request, reply)) return reply;
     }
     const error = new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
     return reply.code(404).header('cache-control', 'no-store').send(error.toBody());

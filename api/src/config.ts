@@ -45,9 +45,11 @@ export interface AppConfig {
   releasesKeep: number;
   /**
    * The public origin of the site (SITE_URL, e.g. https://khvylia.com.ua) used in canonical links,
-   * Open Graph URLs and the sitemap; without it the request's own origin is used.
+   * Open Graph URLs, robots.txt and the sitemap. Never taken from a request: see loadConfig.
    */
-  siteUrl?: string;
+  siteUrl: string;
+  /** Bytes of rendered pages the server keeps in memory (PAGE_CACHE_MAX_MB); 0 renders every request. */
+  pageCacheMaxBytes: number;
   /**
    * Milliseconds a shutdown waits for requests in flight before it cuts the remaining
    * connections (SHUTDOWN_TIMEOUT, default 10 s).
@@ -62,6 +64,9 @@ export interface AppConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The default bound of the memory rendered pages take (PAGE_CACHE_MAX_MB). */
+export const DEFAULT_PAGE_CACHE_MB = 64;
 
 /**
  * `auto` (the default): readable lines when stdout is a terminal, JSON lines otherwise (a pipe, a
@@ -186,9 +191,27 @@ export function loadReleaseConfig(
   };
 }
 
+/**
+ * SITE_URL, required in production (NODE_ENV=production, as the container images run): the Host
+ * and X-Forwarded-Host headers are chosen by the client, and a page or sitemap built on them
+ * would, once cached by this server, nginx or a CDN, send every visitor to whatever host one
+ * request named. Elsewhere (`npm start` on a laptop) it defaults to the server's own address.
+ */
+export function resolveSiteUrl(env: Env, port: number): string {
+  const configured = parseSiteUrl(env.SITE_URL);
+  if (configured) return configured;
+  if (env.NODE_ENV?.trim() === 'production') {
+    throw new Error(
+      'SITE_URL must be set in production: the public origin of the site, such as https://khvylia.com.ua, which every canonical link, preview and sitemap address is built on',
+    );
+  }
+  return `http://localhost:${port}`;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
+  const port = parseInteger(env.PORT, 8080, 'PORT');
   return {
-    port: parseInteger(env.PORT, 8080, 'PORT'),
+    port,
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl: normalizeDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
@@ -198,7 +221,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitWindow: parseWindow(env.RATE_LIMIT_WINDOW),
     redisUrl: parseRedisUrl(env.REDIS_URL),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    siteUrl: parseSiteUrl(env.SITE_URL),
+    siteUrl: resolveSiteUrl(env, port),
+    pageCacheMaxBytes: parseInteger(env.PAGE_CACHE_MAX_MB, DEFAULT_PAGE_CACHE_MB, 'PAGE_CACHE_MAX_MB') * 1024 * 1024,
     shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),
     leads: loadLeadsConfig(env),
     ...loadContentConfig(env),

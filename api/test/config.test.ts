@@ -19,8 +19,10 @@ describe('loadConfig', () => {
       releasesDir: path.join(REPO_ROOT, 'data/releases'),
       releasesKeep: 5,
       shutdownTimeoutMs: 10_000,
+      // The server's own address, off production.
+      siteUrl: 'http://localhost:8080',
+      pageCacheMaxBytes: 64 * 1024 * 1024,
     });
-    expect(config.siteUrl).toBeUndefined();
     expect(REPO_ROOT).toBe(path.resolve(__dirname, '../..'));
   });
 
@@ -38,6 +40,7 @@ describe('loadConfig', () => {
       RELEASES_DIR: 'var/releases',
       RELEASES_KEEP: '3',
       SITE_URL: 'https://khvylia.com.ua',
+      PAGE_CACHE_MAX_MB: '16',
     });
     expect(config).toMatchObject({
       port: 9090,
@@ -53,7 +56,9 @@ describe('loadConfig', () => {
       releasesDir: path.join(REPO_ROOT, 'var/releases'),
       releasesKeep: 3,
       siteUrl: 'https://khvylia.com.ua',
+      pageCacheMaxBytes: 16 * 1024 * 1024,
     });
+    expect(loadConfig({ PAGE_CACHE_MAX_MB: '0' }).pageCacheMaxBytes).toBe(0);
     expect(loadConfig({ RELEASES_DIR: '/srv/releases' }).releasesDir).toBe('/srv/releases');
     expect(loadConfig({ RATE_LIMIT_WINDOW: '120000', TRUST_PROXY: 'true' })).toMatchObject({ rateLimitWindow: 120_000, trustProxy: true });
     expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/agency.sqlite' }).databaseUrl).toBe('sqlite:/var/lib/agency.sqlite');
@@ -64,6 +69,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
     expect(() => loadConfig({ RELEASES_KEEP: '0' })).toThrow(/RELEASES_KEEP/);
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '10s' })).toThrow(/SHUTDOWN_TIMEOUT/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_MB: '-1' })).toThrow(/PAGE_CACHE_MAX_MB/);
     expect(loadConfig({ SHUTDOWN_TIMEOUT: '2500' }).shutdownTimeoutMs).toBe(2500);
   });
 
@@ -96,8 +102,15 @@ describe('SITE_URL', () => {
     expect(loadConfig({ SITE_URL: value }).siteUrl).toBe(origin);
   });
 
-  it.each(['', '   '])('treats %j as unset', (value) => {
-    expect(loadConfig({ SITE_URL: value }).siteUrl).toBeUndefined();
+  it.each(['', '   '])('treats %j as unset: the server’s own address, off production', (value) => {
+    expect(loadConfig({ SITE_URL: value, PORT: '3000' }).siteUrl).toBe('http://localhost:3000');
+  });
+
+  it('is required in production, where pages are cached for every visitor', () => {
+    for (const unset of [{}, { SITE_URL: '' }]) {
+      expect(() => loadConfig({ ...unset, NODE_ENV: 'production' })).toThrow(/^SITE_URL must be set in production: the public origin of the site/);
+    }
+    expect(loadConfig({ NODE_ENV: 'production', SITE_URL: 'https://khvylia.com.ua' }).siteUrl).toBe('https://khvylia.com.ua');
   });
 
   it.each([

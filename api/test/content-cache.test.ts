@@ -33,19 +33,19 @@ it('serializes once and serves the same body until the content revision moves', 
   const services = counter('services');
   const first = await cache.get('services', services.load);
   advance(500);
-  expect((await cache.get('services', services.load)).json).toBe(first.json);
+  expect((await cache.get('services', services.load)).text).toBe(first.text);
   advance(600);
   // Checked again, unchanged: still the same body.
-  expect((await cache.get('services', services.load)).json).toBe('"services1"');
+  expect((await cache.get('services', services.load)).text).toBe('"services1"');
   expect(services.calls()).toBe(1);
 
   bump();
   advance(200);
   // Within the revalidation window nothing is re-read…
-  expect((await cache.get('services', services.load)).json).toBe('"services1"');
+  expect((await cache.get('services', services.load)).text).toBe('"services1"');
   advance(1000);
   // …after it, the moved revision drops the body.
-  expect((await cache.get('services', services.load)).json).toBe('"services2"');
+  expect((await cache.get('services', services.load)).text).toBe('"services2"');
 });
 
 it('checks the revision at most once per window, however many requests come', async () => {
@@ -72,14 +72,14 @@ it('does not keep a body loaded across an invalidation, nor a missing or failed 
   advance(1000);
   await cache.get('other', async () => '"x"'); // revalidates: a new map
   release();
-  expect((await stale).json).toBe('"old"');
-  expect((await cache.get('post:1', async () => '"new"')).json).toBe('"new"');
+  expect((await stale).text).toBe('"old"');
+  expect((await cache.get('post:1', async () => '"new"')).text).toBe('"new"');
 
   expect(await cache.get('post:404', async () => undefined)).toBeUndefined();
-  expect((await cache.get('post:404', async () => '"published since"')).json).toBe('"published since"');
+  expect((await cache.get('post:404', async () => '"published since"')).text).toBe('"published since"');
 
   await expect(cache.get('blog:3', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
-  expect((await cache.get('blog:3', async () => '"back"')).json).toBe('"back"');
+  expect((await cache.get('blog:3', async () => '"back"')).text).toBe('"back"');
 });
 
 it('gives a strong ETag of the body and brotli and gzip forms of it', async () => {

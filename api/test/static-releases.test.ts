@@ -1,3 +1,4 @@
+import { PAGE_CACHE_CONTROL } from '../src/pages/serve-page';
 import { publish, RefusedError, rollback } from '../src/releases/commands';
 import { startTestApp } from './helpers/app';
 import { eventually } from './helpers/eventually';
@@ -122,7 +123,7 @@ describe('the shell with releases', () => {
     expect([lazy.statusCode, lazy.headers['cache-control']]).toEqual([200, IMMUTABLE]);
     // …and files only shell/dist has are still found last.
     expect((await suite.ctx.request('GET', '/only-dist.0a1b2c3d4e.js')).statusCode).toBe(200);
-    expect((await suite.ctx.request('GET', '/index.html')).headers['cache-control']).toBe('no-cache');
+    expect((await suite.ctx.request('GET', '/index.html')).headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
     expect((await suite.ctx.request('GET', '/only-s1.0a1b2c3d4e.js')).headers['access-control-allow-origin']).toBeUndefined();
 
     await rollback(suite.fixture.context, 'shell');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PAGE_CACHE_CONTROL } from '../src/pages/serve-page';
 import { startTestApp, type TestContext } from './helpers/app';
 
 const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['webpack://agency/./src/secret.ts'], sourcesContent: ['const secret = 1;'], mappings: 'AAAA' });
@@ -64,11 +65,11 @@ describe('all-in-one serving (same-origin remotes)', () => {
     },
   );
 
-  it('serves the shell at / as no-cache HTML', async () => {
+  it('serves the shell at / as HTML that caches must revalidate', async () => {
     const response = await ctx.request('GET', '/', { headers: { accept: 'text/html' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
     expect(response.body).toContain('<div id="root">');
   });
 
@@ -76,7 +77,7 @@ describe('all-in-one serving (same-origin remotes)', () => {
     for (const url of ['/blog/3', '/blog/some-post?x=1', '/about']) {
       const response = await ctx.request('GET', url, { headers: { accept: 'text/html,application/xhtml+xml' } });
       expect(response.statusCode).toBe(200);
-      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
       expect(response.body).toContain('<div id="root">');
     }
   });
@@ -94,7 +95,7 @@ describe('all-in-one serving (same-origin remotes)', () => {
   it('caches hashed files forever and unhashed ones briefly', async () => {
     expect((await ctx.request('GET', '/main.3f2a9c1b7d.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await ctx.request('GET', '/favicon.svg')).headers['cache-control']).toBe('public, max-age=86400');
-    expect((await ctx.request('GET', '/index.html')).headers['cache-control']).toBe('no-cache');
+    expect((await ctx.request('GET', '/index.html')).headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
   });
 
   it('serves each built remote under /remotes/<name>/ with CORS and the right caching', async () => {

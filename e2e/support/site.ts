@@ -56,6 +56,8 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      // The site's public origin: where this test reaches it, unless a test puts a proxy in front.
+      SITE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000',
       // Releases a developer published locally (data/releases) must not change what a test sees.

@@ -1,15 +1,5 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { singleFlight } from '../util/single-flight';
-
-/** A response body kept in memory: its JSON, strong ETag and compressed forms (made once). */
-export interface CachedBody {
-  json: string;
-  etag: string;
-  encoded(encoding: BodyEncoding): Buffer;
-}
-
-export type BodyEncoding = 'br' | 'gzip';
+import { cachedBody, type CachedBody } from './cached-body';
 
 export interface ContentCacheOptions {
   /** Reads the counter the database moves on every content change (see migration 0002). */
@@ -29,26 +19,6 @@ export interface ContentCacheOptions {
 
 export const CONTENT_REVALIDATE_MS = 1000;
 
-function cachedBody(json: string): CachedBody {
-  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
-  const encodings = new Map<BodyEncoding, Buffer>();
-  return {
-    json,
-    etag,
-    encoded(encoding) {
-      let buffer = encodings.get(encoding);
-      if (!buffer) {
-        buffer =
-          encoding === 'br'
-            ? brotliCompressSync(json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })
-            : gzipSync(json, { level: 9 });
-        encodings.set(encoding, buffer);
-      }
-      return buffer;
-    },
-  };
-}
-
 /**
  * Published content (services, blog posts) changes only when it is published, yet every page
  * view reads it. This keeps each serialized answer in memory and drops them all once the
@@ -63,7 +33,7 @@ export class ContentCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private readonly onRevisionError: (error: unknown) => boolean;
-  private revision: number | undefined;
+  private servedRevision: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   /** The last revision read failed: the next ones are tried in the background, not by a request. */
   private unreachable = false;
@@ -81,11 +51,7 @@ export class ContentCache {
   get(key: string, load: () => Promise<string>): Promise<CachedBody>;
   get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined>;
   async get(key: string, load: () => Promise<string | undefined>): Promise<CachedBody | undefined> {
-    if (this.now() - this.checkedAt >= this.revalidateMs) {
-      // While the database is down, a request does not wait for its connect timeout first.
-      if (this.unreachable) void this.revalidate().catch(() => undefined);
-      else await this.revalidate();
-    }
+    await this.checkRevision();
     // A load started before an invalidation lands in the map that was dropped, never in the new one.
     const entries = this.entries;
     let entry = entries.get(key);
@@ -101,6 +67,22 @@ export class ContentCache {
     return entry;
   }
 
+  /**
+   * The content revision what this cache serves was read at (checked as `get` checks it), or
+   * undefined while it has never been read: pages rendered from this content are kept under it.
+   */
+  async revision(): Promise<number | undefined> {
+    await this.checkRevision();
+    return this.servedRevision;
+  }
+
+  private async checkRevision(): Promise<void> {
+    if (this.now() - this.checkedAt < this.revalidateMs) return;
+    // While the database is down, a request does not wait for its connect timeout first.
+    if (this.unreachable) void this.revalidate().catch(() => undefined);
+    else await this.revalidate();
+  }
+
   /** Reads the revision (one read at a time) and drops every body when it has moved. */
   private readonly revalidate = singleFlight(async () => {
     let revision: number;
@@ -114,8 +96,8 @@ export class ContentCache {
       return;
     }
     this.unreachable = false;
-    if (revision !== this.revision) {
-      this.revision = revision;
+    if (revision !== this.servedRevision) {
+      this.servedRevision = revision;
       this.entries = new Map();
     }
     this.checkedAt = this.now();

@@ -1,11 +1,16 @@
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BodyEncoding, CachedBody } from './content-cache';
+import type { BodyEncoding, CachedBody } from './cached-body';
 
 /** Reads may be cached briefly by browsers and proxies, and revalidated with the ETag. */
 export const READ_CACHE_CONTROL = 'public, max-age=60';
 
 const ENCODINGS: BodyEncoding[] = ['br', 'gzip'];
+
+export interface SendCachedOptions {
+  contentType?: string;
+  cacheControl?: string;
+}
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -19,15 +24,21 @@ export function serializeOnce(reply: FastifyReply, data: unknown): string {
 }
 
 /**
- * Sends a cached JSON body: a 304 with no body when the client holds it (If-None-Match),
- * else the body compressed once for everyone who accepts brotli or gzip, or as is.
+ * Sends a cached body (JSON unless told otherwise) with the reply's status: for a 200, a 304 with
+ * no body when the client holds it (If-None-Match); else the body compressed once for everyone who
+ * accepts brotli or gzip, or as is.
  */
-export function sendCached(request: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
-  reply.header('etag', body.etag).header('cache-control', READ_CACHE_CONTROL).header('vary', 'accept-encoding');
-  if (matchesEtag(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
+export function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: CachedBody,
+  { contentType = 'application/json; charset=utf-8', cacheControl = READ_CACHE_CONTROL }: SendCachedOptions = {},
+): FastifyReply {
+  reply.header('etag', body.etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+  if (reply.statusCode === 200 && matchesEtag(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+  reply.type(contentType);
   const accepted = request.headers['accept-encoding'];
   const encoding = accepted ? negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) : null;
   if (encoding) return reply.header('content-encoding', encoding).send(body.encoded(encoding));
-  return reply.send(body.json);
+  return reply.send(body.text);
 }

@@ -18,6 +18,7 @@ import { distDir, SHELL } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './build-files';
 import { escapeHtml, headTags, scriptJson } from './head-tags';
+import type { PageRender } from './page-cache';
 import { selfRequestHeaders } from '../server-lifecycle';
 
 export interface PageRendererOptions {
@@ -27,12 +28,6 @@ export interface PageRendererOptions {
   staticRoot: string;
   /** Builds of remotes hosted elsewhere (REMOTE_BUILDS_DIR), to render their slots here too. */
   remoteBuildsDir?: string;
-  remotesDocument: () => Promise<RemotesDocument>;
-}
-
-export interface RenderedPage {
-  status: number;
-  html: string;
 }
 
 /** The first-render files the shell's build lists (shared/webpack/page-assets-plugin.js). */
@@ -58,14 +53,6 @@ export function splitResourceHints(html: string): { hints: string[]; markup: str
   return { hints: leading.match(/<link [^>]*>/g) ?? [], markup: html.slice(leading.length) };
 }
 
-/** Where this server can reach itself: the address it listens on (a wildcard means loopback). */
-function ownOrigin(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('The server is not listening on a TCP port');
-  if (address.family === 'IPv6') return `http://[${address.address === '::' ? '::1' : address.address}]:${address.port}`;
-  return `http://${address.address === '0.0.0.0' ? '127.0.0.1' : address.address}:${address.port}`;
-}
-
 /**
  * How long a page's render waits for all its API data: a slot whose data is not there by then
  * (the database unreachable, say) is left to the browser. It bounds a page render to about this,
@@ -73,7 +60,10 @@ function ownOrigin(app: FastifyInstance): string {
  */
 export const PAGE_DATA_TIMEOUT_MS = 1000;
 
-const NOT_RENDERED: SlotResult = { data: {}, hints: [], links: [] };
+/** A slot its remote does not render on the server: the browser renders it, as intended. */
+const NOT_RENDERED: SlotResult = { data: {}, hints: [], links: [], complete: true };
+/** A slot that should have rendered and did not (its data or its render failed): this page is not kept. */
+const FAILED: SlotResult = { ...NOT_RENDERED, complete: false };
 
 /** The page's server-rendered part: the frame's markup, its meta and status, and what the slots need. */
 interface Frame {
@@ -83,10 +73,11 @@ interface Frame {
   data: ServerData;
   hints: string[];
   links: string[];
+  complete: boolean;
 }
 
-/** A page the browser renders alone: the shell's empty template. */
-const BROWSER_ONLY: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
+/** A page the browser renders alone (the shell's empty template), as the server could not render it. */
+const BROWSER_ONLY: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: false };
 
 function joinUrl(base: string, file: string): string {
   return `${base}${file.replace(/^\/+/, '')}`;
@@ -101,6 +92,7 @@ interface SlotResult {
   /** React's resource hints from the render (a priority image's preload). */
   hints: string[];
   links: string[];
+  complete: boolean;
 }
 
 /**
@@ -110,24 +102,18 @@ interface SlotResult {
  * screen needs, the remotes map and the data, so the page shows with no script and the remotes
  * take over where it stands.
  */
-export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir, remotesDocument }: PageRendererOptions) {
+export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir }: PageRendererOptions) {
   /**
-   * An API answer as the browser would get it: a request to this server's own socket, through
-   * the real routes, schemas and serializers. (Fastify's inject would skip the socket, but its
-   * light-my-request needs cookie 2, which supports only Node 22 and later.)
+   * An API answer as the browser would get it, through the real routes, schemas and serializers,
+   * in-process (Fastify's inject): a quarter of what the same request over this server's own
+   * socket costs (npm run bench:pages).
    */
-  async function apiAnswer(apiPath: string, signal: AbortSignal) {
-    try {
-      const response = await fetch(`${ownOrigin(app)}/api${apiPath}`, {
-        headers: { accept: 'application/json', ...selfRequestHeaders(app) },
-        signal,
-      });
-      return { status: response.status, body: (await response.json()) as unknown };
-    } catch (error) {
-      // Past the page's data deadline: as a gateway would say, no answer in time.
-      if (signal.aborted) return { status: 504, body: null };
-      throw error;
-    }
+  async function apiAnswer(apiPath: string, deadline: Promise<void>) {
+    const answer = app
+      .inject({ method: 'GET', url: `/api${apiPath}`, headers: { accept: 'application/json', ...selfRequestHeaders(app) } })
+      .then((response) => ({ status: response.statusCode, body: response.json() as unknown }));
+    // Past the page's data deadline: as a gateway would say, no answer in time.
+    return Promise.race([answer, deadline.then(() => ({ status: 504, body: null }))]);
   }
 
   /**
@@ -149,26 +135,28 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     id: RemoteModuleId,
     props: object,
     remotes: RemotesDocument,
-    signal: AbortSignal,
+    deadline: Promise<void>,
   ): Promise<SlotResult> {
     const remote = id.slice(0, id.indexOf('/')) as RemoteName;
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
     const served = await servedRemote(remote, location);
-    if (!served) return NOT_RENDERED;
+    // A remote hosted elsewhere with no copy of its build here is rendered in the browser by
+    // design; a release pruned since the remotes map was read is a passing failure.
+    if (!served) return location.release === EXTERNAL_RELEASE ? NOT_RENDERED : FAILED;
     try {
       const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
       const paths = bundle?.dataFor(module, props);
       if (!bundle || !paths) return NOT_RENDERED;
       const data: ServerData = {};
-      for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath, signal);
+      for (const apiPath of paths) data[apiPath] = await apiAnswer(apiPath, deadline);
       // An answer the API failed to give (5xx: a database error, say) says nothing about the page:
       // rendered with it, a post that exists would be a 404 «not found». The browser renders such
       // a slot instead, asking the API again.
       const failed = Object.entries(data).filter(([, answer]) => answer.status >= 500);
       if (failed.length > 0) {
         log.warn({ slot: id, failed: failed.map(([apiPath, answer]) => `${apiPath}: ${answer.status}`) }, 'slot left to the browser: the API failed to answer');
-        return NOT_RENDERED;
+        return FAILED;
       }
       const rendered = bundle.renderSlot(module, props, data);
       const manifest = await readBuildJson<RemoteManifest>(served.dir, BUILD_FILES.MANIFEST_FILE);
@@ -198,11 +186,12 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
         data,
         hints,
         links,
+        complete: true,
       };
     } catch (error) {
       // The slot then renders in the browser, as it did before server rendering.
       log.error({ err: error, slot: id }, 'server render of a slot failed');
-      return NOT_RENDERED;
+      return FAILED;
     }
   }
 
@@ -221,17 +210,23 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
    */
   async function renderFrame(bundle: ShellServerBundle, url: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
     const frame = bundle.renderPage(url, {});
-    const signal = AbortSignal.timeout(PAGE_DATA_TIMEOUT_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, PAGE_DATA_TIMEOUT_MS)));
     const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
-    const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [] };
-    for (const slot of frame.slots) {
-      const rendered = await renderSlot(log, slot.id, slot.props, remotes, signal);
-      if (rendered.slot) serverSlots[slot.id] = rendered.slot;
-      result.meta ??= rendered.meta;
-      result.status = Math.max(result.status, rendered.status ?? 200);
-      Object.assign(result.data, rendered.data);
-      result.hints.push(...rendered.hints);
-      result.links.push(...rendered.links);
+    const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: true };
+    try {
+      for (const slot of frame.slots) {
+        const rendered = await renderSlot(log, slot.id, slot.props, remotes, deadline);
+        result.complete &&= rendered.complete;
+        if (rendered.slot) serverSlots[slot.id] = rendered.slot;
+        result.meta ??= rendered.meta;
+        result.status = Math.max(result.status, rendered.status ?? 200);
+        Object.assign(result.data, rendered.data);
+        result.hints.push(...rendered.hints);
+        result.links.push(...rendered.links);
+      }
+    } finally {
+      clearTimeout(timer);
     }
     const page = bundle.renderPage(url, serverSlots);
     result.body = page.html;
@@ -240,32 +235,44 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     return result;
   }
 
-  /**
-   * The page for `url` (path and query), or undefined when the shell is not built or released.
-   * `origin` is the site's public origin, for canonical and preview URLs.
-   */
-  async function render(url: string, origin: string, log: FastifyBaseLogger): Promise<RenderedPage | undefined> {
-    // The shell is served from its current release, else its dist folder.
-    const shellDir = (await releases.get(SHELL)).current?.dir ?? distDir(staticRoot, SHELL);
-    const template = await readBuildText(shellDir, 'index.html');
-    if (!template) return undefined;
-    const remotes = await remotesDocument();
-    const bundle = await loadServerBundle<ShellServerBundle>(shellDir).catch((error: unknown) => {
-      log.error({ err: error }, 'the shell server bundle failed to load: pages render in the browser only');
-      return undefined;
-    });
-    const pathname = url.split('?')[0] ?? '/';
+  /** The folder of the shell's build the remotes document names (a kept release, or its dist folder). */
+  async function servedShell(release: string): Promise<string | undefined> {
+    if (release === UNRELEASED) return distDir(staticRoot, SHELL);
+    return (await releases.get(SHELL)).releases.find((kept) => kept.id === release)?.dir;
+  }
 
-    let frame = BROWSER_ONLY;
-    if (bundle) {
-      try {
-        frame = await renderFrame(bundle, url, remotes, log);
-      } catch (error) {
-        // The page then renders in the browser, as it did before server rendering.
-        log.error({ err: error, url: pathname }, 'server render of the page failed');
-      }
+  /** The shell's frame for the URL, rendered in the browser alone when its bundle is missing or fails. */
+  async function renderShell(shellDir: string, url: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
+    let bundle: ShellServerBundle | undefined;
+    try {
+      bundle = await loadServerBundle<ShellServerBundle>(shellDir);
+    } catch (error) {
+      log.error({ err: error }, 'the shell server bundle failed to load: pages render in the browser only');
+      return BROWSER_ONLY;
     }
-    const { body, meta, status, data, hints, links } = frame;
+    // A build made before server rendering: the browser renders every page, by design.
+    if (!bundle) return { ...BROWSER_ONLY, complete: true };
+    try {
+      return await renderFrame(bundle, url, remotes, log);
+    } catch (error) {
+      // The page then renders in the browser, as it did before server rendering.
+      log.error({ err: error, url: url.split('?')[0] }, 'server render of the page failed');
+      return BROWSER_ONLY;
+    }
+  }
+
+  /**
+   * The page for `url` (the address its render reads: pageRenderUrl) from the builds `remotes`
+   * names, or undefined when the shell is not built or released. `origin` is the site's public
+   * origin, for canonical and preview URLs. `complete` is false when some part of the page could
+   * not be rendered (the browser renders it then): such a page is sent but not kept.
+   */
+  async function render(url: string, remotes: RemotesDocument, origin: string, log: FastifyBaseLogger): Promise<PageRender | undefined> {
+    const shellDir = await servedShell(remotes.shell.release);
+    const template = shellDir && (await readBuildText(shellDir, 'index.html'));
+    if (!shellDir || !template) return undefined;
+    const pathname = url.split('?')[0] ?? '/';
+    const { body, meta, status, data, hints, links, complete } = await renderShell(shellDir, url, remotes, log);
 
     const assets = await readBuildJson<PageAssets>(shellDir, BUILD_FILES.PAGE_ASSETS_FILE);
     // Slots of one remote share its manifest and entry: each link once. What the first paint
@@ -283,7 +290,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       .replace(/<script|<\/head>/, (tag) => `${head}\n    ${tag}`)
       // The shell's build minifies its template (`<div id=root>`).
       .replace(/<div id="?root"?><\/div>/, () => `<div id="root">${body}</div>${json}`);
-    return { status, html };
+    return { status, html, complete };
   }
 
   return { render };

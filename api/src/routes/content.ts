@@ -12,11 +12,9 @@ import {
   ServiceListSchema,
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ContentCache } from '../cache/content-cache';
+import type { ContentCache } from '../cache/content-cache';
 import { sendCached, serializeOnce } from '../cache/send-cached';
 import type { Database } from '../db/connection';
-import { readContentRevision } from '../db/database-state';
-import type { DatabaseWatch } from '../db/database-watch';
 import { getBlogPost, listBlogCategories, listBlogPage, listBlogPosts, listRelatedPosts, listServices } from '../db/repository';
 import { ApiError, MESSAGES } from '../validation/errors';
 
@@ -26,14 +24,8 @@ function parseId(raw: string): number | undefined {
   return Number(raw);
 }
 
-export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database; watch: DatabaseWatch }> = async (app, { db, watch }) => {
-  // Every answer is serialized once per content revision and then served from memory, also
-  // while the database is down.
-  const cache = new ContentCache({
-    readRevision: () => readContentRevision(db),
-    onRevisionError: (error) => watch.failed(error),
-  });
-
+/** `cache` keeps every answer, serialized once per content revision. */
+export const contentRoutes: FastifyPluginAsyncTypebox<{ db: Database; cache: ContentCache }> = async (app, { db, cache }) => {
   app.get('/api/services', { schema: { response: { 200: ServiceListSchema, ...ERROR_RESPONSES } } }, async (request, reply) => {
     const body = await cache.get('services', async () => serializeOnce(reply, await listServices(db)));
     return sendCached(request, reply, body);

@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Database } from '../db/connection';
 import { listPublishedPostDates } from '../db/repository';
-import { siteOrigin } from '../seo/site-origin';
 import { SHORT } from '../static/cache-policy';
 
 /** robots.txt rarely changes; an hour keeps crawlers from asking on every visit. */
@@ -19,7 +18,7 @@ const textResponseSchema = { response: { 200: Type.String(), ...ERROR_RESPONSES 
 
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/** Escapes text for XML content or attributes (the origin may come from the Host header). */
+/** Escapes text for XML content or attributes. */
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
 }
@@ -83,12 +82,11 @@ export function webAppManifest(): Static<typeof WebAppManifestSchema> {
   };
 }
 
-export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl?: string }> = async (app, { db, siteUrl }) => {
-  app.get('/robots.txt', { schema: textResponseSchema }, async (request, reply) =>
-    reply
-      .header('cache-control', ROBOTS_CACHE_CONTROL)
-      .type('text/plain; charset=utf-8')
-      .send(robotsTxt(siteOrigin(request, siteUrl))),
+/** `siteUrl` is the site's public origin (SITE_URL): never the request's Host, which the client chooses. */
+export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl: string }> = async (app, { db, siteUrl }) => {
+  const robots = robotsTxt(siteUrl);
+  app.get('/robots.txt', { schema: textResponseSchema }, async (_request, reply) =>
+    reply.header('cache-control', ROBOTS_CACHE_CONTROL).type('text/plain; charset=utf-8').send(robots),
   );
 
   // Served by the API, not as a shell file, so it is made from the same facts as the pages' heads;
@@ -98,12 +96,12 @@ export const seoRoutes: FastifyPluginAsyncTypebox<{ db: Database; siteUrl?: stri
     reply.header('cache-control', SHORT).type('application/manifest+json; charset=utf-8').send(manifest),
   );
 
-  app.get('/sitemap.xml', { schema: textResponseSchema }, async (request, reply) => {
+  app.get('/sitemap.xml', { schema: textResponseSchema }, async (_request, reply) => {
     // Read before any header is set, so a database error still gets the usual JSON error reply.
     const posts = await listPublishedPostDates(db);
     return reply
       .header('cache-control', SITEMAP_CACHE_CONTROL)
       .type('application/xml; charset=utf-8')
-      .send(sitemapXml(siteOrigin(request, siteUrl), posts));
+      .send(sitemapXml(siteUrl, posts));
   });
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { VACANCY_TITLES } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
-import { loadContentConfig, type AppConfig } from '../../src/config';
+import { DEFAULT_PAGE_CACHE_MB, loadContentConfig, type AppConfig } from '../../src/config';
 import { createDatabase, type Database } from '../../src/db/connection';
 import { createTestDatabase, type TestDatabase } from './database';
 import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http';
@@ -16,6 +16,9 @@ export const NO_RELEASES_DIR = path.join(os.tmpdir(), 'agency-api-no-releases');
 export const REPO_CONTENT_DIR = loadContentConfig({}).contentDir;
 /** Prepared covers, shared by every suite: names are content hashes, so runs never clash. */
 export const TEST_MEDIA_DIR = path.join(os.tmpdir(), 'agency-api-test-media');
+
+/** The public origin test apps are configured with (SITE_URL): never where they listen. */
+export const TEST_SITE_URL = 'https://khvylia.example';
 
 export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
   return {
@@ -30,6 +33,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     trustProxy: false,
     staticRoot: EMPTY_STATIC_ROOT,
     remoteUrls: {},
+    siteUrl: TEST_SITE_URL,
+    pageCacheMaxBytes: DEFAULT_PAGE_CACHE_MB * 1024 * 1024,
     releasesDir: NO_RELEASES_DIR,
     releasesKeep: 5,
     shutdownTimeoutMs: 10_000,

@@ -1,0 +1,139 @@
+import { precompressedBody, type PrecompressedBody } from '../cache/cached-body';
+
+/** A rendered page as the server keeps and sends it. */
+export interface CachedPage {
+  status: number;
+  body: PrecompressedBody;
+  /** False for a page rendered without some of its parts (see RenderedPage): sent, never kept. */
+  cacheable: boolean;
+}
+
+/** What a render gives the cache. */
+export interface PageRender {
+  status: number;
+  html: string;
+  /** Whether every part rendered as it should: only such a page is kept. */
+  complete: boolean;
+}
+
+export interface PageCacheLimits {
+  /** Bytes of every page kept: its text, its brotli and gzip copies and its address. 0 keeps none. */
+  maxBytes: number;
+  maxEntries: number;
+}
+
+export const PAGE_CACHE_MAX_ENTRIES = 2000;
+/**
+ * The share of both bounds that pages answering other than 200 (a 404 for an unknown address)
+ * may take: any address can be asked for, so these are the ones a flood of made-up addresses
+ * would grow, and they must never push the site's real pages out.
+ */
+export const OTHER_STATUS_SHARE = 1 / 8;
+
+/** Pages kept in the order they were last used; past either bound the least recently used go. */
+class LeastRecentlyUsed {
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+
+  constructor(private readonly limits: PageCacheLimits) {}
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  get(key: string): CachedPage | undefined {
+    const page = this.entries.get(key);
+    if (page) {
+      this.entries.delete(key);
+      this.entries.set(key, page);
+    }
+    return page;
+  }
+
+  set(key: string, page: CachedPage): void {
+    const cost = costOf(key, page);
+    if (cost > this.limits.maxBytes || this.limits.maxEntries < 1) return;
+    this.delete(key);
+    this.entries.set(key, page);
+    this.bytes += cost;
+    for (const [oldest, evicted] of this.entries) {
+      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= costOf(oldest, evicted);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private delete(key: string): void {
+    const page = this.entries.get(key);
+    if (!page) return;
+    this.entries.delete(key);
+    this.bytes -= costOf(key, page);
+  }
+}
+
+function costOf(key: string, page: CachedPage): number {
+  return Buffer.byteLength(key) + page.body.byteLength;
+}
+
+/**
+ * Rendered pages in memory, under the generation of everything a page is made from (the releases,
+ * builds and content revision it was rendered with: see page-generation.ts) and the address its
+ * render reads. A new generation drops every page, so the next request renders afresh. Pages are
+ * compressed once, when rendered; concurrent requests for a page that is not kept share one render.
+ */
+export class PageCache {
+  private generation: string | undefined;
+  private readonly found: LeastRecentlyUsed;
+  private readonly other: LeastRecentlyUsed;
+  private rendering = new Map<string, Promise<CachedPage | undefined>>();
+
+  constructor(private readonly limits: PageCacheLimits) {
+    const share = (value: number) => Math.floor(value * OTHER_STATUS_SHARE);
+    this.found = new LeastRecentlyUsed({ maxBytes: limits.maxBytes - share(limits.maxBytes), maxEntries: limits.maxEntries - share(limits.maxEntries) });
+    this.other = new LeastRecentlyUsed({ maxBytes: share(limits.maxBytes), maxEntries: share(limits.maxEntries) });
+  }
+
+  /** What is kept now, for tests and diagnostics. */
+  get size(): { entries: number; bytes: number } {
+    const found = this.found.size;
+    const other = this.other.size;
+    return { entries: found.entries + other.entries, bytes: found.bytes + other.bytes };
+  }
+
+  /**
+   * The page at `url` in `generation`: kept, being rendered, or rendered now by `render`
+   * (undefined when there is nothing to render a page with: no shell build).
+   */
+  get(generation: string, url: string, render: () => Promise<PageRender | undefined>): Promise<CachedPage | undefined> {
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.found.clear();
+      this.other.clear();
+      // Renders of the generation before finish for the requests that wait on them, apart.
+      this.rendering = new Map();
+    }
+    const kept = this.found.get(url) ?? this.other.get(url);
+    if (kept) return Promise.resolve(kept);
+    const rendering = this.rendering;
+    const pending = rendering.get(url);
+    if (pending) return pending;
+    const page = render()
+      .then((rendered): CachedPage | undefined => {
+        if (!rendered) return undefined;
+        const { status, html, complete } = rendered;
+        const cached = { status, body: precompressedBody(html), cacheable: complete };
+        if (complete && this.generation === generation) (status === 200 ? this.found : this.other).set(url, cached);
+        return cached;
+      })
+      .finally(() => {
+        if (rendering.get(url) === page) rendering.delete(url);
+      });
+    rendering.set(url, page);
+    return page;
+  }
+}

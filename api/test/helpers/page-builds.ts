@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Fake builds with real server bundles (CommonJS, as the build writes them): the shell's frame
+// names one slot and the home remote renders it, or the bundles fail as a broken release would.
+// The hero's page is at `/` and at every `/hero/…` address (one per test, so no test is served a
+// page another kept); `/blog…` shows the address it was rendered from.
+export const SHELL_TEMPLATE =
+  '<!doctype html><html lang=uk><head><meta charset=utf-8><title>dev</title><script defer src=/main.3f2a9c1b7d.js></script></head>' +
+  '<body><div id=root></div></body></html>';
+
+export const SHELL_BUNDLE = `
+exports.renderPage = (url, slots) => {
+  if (url === '/boom') throw new Error('broken frame');
+  if (url.startsWith('/blog')) {
+    return { html: '<p>Адреса: ' + url + '</p>', status: 200, slots: [], meta: { title: 'Луна', description: 'Опис', path: url, type: 'website' } };
+  }
+  const hero = slots['home/Hero'];
+  const slot = hero ? '<div data-remote-module="home/Hero" data-remote-release="' + hero.release + '">' + hero.html + '</div>' : '<div class="placeholder"></div>';
+  const known = url === '/' || url === '/boom' || url.startsWith('/hero/');
+  return {
+    html: '<header>Хвиля</header><main>' + (known ? slot : '<h1>Сторінку не знайдено</h1>') + '</main>',
+    meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },
+    status: known ? 200 : 404,
+    slots: known ? [{ id: 'home/Hero', props: {} }] : [],
+  };
+};`;
+
+export const HOME_BUNDLE = `
+const heroData = () => process.env.AGENCY_TEST_HERO_DATA || '/services';
+exports.dataFor = (module) => (module === 'Hero' ? [heroData()] : undefined);
+exports.renderSlot = (module, props, data) => {
+  if (process.env.AGENCY_TEST_BREAK_HERO) throw new Error('broken slot');
+  const answer = data[heroData()];
+  // As the blog's post page does: an answer other than 200 is a page that does not exist.
+  if (answer.status !== 200) return { html: '<h1>Не знайдено</h1>', status: 404 };
+  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>Послуг: ' + answer.body.length + '</h1>' };
+};`;
+
+export const HOME_MANIFEST = {
+  metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } },
+  exposes: [{ name: 'Hero', assets: { js: { sync: ['hero.0a1b2c3d4e.js'] }, css: { sync: ['hero.0a1b2c3d4e.css'] } } }],
+};
+
+export function writeBuilds(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-pages-'));
+  const files: Record<string, string> = {
+    'shell/dist/index.html': SHELL_TEMPLATE,
+    'shell/dist/server/render.js': SHELL_BUNDLE,
+    'shell/dist/page-assets.json': JSON.stringify({ scripts: ['bootstrap.0a1b2c3d4e.js'], styles: ['bootstrap.0a1b2c3d4e.css'], fonts: [] }),
+    'mfe-home/dist/mf-manifest.json': JSON.stringify(HOME_MANIFEST),
+    'mfe-home/dist/server/render.js': HOME_BUNDLE,
+  };
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), content);
+  }
+  return root;
+}
