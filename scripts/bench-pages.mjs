@@ -1,0 +1,250 @@
+// npm run bench:pages — what serving a server-rendered page costs next to a JSON answer. Serves the
+// production build (SQLite, a fresh database) with the page cache off (PAGE_CACHE_MAX_MB=0: every
+// request renders) and on, and in each measures, brotli as browsers ask:
+//   - the first request of each page after a content change, the server otherwise idle (a miss:
+//     the page is rendered anew);
+//   - with autocannon, requests per second and latency of `/`, a post, the listing and
+//     GET /api/services;
+//   - the same pages through the shell's nginx (its image's configuration and page cache, Debian's
+//     nginx on this machine), if nginx is installed.
+// Last, what one call for a page's data costs in-process (Fastify's inject) and over loopback HTTP.
+// Options: --duration <s> (default 8), --connections <n> (default 20), --misses <n> (default 10),
+// --baseline <folder>: first the same with the API and the shell's nginx configuration of another
+// checkout (an earlier commit, its shared and api workspaces built), serving this checkout's
+// front-end builds: before and after in one run.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { freePort } from '../api/scripts/embedded-postgres.mjs';
+import { buildIfStale } from './build-if-stale.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const requireFromApi = createRequire(path.join(root, 'api/package.json'));
+const args = process.argv.slice(2);
+const textOption = (name) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const option = (name, fallback) => Number(textOption(name) ?? fallback);
+const DURATION = option('duration', 8);
+const CONNECTIONS = option('connections', 20);
+const MISSES = option('misses', 10);
+const BASELINE = textOption('baseline') && path.resolve(textOption('baseline'));
+
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+const PAGE_HEADERS = { ...BROWSER, accept: 'text/html,application/xhtml+xml' };
+const PAGES = ['/', '/blog/1', '/blog'];
+const TARGETS = [
+  ...PAGES.map((url) => ({ url, headers: PAGE_HEADERS })),
+  { url: '/api/services', headers: { ...BROWSER, accept: 'application/json' } },
+];
+
+async function waitFor(url, child) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+async function startApi(dataDir, { env, apiRoot = root }) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(apiRoot, 'api/dist/server.js')], {
+    env: {
+      ...process.env,
+      STATIC_ROOT: root,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SITE_URL: 'https://khvylia.example',
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+      RELEASES_DIR: path.join(dataDir, 'releases'),
+      MEDIA_DIR: path.join(dataDir, 'media'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitFor(`${base}/api/health`, child);
+  return { child, base, port };
+}
+
+function hasNginx() {
+  return spawnSync('sh', ['-c', 'command -v nginx || test -x /usr/sbin/nginx'], { stdio: 'ignore' }).status === 0;
+}
+
+/** The shell's nginx as its image runs it (the configuration of the checkout at `siteRoot`), in front of the API at `apiPort`. */
+async function startShellNginx(workDir, apiPort, siteRoot) {
+  const port = await freePort();
+  const confDir = fs.mkdtempSync(path.join(workDir, 'nginx-conf-'));
+  fs.cpSync(path.join(siteRoot, 'shared/deploy/nginx/common'), confDir, { recursive: true });
+  fs.cpSync(path.join(siteRoot, 'shell/deploy/nginx-site.conf.template'), path.join(confDir, 'site.conf.template'));
+  const child = spawn(path.join(siteRoot, 'shared/deploy/static-app-entrypoint.sh'), [], {
+    env: {
+      PATH: `${process.env.PATH}:/usr/sbin`,
+      APP_FOLDER: 'shell',
+      APP_ROOT: path.join(root, 'shell/dist'),
+      LISTEN_PORT: String(port),
+      NGINX_CONF_DIR: confDir,
+      NGINX_RUN_DIR: fs.mkdtempSync(path.join(workDir, 'nginx-run-')),
+      API_UPSTREAMS: `127.0.0.1:${apiPort}`,
+      ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
+    },
+    // nginx logs every request to stdout: that is its container's log, not wanted here.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`, child);
+  return { child, base };
+}
+
+async function load(base, { url, headers }) {
+  const options = { url: `${base}${url}`, connections: CONNECTIONS, headers };
+  await autocannon({ ...options, duration: 1 });
+  const result = await autocannon({ ...options, duration: DURATION });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/**
+ * The first request of each page after the content changed: the revision is moved as a publish
+ * moves it, and once the server has seen it (it checks about once a second) each page is asked for.
+ */
+async function measureMisses(base, databaseFile) {
+  const Database = requireFromApi('better-sqlite3');
+  const db = new Database(databaseFile);
+  const samples = Object.fromEntries(PAGES.map((url) => [url, []]));
+  const get = async (url) => (await fetch(`${base}${url}`, { headers: PAGE_HEADERS })).arrayBuffer();
+  // The server's first renders load the apps' bundles: a start, not a miss.
+  for (const url of PAGES) for (let i = 0; i < 3; i += 1) await get(url);
+  try {
+    for (let round = 0; round < MISSES; round += 1) {
+      db.prepare('UPDATE content_revision SET revision = revision + 1 WHERE id = 1').run();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      for (const url of PAGES) {
+        const started = performance.now();
+        await get(url);
+        samples[url].push(performance.now() - started);
+      }
+    }
+  } finally {
+    db.close();
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return Object.fromEntries(Object.entries(samples).map(([url, values]) => [url, { median: median(values), max: Math.max(...values) }]));
+}
+
+/** Milliseconds per call of a page's data request, in-process (inject) and over loopback HTTP. */
+async function measureDataTransport(workDir) {
+  const { buildApp } = requireFromApi('./dist/app.js');
+  const { loadConfig } = requireFromApi('./dist/config.js');
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    SITE_URL: 'https://khvylia.example',
+    DATABASE_URL: `sqlite:${path.join(workDir, 'transport.sqlite')}`,
+    RELEASES_DIR: path.join(workDir, 'transport-releases'),
+    MEDIA_DIR: path.join(workDir, 'transport-media'),
+  });
+  const app = await buildApp({ config });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${app.server.address().port}`;
+  const calls = 3000;
+  const headers = { accept: 'application/json' };
+  const time = async (call) => {
+    for (let i = 0; i < 200; i += 1) await call();
+    const started = performance.now();
+    for (let i = 0; i < calls; i += 1) await call();
+    return (performance.now() - started) / calls;
+  };
+  try {
+    return {
+      inject: await time(async () => JSON.parse((await app.inject({ method: 'GET', url: '/api/blog/1', headers })).body)),
+      loopback: await time(async () => (await fetch(`${origin}/api/blog/1`, { headers })).json()),
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+async function main() {
+  buildIfStale();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-pages-'));
+  const nginx = hasNginx();
+  if (!nginx) console.error('nginx is not installed (apt-get install -y nginx libnginx-mod-http-brotli-static): its rows are skipped');
+  const modes = [
+    ...(BASELINE ? [{ label: `before (${path.basename(BASELINE)})`, env: {}, apiRoot: BASELINE }] : []),
+    { label: 'page cache off', env: { PAGE_CACHE_MAX_MB: '0' } },
+    { label: 'page cache on', env: {} },
+  ];
+  const rows = [];
+  const misses = [];
+  try {
+    for (const [index, mode] of modes.entries()) {
+      const dataDir = fs.mkdtempSync(path.join(workDir, `api-${index}-`));
+      const api = await startApi(dataDir, mode);
+      try {
+        // First, while nothing else ran: on a real site misses are rare, so the code that renders
+        // is not kept hot by the requests around them.
+        console.error(`… ${mode.label}: first requests after a content change`);
+        misses.push({ mode: mode.label, byPage: await measureMisses(api.base, path.join(dataDir, 'bench.sqlite')) });
+        for (const target of TARGETS) {
+          console.error(`… ${mode.label}: ${target.url}`);
+          rows.push({ mode: mode.label, server: 'API', url: target.url, ...(await load(api.base, target)) });
+        }
+        if (nginx) {
+          const proxy = await startShellNginx(workDir, api.port, mode.apiRoot ?? root);
+          try {
+            for (const target of TARGETS.filter(({ url }) => PAGES.includes(url))) {
+              console.error(`… ${mode.label}: ${target.url} through nginx`);
+              rows.push({ mode: mode.label, server: "shell's nginx", url: target.url, ...(await load(proxy.base, target)) });
+            }
+          } finally {
+            await stop(proxy.child);
+          }
+        }
+      } finally {
+        await stop(api.child);
+      }
+    }
+    console.error('… page data: inject and loopback');
+    const transport = await measureDataTransport(workDir);
+
+    console.log(`\nPages and JSON: ${os.cpus().length} CPU(s), ${CONNECTIONS} connections, ${DURATION} s each, brotli\n`);
+    console.log('| Page cache | Served by | Request | Requests/s | p50 (ms) | p99 (ms) | non-2xx or errors |');
+    console.log('|---|---|---|---:|---:|---:|---:|');
+    for (const row of rows) {
+      console.log(`| ${row.mode} | ${row.server} | GET ${row.url} | ${row.rps} | ${row.p50} | ${row.p99} | ${row.bad} |`);
+    }
+    console.log(`\nFirst request of a page after a content change, one at a time (${MISSES} changes): median / slowest, ms\n`);
+    console.log(`| Page cache | ${PAGES.map((url) => `GET ${url}`).join(' | ')} |`);
+    console.log(`|---|${PAGES.map(() => '---:').join('|')}|`);
+    for (const { mode, byPage } of misses) {
+      console.log(`| ${mode} | ${PAGES.map((url) => `${byPage[url].median.toFixed(1)} / ${byPage[url].max.toFixed(1)}`).join(' | ')} |`);
+    }
+    console.log(`\nOne call for a page's data (GET /api/blog/1): inject ${transport.inject.toFixed(3)} ms, loopback HTTP ${transport.loopback.toFixed(3)} ms`);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
