@@ -214,6 +214,18 @@ describe('log format', () => {
     expect(stderr).toContain('API failed to start: LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "yaml"');
   });
 
+  it('refuses to start in production without SITE_URL: exit code 1, a message saying why', async () => {
+    const env = { DATABASE_URL: testDb.url, NODE_ENV: 'production', SITE_URL: '', PORT: String(await freePort()) };
+    const child = runTs('src/server.ts', [], env);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toContain('API failed to start: SITE_URL must be set in production: the public origin of the site, such as https://khvylia.com.ua');
+  });
+
   describeWithTools('script')('on a terminal', () => {
     /** Starts the server on a terminal, and stops it with Ctrl-C once it has answered. */
     async function runOnTerminal(env: Record<string, string>): Promise<string[]> {

@@ -11,16 +11,20 @@ export const SHELL_TEMPLATE =
   '<body><div id=root></div></body></html>';
 
 export const SHELL_BUNDLE = `
+// With AGENCY_TEST_COUNT_RENDERS set, every call stamps its markup with a number no other call of
+// this bundle gives: two answers with the same bytes come from one render.
+let calls = 0;
+const stamp = () => (process.env.AGENCY_TEST_COUNT_RENDERS ? '<!-- render ' + (calls += 1) + ' -->' : '');
 exports.renderPage = (url, slots) => {
   if (url === '/boom') throw new Error('broken frame');
   if (url.startsWith('/blog')) {
-    return { html: '<p>Адреса: ' + url + '</p>', status: 200, slots: [], meta: { title: 'Луна', description: 'Опис', path: url, type: 'website' } };
+    return { html: '<p>Адреса: ' + url + '</p>' + stamp(), status: 200, slots: [], meta: { title: 'Луна', description: 'Опис', path: url, type: 'website' } };
   }
   const hero = slots['home/Hero'];
   const slot = hero ? '<div data-remote-module="home/Hero" data-remote-release="' + hero.release + '">' + hero.html + '</div>' : '<div class="placeholder"></div>';
   const known = url === '/' || url === '/boom' || url.startsWith('/hero/');
   return {
-    html: '<header>Хвиля</header><main>' + (known ? slot : '<h1>Сторінку не знайдено</h1>') + '</main>',
+    html: '<header>Хвиля</header><main>' + (known ? slot : '<h1>Сторінку не знайдено</h1>') + '</main>' + stamp(),
     meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },
     status: known ? 200 : 404,
     slots: known ? [{ id: 'home/Hero', props: {} }] : [],
@@ -35,7 +39,9 @@ exports.renderSlot = (module, props, data) => {
   const answer = data[heroData()];
   // As the blog's post page does: an answer other than 200 is a page that does not exist.
   if (answer.status !== 200) return { html: '<h1>Не знайдено</h1>', status: 404 };
-  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>Послуг: ' + answer.body.length + '</h1>' };
+  // A list (services) is counted; one post (AGENCY_TEST_HERO_DATA=/blog/<id>) shows its title.
+  const heading = Array.isArray(answer.body) ? 'Послуг: ' + answer.body.length : answer.body.title;
+  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>' + heading + '</h1>' };
 };`;
 
 export const HOME_MANIFEST = {
