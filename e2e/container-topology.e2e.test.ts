@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Response } from 'playwright-core';
 import { FEDERATION_REGISTRY, REMOTE_NAMES, remoteUrlVariable, SECTION_IDS, type BlogPostSummary, type RemoteName } from '@agency/shared';
+import { createDatabase } from '../api/src/db/connection';
 import { cacheControlFor } from '../api/src/static/cache-policy';
+import { eventually } from '../api/test/helpers/eventually';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
 import { describeWithTools } from '../api/test/helpers/system-tools';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
@@ -159,6 +161,33 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     expect(html).toMatch(new RegExp(`<meta property="og:title" content="[^"]*${post.title.slice(0, 12)}`));
     const cover = await fetch(`${shell.origin}${post.image_url}`);
     expect([cover.status, cover.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+  });
+
+  it('keeps pages in the shell’s nginx as the API allows: answered by nginx, 304 to their ETag, new within seconds of a content change', async () => {
+    const post = await newestPost();
+    const pageUrl = `${shell.origin}/blog/${post.id}`;
+    const first = await fetch(pageUrl);
+    const body = await first.text();
+    const again = await Promise.all([1, 2, 3, 4, 5].map(() => fetch(pageUrl)));
+    expect(again.map((response) => response.headers.get('x-cache-status'))).toContain('HIT');
+    expect(new Set(await Promise.all(again.map((response) => response.text())))).toEqual(new Set([body]));
+    const notModified = await fetch(pageUrl, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(notModified.status).toBe(304);
+
+    const db = createDatabase(postgres.url, { poolSize: 1 });
+    const title = `${post.title} (оновлено)`;
+    try {
+      await db.kysely.updateTable('blog_posts').set({ title }).where('id', '=', post.id).execute();
+      await eventually(
+        'four pages in a row through nginx with the new title',
+        () => Promise.all([1, 2, 3, 4].map(async () => (await fetch(pageUrl)).text())),
+        (pages) => pages.every((html) => html.includes(title)),
+        10_000,
+      );
+    } finally {
+      await db.kysely.updateTable('blog_posts').set({ title: post.title }).where('id', '=', post.id).execute();
+      await db.destroy();
+    }
   });
 
   it('shares the submission rate limit between the two API processes', async () => {
