@@ -12,7 +12,7 @@ export interface CachedBody {
 
 /** A body compressed when it is made, so its size in memory is known from the start. */
 export interface PrecompressedBody extends CachedBody {
-  /** The text and both compressed forms. */
+  /** Memory the body takes: its text as V8 holds it and both compressed forms. */
   byteLength: number;
 }
 
@@ -55,6 +55,7 @@ export function precompressedBody(text: string): PrecompressedBody {
     text,
     etag: etagOf(text),
     encoded: (encoding) => encodings.get(encoding)!,
-    byteLength: Buffer.byteLength(text) + encodings.get('br')!.length + encodings.get('gzip')!.length,
+    // Two bytes a character: V8 stores a string so once any character is outside Latin-1 (Ukrainian is).
+    byteLength: text.length * 2 + encodings.get('br')!.length + encodings.get('gzip')!.length,
   };
 }

@@ -125,7 +125,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
 
   app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
     const segments = safeSegments(request.params['*']);
-    // Pages (the shell's index.html among them) are rendered per request by the not-found handler.
+    // Pages (the shell's index.html among them) are rendered, and kept, by the not-found handler.
     const file = segments?.join('/');
     if (!file || file === 'index.html' || isPrivateFile(file)) return reply.callNotFound();
     for (const root of await shellRoots(file)) {
