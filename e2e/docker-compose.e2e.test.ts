@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import type { Browser, Page, Response } from 'playwright-core';
 import {
   FEDERATION_REGISTRY,
@@ -106,6 +107,53 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     expect(page.failed).toEqual([]);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
+  });
+
+  /** A page as a client gets it through the shell's nginx, with any headers (Host included). */
+  function getPage(pagePath: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = http.get(`${site()}${pagePath}`, { headers: { accept: 'text/html', ...headers } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      });
+      request.on('error', reject);
+    });
+  }
+
+  it('keeps pages in the shell’s nginx, answers 304 from it, and shows a content change within seconds', async () => {
+    const post = await newestPost();
+    const pagePath = `/blog/${post.id}`;
+    const first = await getPage(pagePath);
+    expect(first.status).toBe(200);
+    // The API lets nginx keep a page a second: asked again at once, nginx answers itself.
+    const again = await Promise.all([1, 2, 3, 4, 5].map(() => getPage(pagePath)));
+    expect(again.map((page) => page.headers['x-cache-status'])).toContain('HIT');
+    expect(new Set(again.map((page) => page.body))).toEqual(new Set([first.body]));
+    const notModified = await getPage(pagePath, { 'if-none-match': String(first.headers.etag) });
+    expect(notModified.status).toBe(304);
+
+    // Nothing a client sends becomes part of a kept page.
+    const forged = await getPage(`${pagePath}?utm_source=compose`, { host: 'evil.example', 'x-forwarded-host': 'evil.example', cookie: 'session=compose-secret' });
+    expect(forged.body).toBe(first.body);
+
+    // A content change (here straight in the database, as a sync writes it) reaches visitors
+    // through nginx and either API replica within a few seconds.
+    const title = `${post.title} (оновлено в compose)`;
+    const sql = (text: string) => project.compose(['exec', '--no-TTY', 'postgres', 'psql', '-U', 'agency', '-d', 'agency', '-v', 'ON_ERROR_STOP=1', '-c', text]);
+    const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+    await sql(`UPDATE blog_posts SET title = ${quoted(title)} WHERE id = ${post.id}`);
+    try {
+      await eventually(
+        'four pages in a row with the new title',
+        () => Promise.all([1, 2, 3, 4].map(async () => (await getPage(pagePath)).body)),
+        (pages) => pages.every((html) => html.includes(title)),
+        10_000,
+      );
+    } finally {
+      await sql(`UPDATE blog_posts SET title = ${quoted(post.title)} WHERE id = ${post.id}`);
+    }
   });
 
   it('stores a contact message and a job application sent from the page, which staff export inside the API container', async () => {
