@@ -126,8 +126,9 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
   app.get<{ Params: { '*': string } }>('/*', async (request, reply) => {
     const segments = safeSegments(request.params['*']);
     // Pages (the shell's index.html among them) are rendered, and kept, by the not-found handler.
+    // A name without an extension (`blog/5`) is a page, never a file of the build: not looked for.
     const file = segments?.join('/');
-    if (!file || file === 'index.html' || isPrivateFile(file)) return reply.callNotFound();
+    if (!file || file === 'index.html' || isPrivateFile(file) || path.extname(file) === '') return reply.callNotFound();
     for (const root of await shellRoots(file)) {
       if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
     }
