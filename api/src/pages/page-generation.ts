@@ -25,7 +25,8 @@ export interface PageGeneration {
 
 interface Stamp {
   value: Promise<string>;
-  readAt: number;
+  /** When the folder was last looked at (or a look started). */
+  lookedAt: number;
 }
 
 /**
@@ -36,9 +37,10 @@ interface Stamp {
  *   switches a symlink) and when its server bundle and entry were written (a rebuild in place);
  * - the content revision, which every publish or content sync moves;
  * - the site's origin, and the year (the footer's copyright line).
- * Releases and content are re-read about once a second, and build folders are looked at as often:
- * a release, rollback, rebuild or content change makes a new key within about a second, in every
- * process, as each reads the same files and database.
+ * Releases and content are re-read about once a second, and build folders are looked at as often
+ * (in the background, so no request waits on the file system for it): a release, rollback, rebuild
+ * or content change makes a new key within about a second, in every process, as each reads the
+ * same files and database.
  */
 export function createPageGeneration({
   remotesDocument,
@@ -50,21 +52,31 @@ export function createPageGeneration({
 }: PageGenerationOptions): () => Promise<PageGeneration> {
   const stamps = new Map<string, Stamp>();
 
-  function buildStamp(app: AppName, dir: string): Promise<string> {
-    const kept = stamps.get(dir);
-    if (kept && now() - kept.readAt < REFRESH_MS) return kept.value;
+  function lookAt(app: AppName, dir: string): Promise<string> {
     const written = (file: string) =>
       fs.stat(path.join(dir, file)).then(
         (stats) => stats.mtimeMs,
         () => 'none',
       );
-    const value = Promise.all([
-      fs.realpath(dir).catch(() => dir),
-      written(BUILD_FILES.SERVER_BUNDLE_FILE),
-      written(entryFile(app)),
-    ]).then((parts) => parts.join(':'));
-    stamps.set(dir, { value, readAt: now() });
-    return value;
+    return Promise.all([fs.realpath(dir).catch(() => dir), written(BUILD_FILES.SERVER_BUNDLE_FILE), written(entryFile(app))]).then(
+      (parts) => parts.join(':'),
+    );
+  }
+
+  /** The build in `dir` as last seen; looked at again, in the background, once a second has passed. */
+  function buildStamp(app: AppName, dir: string): Promise<string> {
+    const kept = stamps.get(dir);
+    if (!kept) {
+      const value = lookAt(app, dir);
+      stamps.set(dir, { value, lookedAt: now() });
+      return value;
+    }
+    if (now() - kept.lookedAt >= REFRESH_MS) {
+      kept.lookedAt = now();
+      const next = lookAt(app, dir);
+      void next.then(() => (kept.value = next));
+    }
+    return kept.value;
   }
 
   /** The build folder an app is served from, when it is not a release (whose id says it all). */

@@ -26,8 +26,8 @@ export async function remotesDocument(
     if (current) return { entry: `${remoteBasePath(name)}${current.id}/mf-manifest.json`, release: current.id };
     return { entry: `${remoteBasePath(name)}mf-manifest.json`, release: UNRELEASED };
   };
-  const remotes = {} as Record<RemoteName, RemoteLocation>;
-  for (const name of REMOTE_NAMES) remotes[name] = await locate(name);
-  const { current: shell } = await releases.get(SHELL);
+  // Read side by side: once a second each app's state is read from disk, on a request's way.
+  const [locations, { current: shell }] = await Promise.all([Promise.all(REMOTE_NAMES.map(locate)), releases.get(SHELL)]);
+  const remotes = Object.fromEntries(REMOTE_NAMES.map((name, index) => [name, locations[index]])) as Record<RemoteName, RemoteLocation>;
   return { shell: { release: shell?.id ?? UNRELEASED }, remotes };
 }
