@@ -9,9 +9,10 @@ const ROOMY = { maxBytes: 64 * MiB, maxEntries: PAGE_CACHE_MAX_ENTRIES };
 function renderer(page: (url: string) => PageRender | undefined = (url) => ({ status: 200, html: htmlFor(url), complete: true })) {
   const calls = new Map<string, number>();
   return {
-    for: (url: string) => async () => {
-      calls.set(url, (calls.get(url) ?? 0) + 1);
-      return page(url);
+    // The cache names the address it renders (pages rendered ahead are others than the one asked for).
+    for: (url: string) => async (target: string = url) => {
+      calls.set(target, (calls.get(target) ?? 0) + 1);
+      return page(target);
     },
     calls: (url: string) => calls.get(url) ?? 0,
     total: () => [...calls.values()].reduce((sum, count) => sum + count, 0),
@@ -44,6 +45,43 @@ async function costOfOnePage(html: string): Promise<number> {
 }
 
 describe('PageCache', () => {
+  it('renders the pages used last again as soon as a new generation starts, after the one asked for', async () => {
+    const cache = new PageCache(ROOMY);
+    const render = renderer((url) => ({ status: url === '/no/such/page' ? 404 : 200, html: htmlFor(url), complete: true }));
+    for (const url of ['/', '/blog', '/blog/1', '/no/such/page']) await cache.get('g1', url, render.for(url));
+    const rendered: string[] = [];
+    const recording = async (url: string) => {
+      rendered.push(url);
+      return { status: url === '/no/such/page' ? 404 : 200, html: htmlFor(`${url} g2`), complete: true };
+    };
+    const asked = await cache.get('g2', '/blog', recording);
+    expect(asked?.body.text).toBe(htmlFor('/blog g2'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Most recently used first; the one asked for only once; pages that answered 404 are not rendered ahead.
+    expect(rendered).toEqual(['/blog', '/blog/1', '/']);
+    const fresh = render.for('/');
+    expect((await cache.get('g2', '/', fresh))?.body.text).toBe(htmlFor('/ g2'));
+    expect(render.calls('/')).toBe(1);
+  });
+
+  it('stops rendering ahead once another generation starts', async () => {
+    const cache = new PageCache(ROOMY);
+    const render = renderer();
+    for (const url of ['/a', '/b', '/c']) await cache.get('g1', url, render.for(url));
+    const slow = deferred<PageRender>();
+    const rendered: string[] = [];
+    await cache.get('g2', '/c', async (url) => {
+      rendered.push(url);
+      return url === '/b' ? slow.promise : { status: 200, html: htmlFor(url), complete: true };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rendered).toEqual(['/c', '/b']);
+    await cache.get('g3', '/c', render.for('/c'));
+    slow.resolve({ status: 200, html: htmlFor('/b'), complete: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rendered).toEqual(['/c', '/b']);
+  });
+
   it('renders a page once per generation and address and serves it from memory after that', async () => {
     const cache = new PageCache(ROOMY);
     const render = renderer();

@@ -43,7 +43,7 @@ export function createPageServer({ renderer, cache, generation, origin }: PageSe
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const { remotes, key } = await generation();
     const url = pageRenderUrl(requestPath(request.url));
-    const page = await cache.get(key, url, () => renderer.render(url, remotes, origin, request.log));
+    const page = await cache.get(key, url, (target) => renderer.render(target, remotes, origin, request.log));
     if (!page) return false;
     sendCached(request, reply.code(page.status), page.body, {
       contentType: 'text/html; charset=utf-8',
