@@ -6,7 +6,7 @@ import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';
 import { openRawClient, partialPost } from './helpers/raw-socket';
-import { freePort, runTs, startServerProcess } from './helpers/server-process';
+import { freePort, runToExit, startServerProcess } from './helpers/server-process';
 import { describeWithTools } from './helpers/system-tools';
 
 // Real server processes (tsx, no build needed): durability, graceful shutdown, parallel start.
@@ -203,28 +203,21 @@ describe('log format', () => {
     expect(output.at(-1)).toMatch(/ WARN: shutdown: cut off requests still open at the deadline/);
   });
 
-  it('refuses an unknown LOG_FORMAT: no start, exit code 1, a message naming the variable', async () => {
-    const child = runTs('src/server.ts', [], { DATABASE_URL: testDb.url, LOG_FORMAT: 'yaml', PORT: String(await freePort()) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
+  /** Starts the server with `env`: it must not start, exit with code 1 and say why on stderr. */
+  async function expectRefusedStart(env: Record<string, string>, message: string): Promise<void> {
+    const { code, stdout, stderr } = await runToExit('src/server.ts', [], { DATABASE_URL: testDb.url, PORT: String(await freePort()), ...env });
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-    expect(stderr).toContain('API failed to start: LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "yaml"');
-  });
+    expect(stderr).toContain(message);
+  }
 
-  it('refuses to start in production without SITE_URL: exit code 1, a message saying why', async () => {
-    const env = { DATABASE_URL: testDb.url, NODE_ENV: 'production', SITE_URL: '', PORT: String(await freePort()) };
-    const child = runTs('src/server.ts', [], env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-    expect(stderr).toContain('API failed to start: SITE_URL must be set in production: the public origin of the site, such as https://khvylia.com.ua');
-  });
+  it('refuses an unknown LOG_FORMAT: no start, exit code 1, a message naming the variable', () =>
+    expectRefusedStart({ LOG_FORMAT: 'yaml' }, 'API failed to start: LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "yaml"'));
+
+  it('refuses to start in production without SITE_URL: exit code 1, a message saying why', () =>
+    expectRefusedStart(
+      { NODE_ENV: 'production', SITE_URL: '' },
+      'API failed to start: SITE_URL must be set in production: the public origin of the site, such as https://khvylia.com.ua',
+    ));
 
   describeWithTools('script')('on a terminal', () => {
     /** Starts the server on a terminal, and stops it with Ctrl-C once it has answered. */

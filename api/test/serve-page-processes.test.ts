@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { createDatabase } from '../src/db/connection';
 import { distDir } from '../src/releases/apps';
 import { REPO_CONTENT_DIR, TEST_MEDIA_DIR } from './helpers/app';
@@ -10,7 +9,7 @@ import { eventually } from './helpers/eventually';
 import { httpRequest } from './helpers/http';
 import { HOME_BUNDLE, HOME_MANIFEST, SHELL_BUNDLE, SHELL_TEMPLATE } from './helpers/page-builds';
 import { createReleaseFixture, fixtureFiles, type ReleaseFixture } from './helpers/releases';
-import { runTs, startServerProcess, type ServerProcess } from './helpers/server-process';
+import { runToExit, startServerProcess, type ServerProcess } from './helpers/server-process';
 
 // Two real API processes (tsx) on one database and one releases folder, as the container topology
 // runs them: a content sync or a release made by the command line shows on the next request of
@@ -36,14 +35,6 @@ function homeBuild(label: string, prefix: string) {
       'server/render.js': HOME_BUNDLE.replace("<h1>' + heading", `<h1>${prefix}' + heading`),
     },
   };
-}
-
-function run(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child: ChildProcess = runTs(entry, args, env);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
 interface Page {
@@ -116,7 +107,7 @@ it('shows an article edited and synced with `npm run content -- sync` on both pr
   const edited = 'Контент-план на місяць: оновлено';
   const source = fs.readFileSync(path.join(contentDir, file), 'utf8');
   fs.writeFileSync(path.join(contentDir, file), source.replace(/^title: .*$/m, `title: "${edited}"`));
-  const sync = await run('src/cli/content.ts', ['sync'], { DATABASE_URL: testDb.url, CONTENT_DIR: contentDir, MEDIA_DIR: TEST_MEDIA_DIR });
+  const sync = await runToExit('src/cli/content.ts', ['sync'], { DATABASE_URL: testDb.url, CONTENT_DIR: contentDir, MEDIA_DIR: TEST_MEDIA_DIR });
   expect(sync).toMatchObject({ code: 0 });
 
   const after = await bothShow(edited);
@@ -127,7 +118,7 @@ it('shows a release made with `npm run release`, and a rollback, on both process
   const releaseEnv = { STATIC_ROOT: fixture.staticRoot, RELEASES_DIR: fixture.releasesDir };
   const release = async (label: string, prefix: string) => {
     const dist = fixture.build('home', homeBuild(label, prefix));
-    const result = await run('src/cli/release.ts', ['home', '--dist', dist], releaseEnv);
+    const result = await runToExit('src/cli/release.ts', ['home', '--dist', dist], releaseEnv);
     expect(result).toMatchObject({ code: 0 });
   };
   const { heading: title } = await page(servers[0]!);
@@ -137,7 +128,7 @@ it('shows a release made with `npm run release`, and a rollback, on both process
   await release('v3', 'v3 ');
   await bothShow(`v3 ${title}`);
 
-  expect(await run('src/cli/release.ts', ['home', '--rollback'], releaseEnv)).toMatchObject({ code: 0 });
+  expect(await runToExit('src/cli/release.ts', ['home', '--rollback'], releaseEnv)).toMatchObject({ code: 0 });
   // The release before again: the very page it gave.
   expect(await bothShow(`v2 ${title}`)).toEqual(second);
 });

@@ -8,7 +8,7 @@ import { eventually } from './helpers/eventually';
 import { openRawClient } from './helpers/raw-socket';
 import type { HttpResponse } from './helpers/http';
 import { writeBuilds } from './helpers/page-builds';
-import { createReleaseFixture, publishFixture, type ReleaseFixture } from './helpers/releases';
+import { publishFixture, setUpReleaseSuite } from './helpers/releases';
 
 // Server-rendered pages as a client sees them over HTTP: validators and encodings, one render kept
 // in memory for every request (and every campaign-tagged address) until a release, a rollback or
@@ -308,35 +308,24 @@ describe('nothing a client sends enters a page', () => {
 });
 
 describe('a release and a rollback of the shell', () => {
-  let fixture: ReleaseFixture;
-  let ctx: TestContext;
-  const home = () => ctx.request('GET', '/', { headers: { accept: 'text/html' } });
+  const suite = setUpReleaseSuite();
+  const home = () => suite.ctx.request('GET', '/', { headers: { accept: 'text/html' } });
   const serving = (build: string) => (response: HttpResponse) => response.statusCode === 200 && response.body.includes(`data-build="${build}"`);
-
-  beforeAll(async () => {
-    fixture = createReleaseFixture();
-    ctx = await startTestApp({ staticRoot: fixture.staticRoot, releasesDir: fixture.releasesDir });
-  });
-
-  afterAll(async () => {
-    await ctx?.close();
-    fixture?.cleanup();
-  });
 
   it('makes a new page on each release, and a rollback brings back the page the release before served', async () => {
     const dist = await home();
     expect(serving('dist')(dist)).toBe(true);
 
-    await publishFixture(fixture, 'shell', { label: 'v1' });
+    await publishFixture(suite.fixture, 'shell', { label: 'v1' });
     const v1 = await eventually('the page of release v1', home, serving('v1'), 3000);
     expect(v1.headers.etag).not.toBe(dist.headers.etag);
 
-    await publishFixture(fixture, 'shell', { label: 'v2' });
+    await publishFixture(suite.fixture, 'shell', { label: 'v2' });
     const v2 = await eventually('the page of release v2', home, serving('v2'), 3000);
     expect(v2.headers.etag).not.toBe(v1.headers.etag);
     expect(v2.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
 
-    await rollback(fixture.context, 'shell');
+    await rollback(suite.fixture.context, 'shell');
     const back = await eventually('the page of release v1 again', home, serving('v1'), 3000);
     expect(back.body).toBe(v1.body);
     expect(back.headers.etag).toBe(v1.headers.etag);

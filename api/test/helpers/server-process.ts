@@ -21,6 +21,16 @@ export function runTs(entry: string, args: string[], env: Record<string, string>
   return spawn('script', ['--quiet', '--return', '--command', `exec ${quoted}`, '/dev/null'], { ...options, stdio: 'pipe' });
 }
 
+/** Runs a TypeScript entry point of the API (see runTs) to its end: its exit code and what it printed. */
+export function runToExit(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = runTs(entry, args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
