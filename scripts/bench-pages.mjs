@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
+import { startAppNginx, stop, waitFor } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,22 +43,6 @@ const TARGETS = [
   ...PAGES.map((url) => ({ url, headers: PAGE_HEADERS })),
   { url: '/api/services', headers: { ...BROWSER, accept: 'application/json' } },
 ];
-
-async function waitFor(url, child) {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-function stop(child) {
-  if (child.exitCode !== null) return Promise.resolve();
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 async function startApi(dataDir, { env, apiRoot = root }) {
   const port = await freePort();
@@ -86,28 +71,15 @@ function hasNginx() {
 }
 
 /** The shell's nginx as its image runs it (the configuration of the checkout at `siteRoot`), in front of the API at `apiPort`. */
-async function startShellNginx(workDir, apiPort, siteRoot) {
-  const port = await freePort();
-  const confDir = fs.mkdtempSync(path.join(workDir, 'nginx-conf-'));
-  fs.cpSync(path.join(siteRoot, 'shared/deploy/nginx/common'), confDir, { recursive: true });
-  fs.cpSync(path.join(siteRoot, 'shell/deploy/nginx-site.conf.template'), path.join(confDir, 'site.conf.template'));
-  const child = spawn(path.join(siteRoot, 'shared/deploy/static-app-entrypoint.sh'), [], {
-    env: {
-      PATH: `${process.env.PATH}:/usr/sbin`,
-      APP_FOLDER: 'shell',
-      APP_ROOT: path.join(root, 'shell/dist'),
-      LISTEN_PORT: String(port),
-      NGINX_CONF_DIR: confDir,
-      NGINX_RUN_DIR: fs.mkdtempSync(path.join(workDir, 'nginx-run-')),
-      API_UPSTREAMS: `127.0.0.1:${apiPort}`,
-      ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
-    },
-    // nginx logs every request to stdout: that is its container's log, not wanted here.
-    stdio: ['ignore', 'ignore', 'inherit'],
+function startShellNginx(workDir, apiPort, siteRoot) {
+  return startAppNginx(workDir, {
+    siteRoot,
+    appFolder: 'shell',
+    appRoot: path.join(root, 'shell/dist'),
+    template: 'shell/deploy/nginx-site.conf.template',
+    env: { API_UPSTREAMS: `127.0.0.1:${apiPort}` },
+    readyPath: '/healthz',
   });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`, child);
-  return { child, base };
 }
 
 async function load(base, { url, headers }) {

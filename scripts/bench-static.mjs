@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
+import { startAppNginx, stop, waitFor } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,21 +22,6 @@ const option = (name, fallback) => {
 const DURATION = option('duration', 5);
 const CONNECTIONS = option('connections', 20);
 const BLOG_DIST = path.join(root, 'mfe-blog/dist');
-
-async function waitFor(url, child) {
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-function stop(child) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
 
 async function startApi(workDir) {
   const port = await freePort();
@@ -56,27 +42,15 @@ async function startApi(workDir) {
   return { child, base };
 }
 
-async function startNginx(workDir) {
-  const port = await freePort();
-  const confDir = path.join(workDir, 'nginx-conf');
-  fs.cpSync(path.join(root, 'shared/deploy/nginx/common'), confDir, { recursive: true });
-  fs.cpSync(path.join(root, 'shared/deploy/nginx/remote-site.conf.template'), path.join(confDir, 'site.conf.template'));
-  const child = spawn(path.join(root, 'shared/deploy/static-app-entrypoint.sh'), [], {
-    env: {
-      PATH: `${process.env.PATH}:/usr/sbin`,
-      APP_FOLDER: 'mfe-blog',
-      APP_ROOT: BLOG_DIST,
-      LISTEN_PORT: String(port),
-      NGINX_CONF_DIR: confDir,
-      NGINX_RUN_DIR: path.join(workDir, 'nginx-run'),
-      SHELL_ORIGIN: 'http://localhost:8080',
-      ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+function startNginx(workDir) {
+  return startAppNginx(workDir, {
+    siteRoot: root,
+    appFolder: 'mfe-blog',
+    appRoot: BLOG_DIST,
+    template: 'shared/deploy/nginx/remote-site.conf.template',
+    env: { SHELL_ORIGIN: 'http://localhost:8080' },
+    readyPath: '/mf-manifest.json',
   });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/mf-manifest.json`, child);
-  return { child, base };
 }
 
 /** The blog's manifest, remote entry and its largest script, by name. */

@@ -1,0 +1,53 @@
+// What the benchmarks start and stop: a server process, and an app's nginx as its image runs it.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../api/scripts/embedded-postgres.mjs';
+
+/** Polls `url` until it answers 2xx; fails if `child` exits first or it never does (30 s). */
+export async function waitFor(url, child) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/** Stops a server with SIGTERM and resolves once it has exited. */
+export function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+/**
+ * An app's nginx as its image runs it: the entrypoint script and templates of the checkout at
+ * `siteRoot` (Debian's nginx on this machine), on a free port, serving `appRoot`. `template` is
+ * the site template (`shell/deploy/nginx-site.conf.template`, …) and `env` the image's settings.
+ * Ready once `readyPath` answers.
+ */
+export async function startAppNginx(workDir, { siteRoot, appFolder, appRoot, template, env, readyPath }) {
+  const port = await freePort();
+  const confDir = fs.mkdtempSync(path.join(workDir, 'nginx-conf-'));
+  fs.cpSync(path.join(siteRoot, 'shared/deploy/nginx/common'), confDir, { recursive: true });
+  fs.cpSync(path.join(siteRoot, template), path.join(confDir, 'site.conf.template'));
+  const child = spawn(path.join(siteRoot, 'shared/deploy/static-app-entrypoint.sh'), [], {
+    env: {
+      PATH: `${process.env.PATH}:/usr/sbin`,
+      APP_FOLDER: appFolder,
+      APP_ROOT: appRoot,
+      LISTEN_PORT: String(port),
+      NGINX_CONF_DIR: confDir,
+      NGINX_RUN_DIR: fs.mkdtempSync(path.join(workDir, 'nginx-run-')),
+      ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
+      ...env,
+    },
+    // nginx logs every request to stdout: that is its container's log, not wanted here.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${readyPath}`, child);
+  return { child, base };
+}
