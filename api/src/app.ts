@@ -28,7 +28,7 @@ import { createPageGeneration } from './pages/page-generation';
 import { createPageServer } from './pages/serve-page';
 import { ContentCache } from './cache/content-cache';
 import { readContentRevision } from './db/database-state';
-import { registerBadUrlRoute, registerDrain, rewriteBadUrl, SERVER_TIMEOUTS } from './server-lifecycle';
+import { registerBadUrlRoute, registerDrain, rewriteRequestUrl, SERVER_TIMEOUTS } from './server-lifecycle';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -152,7 +152,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     trustProxy: config.trustProxy,
     requestTimeout: SERVER_TIMEOUTS.requestTimeout,
     keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
-    rewriteUrl: rewriteBadUrl,
+    rewriteUrl: rewriteRequestUrl,
     // Requests during a shutdown get the API's own 503 (registerDrain), not Fastify's plain one.
     return503OnClosing: false,
     ajv: {

@@ -22,12 +22,24 @@ export const SERVER_TIMEOUTS = {
 export const BAD_URL_PATH = '/__bad-url';
 
 /**
+ * The path and query of a request's target, also when a client sent it in absolute form
+ * (`GET http://evil.example/ HTTP/1.1`, which HTTP servers must accept): its host is the client's
+ * choice like the Host header, and goes nowhere, not into a route nor into a page.
+ */
+function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  const url = URL.canParse(target) ? new URL(target) : undefined;
+  return url ? `${url.pathname}${url.search}` : target;
+}
+
+/**
+ * Every request's URL as the routes see it: a target in absolute form as its path and query.
  * Fastify's own answer to a malformed URL (`/api/blog/%`, `%c0%ae`) is an English body sent
  * before any hook, so without the security headers. Such URLs are rewritten to BAD_URL_PATH,
  * whose route answers 400 in the API's format through every hook.
  */
-export function rewriteBadUrl(request: IncomingMessage): string {
-  const url = request.url ?? '/';
+export function rewriteRequestUrl(request: IncomingMessage): string {
+  const url = originForm(request.url ?? '/');
   const queryStart = url.indexOf('?');
   try {
     decodeURIComponent(queryStart === -1 ? url : url.slice(0, queryStart));

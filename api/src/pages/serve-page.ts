@@ -14,17 +14,6 @@ import type { createPageRenderer } from './render-page';
  */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=10, stale-if-error=600';
 
-/**
- * The path and query of a request's target, also when a client sent it in absolute form
- * (`GET http://evil.example/ HTTP/1.1`, which HTTP servers must accept): its host is the client's
- * choice like the Host header, and goes nowhere.
- */
-export function requestPath(target: string): string {
-  if (target.startsWith('/')) return target;
-  const url = URL.canParse(target) ? new URL(target) : undefined;
-  return url ? `${url.pathname}${url.search}` : '/';
-}
-
 export interface PageServerOptions {
   renderer: ReturnType<typeof createPageRenderer>;
   cache: PageCache;
@@ -42,7 +31,7 @@ export interface PageServerOptions {
 export function createPageServer({ renderer, cache, generation, origin }: PageServerOptions) {
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const { remotes, key } = await generation();
-    const url = pageRenderUrl(requestPath(request.url));
+    const url = pageRenderUrl(request.url);
     const page = await cache.get(key, url, (target) => renderer.render(target, remotes, origin, request.log));
     if (!page) return false;
     sendCached(request, reply.code(page.status), page.body, {
