@@ -125,9 +125,14 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
   async function servedRemote(remote: RemoteName, location: RemoteLocation) {
     const baseUrl = location.entry.slice(0, location.entry.lastIndexOf('/') + 1);
     if (location.release === EXTERNAL_RELEASE) return remoteBuildsDir ? { dir: distDir(remoteBuildsDir, remote), baseUrl } : undefined;
-    if (location.release === UNRELEASED) return { dir: distDir(staticRoot, remote), baseUrl };
-    const kept = (await releases.get(remote)).releases.find((release) => release.id === location.release);
-    return kept && { dir: kept.dir, baseUrl };
+    const dir = await servedBuild(remote, location.release);
+    return dir && { dir, baseUrl };
+  }
+
+  /** The folder of an app's build that `release` names: a kept release, or its dist folder; undefined once pruned. */
+  async function servedBuild(app: string, release: string): Promise<string | undefined> {
+    if (release === UNRELEASED) return distDir(staticRoot, app);
+    return (await releases.get(app)).releases.find((kept) => kept.id === release)?.dir;
   }
 
   async function renderSlot(
@@ -235,12 +240,6 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
     return result;
   }
 
-  /** The folder of the shell's build the remotes document names (a kept release, or its dist folder). */
-  async function servedShell(release: string): Promise<string | undefined> {
-    if (release === UNRELEASED) return distDir(staticRoot, SHELL);
-    return (await releases.get(SHELL)).releases.find((kept) => kept.id === release)?.dir;
-  }
-
   /** The shell's frame for the URL, rendered in the browser alone when its bundle is missing or fails. */
   async function renderShell(shellDir: string, url: string, remotes: RemotesDocument, log: FastifyBaseLogger): Promise<Frame> {
     let bundle: ShellServerBundle | undefined;
@@ -268,7 +267,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
    * not be rendered (the browser renders it then): such a page is sent but not kept.
    */
   async function render(url: string, remotes: RemotesDocument, origin: string, log: FastifyBaseLogger): Promise<PageRender | undefined> {
-    const shellDir = await servedShell(remotes.shell.release);
+    const shellDir = await servedBuild(SHELL, remotes.shell.release);
     const template = shellDir && (await readBuildText(shellDir, 'index.html'));
     if (!shellDir || !template) return undefined;
     const pathname = url.split('?')[0] ?? '/';
