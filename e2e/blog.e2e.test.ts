@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, type BlogPostSummary } from '@agency/shared';
+import { blogListingPageMeta, blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, type BlogPostSummary } from '@agency/shared';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage, waitForHydration } from './support/browser';
@@ -335,10 +335,30 @@ describeInBrowser('blog', () => {
     expect(shown.join('\n')).not.toMatch(/Fake|Реклама/);
     expect((await fetch(`${suite.site.baseUrl}/api/blog/listing?category=Fake`)).status).toBe(404);
 
-    const page = await openPage(suite.browser, `${suite.site.baseUrl}${address}`);
-    await page.getByText('Такої сторінки блогу немає.').waitFor();
-    await expect(page.getByRole('link', { name: 'Переглянути всі статті' }).getAttribute('href')).resolves.toBe('/blog');
-    await expect(page.title()).resolves.not.toMatch(/Fake|Реклама/);
+    // Every title the tab shows, from the server's through hydration (the remote's code loads
+    // after the shell's) to the next page.
+    const page = await openPage(suite.browser);
+    await page.addInitScript(() => {
+      const titles: string[] = [];
+      (window as { shownTitles?: string[] }).shownTitles = titles;
+      new MutationObserver(() => {
+        if (document.title !== titles.at(-1)) titles.push(document.title);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto(`${suite.site.baseUrl}${address}`);
+    const shownTitles = () => page.evaluate(() => (window as { shownTitles?: string[] }).shownTitles ?? []);
+    const allPosts = page.getByRole('link', { name: 'Переглянути всі статті' });
+    await waitForHydration(allPosts);
+    await expect(allPosts.getAttribute('href')).resolves.toBe('/blog');
+    const notFoundTitles = await shownTitles();
+    expect(notFoundTitles.length).toBeGreaterThan(0);
+    expect(notFoundTitles.join('\n')).not.toMatch(/Fake|Реклама/);
+
+    // On to the listing in the browser: its title replaces the one for the page that was not found.
+    await allPosts.click();
+    await page.waitForURL(`${suite.site.baseUrl}/blog`);
+    await page.locator('article').first().waitFor();
+    await expect(page.title()).resolves.toBe(blogListingPageMeta({ category: null, page: 1 }).title);
     await page.context().close();
   });
 

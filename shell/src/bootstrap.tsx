@@ -4,6 +4,7 @@ import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
 import { ToastHost } from './features/toasts/ToastHost';
 import { afterFirstVisitorAction } from './features/toasts/first-visitor-action';
+import { keepServerRenderedTitle } from './features/page/page-render-context';
 import './styles/global.css';
 
 // The toast code is fetched at the visitor's first action from now on: React reaches the toast
@@ -29,6 +30,7 @@ const page = (
 // browser every few milliseconds instead of adopting the whole page in one long task: the page is
 // already on screen, and a tap during hydration is replayed once its part is adopted.
 if (container.hasChildNodes()) {
+  keepServerRenderedTitle();
   startTransition(() => {
     hydrateRoot(container, page, {
       onRecoverableError: (error) => console.error('[shell] the page was redrawn where it differed from the server', error),

@@ -10,7 +10,9 @@ export function useDocumentMeta(title: string | null, description: string | null
     const previousTitle = document.title;
     document.title = title;
     return () => {
-      document.title = previousTitle;
+      // Unless the shell has meanwhile set the next route's title: its layout effect runs before
+      // this cleanup in the same commit.
+      if (document.title === title) document.title = previousTitle;
     };
   }, [title]);
 

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { useEffect } from 'react';
 import type { PageMeta } from '@agency/shared';
-import { usePageMeta } from './page-render-context';
+import { keepServerRenderedTitle, usePageMeta } from './page-render-context';
 
 const ROUTE_META: PageMeta = { title: 'Fake — блог — Хвиля', description: 'Опис', path: '/blog?category=Fake', type: 'website' };
 
@@ -31,5 +31,21 @@ describe('usePageMeta', () => {
     }
     render(<Plain />);
     expect(document.title).toBe(ROUTE_META.title);
+  });
+});
+
+describe('keepServerRenderedTitle', () => {
+  it('leaves the title the server sent on the first commit, then follows the route again', () => {
+    document.title = 'Сторінку не знайдено — Хвиля';
+    keepServerRenderedTitle();
+    function Plain({ meta }: { meta: PageMeta }) {
+      usePageMeta(meta);
+      return null;
+    }
+    const { rerender } = render(<Plain meta={ROUTE_META} />);
+    expect(document.title).toBe('Сторінку не знайдено — Хвиля');
+
+    rerender(<Plain meta={{ ...ROUTE_META, title: 'Блог — Хвиля' }} />);
+    expect(document.title).toBe('Блог — Хвиля');
   });
 });

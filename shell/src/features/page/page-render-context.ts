@@ -20,6 +20,18 @@ export function usePageRenderCollector(): PageRenderCollector | null {
   return useContext(PageRenderContext);
 }
 
+let serverTitleShown = false;
+
+/**
+ * Called before React adopts a page the server rendered. That page's title is already its final
+ * one, a remote's refinement included, so the route leaves it on that first commit: setting the
+ * route's own title would show, until the remote's code has loaded, a title the server never sent
+ * (the made-up category's name on a listing that does not exist).
+ */
+export function keepServerRenderedTitle(): void {
+  serverTitleShown = true;
+}
+
 /**
  * The page's title and meta: on the server they go into the <head> the server sends (with the
  * status, 404 for pages that do not exist); in the browser the title follows client navigation.
@@ -34,6 +46,10 @@ export function usePageMeta(meta: PageMeta, status = 200): void {
     collector.status = status;
   }
   useLayoutEffect(() => {
+    if (serverTitleShown) {
+      serverTitleShown = false;
+      return;
+    }
     document.title = meta.title;
   }, [meta.title]);
 }
