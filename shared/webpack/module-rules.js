@@ -21,8 +21,12 @@ function moduleRules(app, production, { server = false } = {}) {
     {
       test: /\.tsx?$/,
       exclude: /node_modules/,
-      // Type-checking is `npm run typecheck`; the build only transpiles.
-      use: { loader: 'ts-loader', options: { transpileOnly: true, configFile: path.join(app.appDir, 'tsconfig.json') } },
+      // Type-checking is `npm run typecheck`; the build only transpiles. TypeScript's own source
+      // map lets the browser build's maps point at the .ts/.tsx lines, not at its JavaScript output.
+      use: {
+        loader: 'ts-loader',
+        options: { transpileOnly: true, configFile: path.join(app.appDir, 'tsconfig.json'), compilerOptions: { sourceMap: !server } },
+      },
     },
     {
       test: /\.css$/,
