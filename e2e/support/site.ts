@@ -60,6 +60,8 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       SITE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000',
+      // Every page a suite opens reports telemetry from one address.
+      TELEMETRY_RATE_LIMIT: '100000',
       // Releases a developer published locally (data/releases) must not change what a test sees.
       RELEASES_DIR: path.join(dataDir, 'releases'),
       // Covers the content sync prepares stay with the test, out of the checkout's data/.

@@ -16,3 +16,5 @@ export * from './page/page-meta';
 export * from './page/server-rendering';
 export * from './page/server-data';
 export * from './api/submission-retry';
+export * from './telemetry/telemetry-events';
+export * from './telemetry/mask-personal-data';

@@ -11,3 +11,4 @@ export * from './errors';
 export * from './health';
 export * from './content';
 export * from './submissions';
+export * from './telemetry';

@@ -30,3 +30,26 @@ export const BLOG_CATEGORY_MAX_LENGTH = 100;
 
 /** A post page shows at most this many related posts (`GET /api/blog/:id/related`). */
 export const BLOG_RELATED_LIMIT = 3;
+
+/**
+ * What a browser may send to `POST /api/telemetry` in one beacon, and what the shell sends at most.
+ * Bigger bodies are refused (413), longer texts or lists are malformed (400).
+ */
+export const TELEMETRY_LIMITS = {
+  /** A beacon's body, in bytes. */
+  bodyBytes: 64 * 1024,
+  /** Page views, vitals and errors in one beacon. */
+  pageViews: 20,
+  vitals: 50,
+  errors: 20,
+  /** Errors one page view reports at most (the same error repeated counts once, with its count). */
+  errorsPerPageView: 20,
+  /** How often one error may be counted in one report. */
+  errorCount: 1000,
+  message: 500,
+  stack: 4000,
+  page: 100,
+  release: 100,
+  /** A vital's value: milliseconds, or CLS's score. */
+  vitalValue: 3_600_000,
+} as const;

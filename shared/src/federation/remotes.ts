@@ -10,6 +10,12 @@ export type RemoteName = keyof typeof registry.remotes;
 
 export const REMOTE_NAMES = Object.keys(registry.remotes) as RemoteName[];
 
+/** The host's id (`shell`). */
+export const HOST_NAME = registry.host.id;
+
+/** Every app of the site, each built, released and monitored on its own: the host, then the remotes. */
+export const APP_NAMES: readonly string[] = [HOST_NAME, ...REMOTE_NAMES];
+
 /** Module Federation `name` of each remote's build. */
 export function remoteFederationName(name: RemoteName): string {
   return registry.remotes[name].federationName;
@@ -44,6 +50,13 @@ export interface RemoteLocation {
 export interface RemotesDocument {
   shell: { release: string };
   remotes: Record<RemoteName, RemoteLocation>;
+}
+
+/** The release of every app a remotes document names, by app (`{ shell: "…", blog: "…" }`). */
+export function releaseSet(document: RemotesDocument): Record<string, string> {
+  const releases: Record<string, string> = { [HOST_NAME]: document.shell.release };
+  for (const [name, location] of Object.entries(document.remotes)) releases[name] = location.release;
+  return releases;
 }
 
 /** Manifest URLs set through each remote's environment variable (blank values ignored). */

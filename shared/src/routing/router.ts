@@ -6,6 +6,7 @@ export {
   BrowserRouter,
   HashRouter,
   Link,
+  matchPath,
   MemoryRouter,
   Route,
   Routes,
