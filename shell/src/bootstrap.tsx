@@ -5,7 +5,11 @@ import { App } from './app/App';
 import { ToastHost } from './features/toasts/ToastHost';
 import { afterFirstVisitorAction } from './features/toasts/first-visitor-action';
 import { keepServerRenderedTitle } from './features/page/page-render-context';
+import { startTelemetry } from './features/telemetry/telemetry-capture';
 import './styles/global.css';
+
+// From here on, errors count against the release they happen in (see features/telemetry).
+startTelemetry();
 
 // The toast code is fetched at the visitor's first action from now on: React reaches the toast
 // host's waiting markup only at a low priority, and an action before that would not count.

@@ -1,5 +1,4 @@
 import { Route, Routes } from '@agency/shared/router';
-import { PRIVACY_PATH } from '@agency/shared';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
 import { HomePage } from '../features/home/HomePage';
@@ -8,11 +7,14 @@ import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { PrivacyPage } from '../features/privacy/PrivacyPage';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
+import { PAGE_ROUTES } from '../features/navigation/page-routes';
+import { usePageViews } from '../features/telemetry/use-page-views';
 import styles from './App.module.css';
 
 /** The page frame: header, the routed page and footer. */
 export function App() {
   useScrollManagement();
+  usePageViews();
   return (
     <div className={styles.page}>
       <a className={styles.skipLink} href="#main">
@@ -21,10 +23,10 @@ export function App() {
       <SiteHeader />
       <main id="main" className={styles.main} tabIndex={-1}>
         <Routes>
-          <Route path="/" element={<HomePage />} />
-          <Route path="/blog" element={<BlogListRoute />} />
-          <Route path="/blog/:postId" element={<BlogPostRoute />} />
-          <Route path={PRIVACY_PATH} element={<PrivacyPage />} />
+          <Route path={PAGE_ROUTES.home} element={<HomePage />} />
+          <Route path={PAGE_ROUTES.blogListing} element={<BlogListRoute />} />
+          <Route path={PAGE_ROUTES.blogPost} element={<BlogPostRoute />} />
+          <Route path={PAGE_ROUTES.privacy} element={<PrivacyPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>

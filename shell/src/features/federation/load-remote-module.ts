@@ -3,6 +3,7 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import type { RemoteModuleId, RemoteName } from '@agency/shared';
 import { refreshRemote, registeredRemote, registerRuntimeRemotes } from './remotes-config';
 import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
+import { reportError } from '../telemetry/telemetry-capture';
 
 type RemoteModule = { default?: unknown } & Record<string, unknown>;
 
@@ -17,14 +18,17 @@ export const RETRY_DELAYS_MS = [300, 1500];
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function tryLoad(id: RemoteModuleId): Promise<ComponentType<object> | undefined> {
+/** The module's component, or why it could not be loaded. */
+async function tryLoad(id: RemoteModuleId): Promise<{ component: ComponentType<object> } | { error: unknown }> {
   try {
     const remoteModule = await loadRemote<RemoteModule>(id);
-    if (!remoteModule || remoteModule[REMOTE_UNAVAILABLE] || typeof remoteModule.default !== 'function') return undefined;
-    return remoteModule.default as ComponentType<object>;
+    const unavailable = remoteModule?.[REMOTE_UNAVAILABLE];
+    if (unavailable) return { error: unavailable instanceof Error ? unavailable : new Error(`Remote module ${id} did not load`) };
+    if (!remoteModule || typeof remoteModule.default !== 'function') return { error: new Error(`Remote module ${id} has no component`) };
+    return { component: remoteModule.default as ComponentType<object> };
   } catch (error) {
     console.error(`[federation] loading ${id} failed`, error);
-    return undefined;
+    return { error };
   }
 }
 
@@ -41,9 +45,11 @@ export async function loadRemoteModule(id: RemoteModuleId): Promise<LoadedRemote
   const remote = id.slice(0, id.indexOf('/')) as RemoteName;
   for (let attempt = 0; ; attempt += 1) {
     const release = registeredRemote(remote)?.release ?? 'unknown';
-    const component = await tryLoad(id);
-    if (component) return { component, release };
+    const loaded = await tryLoad(id);
+    if ('component' in loaded) return { component: loaded.component, release };
     const delay = RETRY_DELAYS_MS[attempt];
+    // Counted against the release that failed to load; a retry may move to another one.
+    reportError(delay === undefined ? 'load_failure' : 'load_retry', loaded.error, remote);
     if (delay === undefined) throw new Error(`Remote module ${id} is unavailable`);
     const moved = await refreshRemote(remote).catch(() => false);
     if (!moved) await wait(delay);

@@ -13,7 +13,8 @@ export default function remoteFallbackPlugin(): ModuleFederationRuntimePlugin {
     name: 'agency-remote-fallback',
     errorLoadRemote({ id, error, lifecycle }) {
       console.error(`[federation] remote "${id}" failed during ${lifecycle}`, error);
-      if (lifecycle === 'onLoad') return { [REMOTE_UNAVAILABLE]: true };
+      // The marker carries the error, so the loader can report what failed.
+      if (lifecycle === 'onLoad') return { [REMOTE_UNAVAILABLE]: error ?? true };
       return undefined;
     },
   };

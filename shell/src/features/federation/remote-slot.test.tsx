@@ -2,10 +2,13 @@ import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { loadRemoteModule, type LoadedRemoteModule } from './load-remote-module';
 import { RemoteSlot, REMOTE_UNAVAILABLE_MESSAGE } from './remote-slot';
+import { reportError } from '../telemetry/telemetry-capture';
 
 jest.mock('./load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
+jest.mock('../telemetry/telemetry-capture', () => ({ reportError: jest.fn() }));
 
 const mockedLoad = loadRemoteModule as jest.MockedFunction<typeof loadRemoteModule>;
+const mockedReportError = reportError as jest.MockedFunction<typeof reportError>;
 
 function loaded(component: ComponentType<never>, release = 'r1'): Promise<LoadedRemoteModule> {
   return Promise.resolve({ component: component as ComponentType<object>, release });
@@ -15,6 +18,7 @@ function loaded(component: ComponentType<never>, release = 'r1'): Promise<Loaded
 describe('RemoteSlot', () => {
   beforeEach(() => {
     mockedLoad.mockReset();
+    mockedReportError.mockReset();
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
@@ -59,6 +63,26 @@ describe('RemoteSlot', () => {
     );
     render(<RemoteSlot id="blog/BlogTeaser" message="Не вдалося завантажити статтю." />);
     expect(await screen.findByRole('status')).toHaveTextContent('Не вдалося завантажити статтю.');
+  });
+
+  it('reports an error the remote throws while rendering against that remote, as caught by its boundary', async () => {
+    const thrown = new Error('Cannot read properties of undefined');
+    mockedLoad.mockReturnValueOnce(
+      loaded(() => {
+        throw thrown;
+      }),
+    );
+    render(<RemoteSlot id="home/Services" />);
+    await screen.findByText(REMOTE_UNAVAILABLE_MESSAGE);
+    expect(mockedReportError).toHaveBeenCalledWith('boundary', thrown, 'home');
+    expect(mockedReportError.mock.calls.every(([kind]) => kind === 'boundary')).toBe(true);
+  });
+
+  it('leaves a failed load to the loader’s own reports (no boundary report)', async () => {
+    mockedLoad.mockRejectedValueOnce(new Error('Remote module forms/ContactForm is unavailable'));
+    render(<RemoteSlot id="forms/ContactForm" />);
+    expect(await screen.findByText(REMOTE_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+    expect(mockedReportError).not.toHaveBeenCalledWith('boundary', expect.anything(), expect.anything());
   });
 
   it('shows the loading placeholder until the remote arrives', async () => {

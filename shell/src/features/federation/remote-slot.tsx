@@ -1,6 +1,7 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import type { NoProps, PropsOf, RemoteModuleId } from '@agency/shared';
 import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
+import { reportError } from '../telemetry/telemetry-capture';
 import { loadRemoteModule } from './load-remote-module';
 import { useNearViewport } from './use-near-viewport';
 import styles from './remote-slot.module.css';
@@ -29,6 +30,10 @@ function RendersInBrowser(): never {
 // forgotten, so the next time its slot mounts it is tried again.
 const lazyComponents = new Map<RemoteModuleId, ComponentType<object>>();
 
+// Errors of loading a remote reach its boundary too, but the loader has reported them already
+// (load_failure): the boundary reports only what a remote's component throws.
+const loadErrors = new WeakSet<object>();
+
 function lazyRemote(id: RemoteModuleId): ComponentType<object> {
   let component = lazyComponents.get(id);
   if (!component) {
@@ -45,6 +50,7 @@ function lazyRemote(id: RemoteModuleId): ComponentType<object> {
         return { default: WithRelease };
       } catch (error) {
         lazyComponents.delete(id);
+        if (typeof error === 'object' && error !== null) loadErrors.add(error);
         throw error;
       }
     });
@@ -68,6 +74,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error(`[federation] remote "${this.props.id}" failed to render`, error, info.componentStack);
+    if (!loadErrors.has(error)) reportError('boundary', error, this.props.id.slice(0, this.props.id.indexOf('/')));
   }
 
   override render(): ReactNode {

@@ -29,7 +29,7 @@ function register(document: RemotesDocument, names: readonly RemoteName[], force
 }
 
 /** The remotes map the server put into the page it sent (absent from the dev server's page). */
-function remotesDocumentInPage(): RemotesDocument | undefined {
+export function remotesDocumentInPage(): RemotesDocument | undefined {
   const element = document.getElementById(PAGE_DATA_IDS.remotes);
   try {
     return element?.textContent ? (JSON.parse(element.textContent) as RemotesDocument) : undefined;
