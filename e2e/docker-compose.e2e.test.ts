@@ -10,6 +10,7 @@ import {
   VACANCIES,
   type BlogPostSummary,
   type RemoteName,
+  type RemotesDocument,
   type Service,
 } from '@agency/shared';
 import { eventually } from '../api/test/helpers/eventually';
@@ -41,12 +42,12 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
   let project: ComposeProject;
   let browser: Browser;
   // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
-  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1', RATE_LIMIT_MAX: '1000000' };
+  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1', RATE_LIMIT_MAX: '1000000', METRICS_TOKEN: 'compose-e2e-metrics-token' };
   const site = () => `http://localhost:${env.SITE_PORT}`;
   const remoteOrigin = (name: RemoteName) => `http://localhost:${env[portVariable(folderOf(name))]}`;
 
   beforeAll(async () => {
-    for (const variable of ['SITE_PORT', 'API_PORT', ...REMOTE_NAMES.map((name) => portVariable(folderOf(name)))]) {
+    for (const variable of ['SITE_PORT', 'API_PORT', 'PROMETHEUS_PORT', ...REMOTE_NAMES.map((name) => portVariable(folderOf(name)))]) {
       env[variable] = String(await freePort());
     }
     project = new ComposeProject(copyOfRepo(), PROJECT, env);
@@ -153,6 +154,46 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
       );
     } finally {
       await sql(`UPDATE blog_posts SET title = ${quoted(post.title)} WHERE id = ${post.id}`);
+    }
+  });
+
+  it('takes browser telemetry through nginx, and Prometheus (monitoring profile) scrapes both API replicas', async () => {
+    const monitoring = (args: string[]) => project.compose(['--profile', 'monitoring', ...args]);
+    await project.timed('docker compose --profile monitoring up -d --wait prometheus', () => monitoring(['up', '--detach', '--wait', 'prometheus']));
+    try {
+      const releases = (await (await fetch(`${site()}/remotes.json`)).json()) as RemotesDocument;
+      const beacon = {
+        page_views: [{ page: '/', releases: { shell: releases.shell.release, blog: releases.remotes.blog.release } }],
+        errors: [{ kind: 'boundary', app: 'blog', release: releases.remotes.blog.release, page: '/', message: 'Error: compose beacon', count: 2 }],
+      };
+      const sent = await Promise.all(
+        [1, 2, 3, 4].map(() => fetch(`${site()}/api/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(beacon) })),
+      );
+      expect(sent.map((response) => response.status)).toEqual([204, 204, 204, 204]);
+      // Scraped from inside the compose network only: the site does not pass /metrics on.
+      expect((await fetch(`${site()}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })).status).toBe(404);
+
+      const query = async (expression: string) => {
+        const response = await fetch(`http://127.0.0.1:${env.PROMETHEUS_PORT}/api/v1/query?query=${encodeURIComponent(expression)}`);
+        const body = (await response.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+        return body.data.result;
+      };
+      const up = await eventually('both API replicas scraped', () => query('up{job="api"}'), (result) => result.length === 2 && result.every((row) => row.value[1] === '1'), 60_000);
+      expect(up).toHaveLength(2);
+      const pageViews = await eventually(
+        'the beacons counted',
+        () => query(`sum(agency_browser_page_views_total{app="blog",release="${releases.remotes.blog.release}"})`),
+        (result) => Number(result[0]?.value[1]) === 4,
+        60_000,
+      );
+      expect(Number(pageViews[0]?.value[1])).toBe(4);
+      const errors = await query(`sum(agency_browser_errors_total{app="blog",kind="boundary"})`);
+      expect(Number(errors[0]?.value[1])).toBe(8);
+      const info = await query('agency_release_info{app="shell"}');
+      expect(info.map((row) => row.metric.release)).toContain(releases.shell.release);
+    } finally {
+      // Stopped here: the suite's later `down` and `up` run without the profile.
+      await monitoring(['rm', '--stop', '--force', 'prometheus']);
     }
   });
 

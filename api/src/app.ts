@@ -1,7 +1,7 @@
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import { REMOTES_PATH, type RemoteName } from '@agency/shared';
+import { releaseSet, REMOTES_PATH, type RemoteName } from '@agency/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppConfig } from './config';
@@ -18,6 +18,14 @@ import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { seoRoutes } from './routes/seo';
 import { submissionRoutes } from './routes/submissions';
+import { telemetryRoutes } from './routes/telemetry';
+import { metricsRoutes } from './routes/metrics';
+import { createSiteMetrics, VITALS_WINDOW_MINUTES } from './metrics/site-metrics';
+import { TelemetryRecorder } from './telemetry/telemetry-recorder';
+import { startTelemetryPruning } from './telemetry/telemetry-retention';
+import { readVitalsP75 } from './telemetry/release-health';
+import { toMinute } from './telemetry/telemetry-kinds';
+import { outboxBacklog } from './leads/outbox-store';
 import { ReleaseReader } from './releases/reader';
 import { NO_CACHE } from './static/cache-policy';
 import { registerStatic } from './static';
@@ -185,10 +193,31 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   // or slows a submission, and what is stored is delivered after a restart.
   const channels = createChannels(config.leads);
   const delivery = startDeliveryWorker({ db, channels, log: app.log });
+  // What browsers report is aggregated in memory and written about once a second.
+  const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'));
+  telemetry.start();
+  const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, app.log);
   app.addHook('onClose', async () => {
-    // Deliveries in flight end (and are recorded) before the database closes.
-    await delivery.stop();
+    // Deliveries in flight end (and are recorded), and pending reports are written, before the database closes.
+    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop()]);
     if (!database) await db.destroy();
+  });
+
+  // Published releases (npm run release), re-read about once a second: no restart to switch.
+  const releases = new ReleaseReader(config.releasesDir, (error, name) =>
+    app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
+  );
+  const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
+
+  const metrics = createSiteMetrics({
+    currentReleases: async () => releaseSet(await currentRemotes()),
+    outbox: () => outboxBacklog(db),
+    vitalsP75: () => readVitalsP75(db, toMinute(Date.now()) - VITALS_WINDOW_MINUTES),
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // Pages and unknown paths are answered by the not-found handler, which has no route pattern.
+    const page = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+    metrics.request(request.method, request.routeOptions.url ?? (page ? 'page' : 'unmatched'), reply.statusCode, reply.elapsedTime / 1000);
   });
 
   await app.register(helmet, {
@@ -255,12 +284,18 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     onLeadStored: delivery.wake,
   });
 
-  // Published releases (npm run release), re-read about once a second: no restart to switch.
-  const releases = new ReleaseReader(config.releasesDir, (error, name) =>
-    app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
-  );
+  if (config.telemetry.enabled) {
+    await app.register(telemetryRoutes, {
+      recorder: telemetry,
+      rateLimitPerMinute: config.telemetry.rateLimitPerMinute,
+      onRecorded: ({ pageViews, errors }) => {
+        for (const { app: name, release } of pageViews) metrics.browserPageView(name, release);
+        for (const { app: name, release, kind, count } of errors) metrics.browserError(name, release, kind, count);
+      },
+    });
+  }
+  if (config.metricsToken) await app.register(metricsRoutes, { registry: metrics.registry, token: config.metricsToken });
 
-  const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
   app.get('/remotes.json', async (_request, reply) => {
     reply.header('cache-control', NO_CACHE);
     return currentRemotes();
@@ -268,7 +303,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
 
   await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
   const servePage = createPageServer({
-    renderer: createPageRenderer({ app, releases, staticRoot: config.staticRoot, remoteBuildsDir: config.remoteBuildsDir }),
+    renderer: createPageRenderer({
+      app,
+      releases,
+      staticRoot: config.staticRoot,
+      remoteBuildsDir: config.remoteBuildsDir,
+      telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
+      onRenderError: metrics.pageRenderError,
+    }),
     cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
     generation: createPageGeneration({
       remotesDocument: currentRemotes,
@@ -278,6 +320,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       remoteBuildsDir: config.remoteBuildsDir,
     }),
     origin: config.siteUrl,
+    onLookup: metrics.pageCache,
+    onRender: metrics.pageRender,
   });
 
   app.setNotFoundHandler(async (request, reply) => {

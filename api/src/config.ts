@@ -61,6 +61,21 @@ export interface AppConfig {
   mediaDir: string;
   /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
   leads: LeadsConfig;
+  telemetry: TelemetryConfig;
+  /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); without one the route does not exist. */
+  metricsToken?: string;
+}
+
+/** What visitors' browsers report about each release (see api/README.md, "Release health"). */
+export interface TelemetryConfig {
+  /** TELEMETRY=off: no beacons are sent and `POST /api/telemetry` does not exist. */
+  enabled: boolean;
+  /** TELEMETRY_SAMPLE: the share of page loads that report, 0 to 1 (default 1). */
+  sample: number;
+  /** TELEMETRY_RETENTION_DAYS: how long reports are kept (default 14). */
+  retentionDays: number;
+  /** TELEMETRY_RATE_LIMIT: beacons one IP address may send per minute (default 120). */
+  rateLimitPerMinute: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -225,8 +240,28 @@ export function loadConfig(env: Env = process.env): AppConfig {
     pageCacheMaxBytes: parseInteger(env.PAGE_CACHE_MAX_MB, DEFAULT_PAGE_CACHE_MB, 'PAGE_CACHE_MAX_MB') * 1024 * 1024,
     shutdownTimeoutMs: parseInteger(env.SHUTDOWN_TIMEOUT, 10_000, 'SHUTDOWN_TIMEOUT'),
     leads: loadLeadsConfig(env),
+    telemetry: loadTelemetryConfig(env),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     ...loadContentConfig(env),
     ...loadReleaseConfig(env),
+  };
+}
+
+function parseSample(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1;
+  const sample = Number(value);
+  if (!Number.isFinite(sample) || sample < 0 || sample > 1) throw new Error(`TELEMETRY_SAMPLE must be a number from 0 to 1, got "${value}"`);
+  return sample;
+}
+
+export function loadTelemetryConfig(env: Env): TelemetryConfig {
+  const switchValue = env.TELEMETRY?.trim().toLowerCase() || 'on';
+  if (!['on', 'off'].includes(switchValue)) throw new Error(`TELEMETRY must be on or off, got "${env.TELEMETRY}"`);
+  return {
+    enabled: switchValue === 'on',
+    sample: parseSample(env.TELEMETRY_SAMPLE),
+    retentionDays: parseInteger(env.TELEMETRY_RETENTION_DAYS, 14, 'TELEMETRY_RETENTION_DAYS', 1),
+    rateLimitPerMinute: parseInteger(env.TELEMETRY_RATE_LIMIT, 120, 'TELEMETRY_RATE_LIMIT', 1),
   };
 }
 

@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './site';
@@ -51,4 +52,39 @@ export function changeBlogSource(repoDir: string, from: string, to: string): voi
     changed += 1;
   }
   if (changed === 0) throw new Error(`No source file of the blog says "${from}"`);
+}
+
+/** What the teaser of throwingBlogBuild throws. */
+export const TEASER_ERROR = 'BlogTeaser broke in this release';
+
+/** The file of the teaser's component, from the repository's root. */
+export const TEASER_SOURCE = 'mfe-blog/src/features/blog-teaser/BlogTeaser.tsx';
+
+/**
+ * A real production build of the blog whose teaser throws as it renders in the browser, made from
+ * a changed copy of its source (the repository's own `shared` and `node_modules` linked in), so
+ * its hidden source maps point at the changed file. Resolves with the build folder, the line of
+ * the `throw` in TEASER_SOURCE, and the folder to remove afterwards.
+ */
+export function throwingBlogBuild(): { dist: string; line: number; dir: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-blog-throwing-'));
+  for (const linked of ['node_modules', 'shared']) symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
+  for (const file of ['tsconfig.json', 'package.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
+  cpSync(path.join(ROOT, 'mfe-blog'), path.join(dir, 'mfe-blog'), {
+    recursive: true,
+    filter: (source) => !/[\\/](?:dist|node_modules)$/.test(source),
+  });
+  const file = path.join(dir, TEASER_SOURCE);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith('export default function BlogTeaser('));
+  if (start < 0) throw new Error(`${TEASER_SOURCE} no longer declares the BlogTeaser component`);
+  // In the browser only: the teaser renders there alone (it is below the first screen).
+  lines.splice(start + 1, 0, `  if (typeof window !== 'undefined') throw new Error('${TEASER_ERROR}');`);
+  writeFileSync(file, lines.join('\n'));
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production'], {
+    cwd: path.join(dir, 'mfe-blog'),
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`The changed blog did not build:\n${build.stdout}\n${build.stderr}`);
+  return { dist: path.join(dir, 'mfe-blog/dist'), line: start + 2, dir };
 }

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { loadReleaseConfig, REPO_ROOT } from '../config';
+import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT } from '../config';
+import { createDatabase } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { DEFAULT_STATUS_WINDOW_MS, formatReleaseStatus, parseSince, releaseStatus } from '../telemetry/release-status';
 import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
 import { list, promote, publish, RefusedError, rollback, type Output, type ReleaseContext } from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
@@ -9,7 +12,7 @@ import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, UsageError, type Io
 /**
  * Immutable releases with instant rollback (see api/README.md, "Releases"):
  *   npm run release -- <app>                 build if stale, publish, make current
- * and --list, --rollback, --promote <id>, --help. Exit codes: 0 done (or help shown), 1 refused or failed, 2 bad usage.
+ * and --list, --rollback, --promote <id>, --status, --help. Exit codes: 0 done (or help shown), 1 refused or failed, 2 bad usage.
  */
 
 const APPS = APP_NAMES.join('|');
@@ -19,11 +22,19 @@ export const USAGE = [
   '       npm run release -- <app> --list            list the kept releases (* = current)',
   '       npm run release -- <app> --rollback        make the previous release current again',
   '       npm run release -- <app> --promote <id>    make any kept release current',
+  '       npm run release -- <app> --status [--since 1h] [--format text|json]',
+  '         what visitors\' browsers reported of the current and the kept releases: page views, errors,',
+  '         load failures, p75 of the Web Vitals, the top errors at their original source lines',
   '       npm run release -- --help                  print this help',
-  'Environment: RELEASES_DIR (default data/releases), RELEASES_KEEP (default 5), STATIC_ROOT.',
+  'Environment: RELEASES_DIR (default data/releases), RELEASES_KEEP (default 5), STATIC_ROOT, DATABASE_URL (--status).',
 ].join('\n');
 
-type Action = { kind: 'publish'; dist?: string; keep?: number } | { kind: 'list' } | { kind: 'rollback' } | { kind: 'promote'; id: string };
+type Action =
+  | { kind: 'publish'; dist?: string; keep?: number }
+  | { kind: 'list' }
+  | { kind: 'rollback' }
+  | { kind: 'promote'; id: string }
+  | { kind: 'status'; since: Date; format: 'text' | 'json' };
 
 const OPTIONS = {
   dist: { type: 'string' },
@@ -31,6 +42,9 @@ const OPTIONS = {
   list: { type: 'boolean' },
   rollback: { type: 'boolean' },
   promote: { type: 'string' },
+  status: { type: 'boolean' },
+  since: { type: 'string' },
+  format: { type: 'string' },
 } as const;
 
 export function parseReleaseArgs(argv: readonly string[]): { app: AppName; action: Action } {
@@ -39,12 +53,24 @@ export function parseReleaseArgs(argv: readonly string[]): { app: AppName; actio
   if (app === undefined) throw new UsageError(`Name the app: ${APPS}`);
   if (!isAppName(app)) throw new UsageError(`Unknown app "${app}": ${APPS}`);
 
-  const commands = (['list', 'rollback', 'promote'] as const).filter((name) => values[name] !== undefined);
+  const commands = (['list', 'rollback', 'promote', 'status'] as const).filter((name) => values[name] !== undefined);
   if (commands.length > 1) throw new UsageError(`Choose one of ${commands.map((name) => `--${name}`).join(', ')}`);
   if (commands.length > 0) {
     for (const name of ['dist', 'keep'] as const) {
       if (values[name] !== undefined) throw new UsageError(`--${name} only applies when publishing`);
     }
+  }
+  if (!values.status) {
+    for (const name of ['since', 'format'] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} only applies to --status`);
+    }
+  }
+  if (values.status) {
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`);
+    const since = values.since === undefined ? new Date(Date.now() - DEFAULT_STATUS_WINDOW_MS) : parseSince(values.since);
+    if (!since) throw new UsageError(`--since must be a duration such as 30m, 1h or 2d, or a past moment such as 2026-11-24T09:00Z, got "${values.since}"`);
+    return { app, action: { kind: 'status', since, format } };
   }
   if (values.list) return { app, action: { kind: 'list' } };
   if (values.rollback) return { app, action: { kind: 'rollback' } };
@@ -69,7 +95,17 @@ export async function main(argv: readonly string[], env: Record<string, string |
     const config = loadReleaseConfig(env);
     const context: ReleaseContext = { ...config, keep: config.releasesKeep, repoRoot: REPO_ROOT };
     let output: Output;
-    if (action.kind === 'list') output = await list(context, app);
+    if (action.kind === 'status') {
+      const db = createDatabase(normalizeDatabaseUrl(env.DATABASE_URL));
+      try {
+        // A database the server has not opened yet reports no visits rather than failing.
+        await migrateToLatest(db);
+        const status = await releaseStatus({ db, releasesDir: config.releasesDir, staticRoot: config.staticRoot }, app, action.since);
+        output = action.format === 'json' ? [JSON.stringify(status, null, 2)] : formatReleaseStatus(status);
+      } finally {
+        await db.destroy();
+      }
+    } else if (action.kind === 'list') output = await list(context, app);
     else if (action.kind === 'rollback') output = await rollback(context, app);
     else if (action.kind === 'promote') output = await promote(context, app, action.id);
     else {

@@ -102,6 +102,47 @@ export interface LeadOutboxTable {
   delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
 }
 
+/** Whole minutes since the Unix epoch. */
+type Minute = number;
+/** A count: bigint sums on PostgreSQL read back as strings, hence decoded with Dialect.readCount. */
+type Count = ColumnType<number, number, unknown>;
+
+/** A per-minute count of what browsers reported for one app release and page (migration 0007). */
+export interface TelemetryMinutesTable {
+  minute: Minute;
+  app: string;
+  release: string;
+  /** The route pattern (`/blog/:postId`). */
+  page: string;
+  /** `page_view`, an error kind or a vital's name. */
+  kind: string;
+  /** A vital's histogram bucket (see telemetry/histogram.ts); -1 for plain counts. */
+  bucket: number;
+  count: Count;
+}
+
+/** One sample of a distinct browser error of an app release (migration 0007). */
+export interface TelemetryErrorsTable {
+  app: string;
+  release: string;
+  fingerprint: string;
+  kind: string;
+  page: string;
+  message: string;
+  stack: string;
+  first_minute: Minute;
+  last_minute: Minute;
+}
+
+/** How often an error of telemetry_errors happened per minute (migration 0007). */
+export interface TelemetryErrorMinutesTable {
+  app: string;
+  release: string;
+  fingerprint: string;
+  minute: Minute;
+  count: Count;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -110,6 +151,9 @@ export interface DatabaseSchema {
   content_revision: ContentRevisionTable;
   health_probe: HealthProbeTable;
   lead_outbox: LeadOutboxTable;
+  telemetry_minutes: TelemetryMinutesTable;
+  telemetry_errors: TelemetryErrorsTable;
+  telemetry_error_minutes: TelemetryErrorMinutesTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

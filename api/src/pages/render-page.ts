@@ -2,6 +2,8 @@ import {
   EXTERNAL_RELEASE,
   HOME_PAGE_META,
   PAGE_DATA_IDS,
+  releaseSet,
+  TELEMETRY_SAMPLE_META,
   UNRELEASED,
   type PageMeta,
   type RemoteModuleId,
@@ -28,6 +30,10 @@ export interface PageRendererOptions {
   staticRoot: string;
   /** Builds of remotes hosted elsewhere (REMOTE_BUILDS_DIR), to render their slots here too. */
   remoteBuildsDir?: string;
+  /** The share of page loads whose browsers report telemetry (0: none), told to the shell in the page. */
+  telemetrySample: number;
+  /** A release's server bundle failed to load or render (the browser renders that part then). */
+  onRenderError?(app: string, release: string): void;
 }
 
 /** The first-render files the shell's build lists (shared/webpack/page-assets-plugin.js). */
@@ -102,7 +108,7 @@ interface SlotResult {
  * screen needs, the remotes map and the data, so the page shows with no script and the remotes
  * take over where it stands.
  */
-export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir }: PageRendererOptions) {
+export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {} }: PageRendererOptions) {
   /**
    * An API answer as the browser would get it, through the real routes, schemas and serializers,
    * in-process (Fastify's inject): a quarter of what the same request over this server's own
@@ -196,6 +202,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
     } catch (error) {
       // The slot then renders in the browser, as it did before server rendering.
       log.error({ err: error, slot: id }, 'server render of a slot failed');
+      onRenderError(remote, location.release);
       return FAILED;
     }
   }
@@ -247,6 +254,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
       bundle = await loadServerBundle<ShellServerBundle>(shellDir);
     } catch (error) {
       log.error({ err: error }, 'the shell server bundle failed to load: pages render in the browser only');
+      onRenderError(SHELL, remotes.shell.release);
       return BROWSER_ONLY;
     }
     // A build made before server rendering: the browser renders every page, by design.
@@ -256,6 +264,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
     } catch (error) {
       // The page then renders in the browser, as it did before server rendering.
       log.error({ err: error, url: url.split('?')[0] }, 'server render of the page failed');
+      onRenderError(SHELL, remotes.shell.release);
       return BROWSER_ONLY;
     }
   }
@@ -266,7 +275,9 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
    * origin, for canonical and preview URLs. `complete` is false when some part of the page could
    * not be rendered (the browser renders it then): such a page is sent but not kept.
    */
-  async function render(url: string, remotes: RemotesDocument, origin: string, log: FastifyBaseLogger): Promise<PageRender | undefined> {
+  async function render(url: string, remotes: RemotesDocument, origin: string, requestLog: FastifyBaseLogger): Promise<PageRender | undefined> {
+    // Every line a render logs says which releases it ran, so a failure is told to the team whose release it is.
+    const log = requestLog.child({ releases: releaseSet(remotes) });
     const shellDir = await servedBuild(SHELL, remotes.shell.release);
     const template = shellDir && (await readBuildText(shellDir, 'index.html'));
     if (!shellDir || !template) return undefined;
@@ -276,7 +287,11 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir 
     const assets = await readBuildJson<PageAssets>(shellDir, BUILD_FILES.PAGE_ASSETS_FILE);
     // Slots of one remote share its manifest and entry: each link once. What the first paint
     // needs (a slot's priority image, styles, fonts) is asked for before the shell's script.
-    const head = [headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin), ...new Set([...hints, ...shellLinks(assets), ...links])].join(
+    const head = [
+      headTags(meta ?? { ...HOME_PAGE_META, path: pathname }, origin),
+      `<meta name="${TELEMETRY_SAMPLE_META}" content="${telemetrySample}">`,
+      ...new Set([...hints, ...shellLinks(assets), ...links]),
+    ].join(
       '\n    ',
     );
     const json = [

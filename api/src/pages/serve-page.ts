@@ -20,6 +20,10 @@ export interface PageServerOptions {
   generation: () => Promise<PageGeneration>;
   /** The site's public origin (SITE_URL): never the request's Host, which the client chooses. */
   origin: string;
+  /** Each page request: answered from the cache (or a render another request started), or rendered for it. */
+  onLookup?(result: 'hit' | 'miss'): void;
+  /** Each render's duration, in seconds. */
+  onRender?(seconds: number): void;
 }
 
 /**
@@ -28,12 +32,22 @@ export interface PageServerOptions {
  * cookie or other query parameter can put a byte into a page another visitor is then sent.
  * False, with nothing sent, when there is no shell build to render pages with.
  */
-export function createPageServer({ renderer, cache, generation, origin }: PageServerOptions) {
+export function createPageServer({ renderer, cache, generation, origin, onLookup = () => {}, onRender = () => {} }: PageServerOptions) {
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const { remotes, key } = await generation();
     const url = pageRenderUrl(request.url);
-    const page = await cache.get(key, url, (target) => renderer.render(target, remotes, origin, request.log));
+    let rendered = false;
+    const page = await cache.get(key, url, async (target) => {
+      rendered = true;
+      const started = performance.now();
+      try {
+        return await renderer.render(target, remotes, origin, request.log);
+      } finally {
+        onRender((performance.now() - started) / 1000);
+      }
+    });
     if (!page) return false;
+    onLookup(rendered ? 'miss' : 'hit');
     sendCached(request, reply.code(page.status), page.body, {
       contentType: 'text/html; charset=utf-8',
       cacheControl: page.cacheable ? PAGE_CACHE_CONTROL : NO_CACHE,

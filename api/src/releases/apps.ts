@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FEDERATION_REGISTRY, REMOTE_NAMES, type RemoteName } from '@agency/shared';
+import { APP_NAMES as SITE_APP_NAMES, FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, type RemoteName } from '@agency/shared';
 
 /**
  * The apps a release can be published for: the shell (the host) and every remote. Names and
@@ -8,9 +8,9 @@ import { FEDERATION_REGISTRY, REMOTE_NAMES, type RemoteName } from '@agency/shar
 export type AppName = string;
 
 /** The host's id (`shell`): JSON imports widen it to `string`, hence `AppName` is a checked string. */
-export const SHELL: AppName = FEDERATION_REGISTRY.host.id;
+export const SHELL: AppName = HOST_NAME;
 
-export const APP_NAMES: readonly AppName[] = [SHELL, ...REMOTE_NAMES];
+export const APP_NAMES: readonly AppName[] = SITE_APP_NAMES;
 
 export function isAppName(value: string): value is AppName {
   return (APP_NAMES as readonly string[]).includes(value);

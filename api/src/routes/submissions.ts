@@ -10,13 +10,14 @@ import {
   SubmissionHeadersSchema,
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/connection';
 import { plausibleNextId, type SubmissionMeta } from '../db/repository';
 import type { ChannelName } from '../leads/leads-config';
 import { storeSubmission, type StoreOutcome } from '../leads/store-submission';
 import { ApiError, MESSAGES } from '../validation/errors';
 import { normalizeTextInput } from '../validation/text-input';
+import { requireJson } from '../validation/require-json';
 
 export interface SubmissionRoutesOptions {
   db: Database;
@@ -28,15 +29,6 @@ export interface SubmissionRoutesOptions {
   onLeadStored(): void;
 }
 
-const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
-
-/** Only JSON bodies: anything else (or no content type at all) is a 415 before parsing. */
-const requireJson: onRequestHookHandler = async (request) => {
-  const type = request.headers['content-type'];
-  if (!type || !JSON_TYPE.test(type)) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
-  }
-};
 
 /**
  * Normalises every top-level string of the body before validation (see normalizeTextInput): one

@@ -39,6 +39,8 @@ export const MESSAGES = {
   idempotencyKeyReused: 'Цей ключ ідемпотентності вже використано для іншого запиту',
   invalidQuery: 'Некоректні параметри запиту',
   nulCharacter: 'Текст містить недопустимі символи',
+  emptyTelemetry: 'Звіт не містить жодної події',
+  unauthorized: 'Потрібен дійсний токен доступу',
 } as const;
 
 const REQUIRED: Record<string, string> = {

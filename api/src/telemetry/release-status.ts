@@ -1,0 +1,83 @@
+import { UNRELEASED } from '@agency/shared';
+import type { Database } from '../db/connection';
+import type { AppName } from '../releases/apps';
+import { loadAppReleases } from '../releases/store';
+import { readReleaseHealth, type ReleaseHealth } from './release-health';
+import { createSourceLocator } from './source-locations';
+import { toMinute } from './telemetry-kinds';
+
+/** The window `--status` reports by default. */
+export const DEFAULT_STATUS_WINDOW_MS = 60 * 60 * 1000;
+
+const UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `--since`: a duration back from now (`30m`, `1h`, `2d`) or a moment (`2026-11-24T09:00Z`);
+ * undefined for anything else.
+ */
+export function parseSince(value: string, now = Date.now()): Date | undefined {
+  const duration = /^(\d+)\s*([mhd])$/i.exec(value.trim());
+  if (duration) return new Date(now - Number(duration[1]) * UNITS_MS[duration[2]!.toLowerCase()]!);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return undefined;
+  const moment = new Date(value.trim());
+  return Number.isNaN(moment.getTime()) || moment.getTime() > now ? undefined : moment;
+}
+
+export interface ReleaseStatus {
+  app: AppName;
+  /** The start of the window, ISO 8601 (whole minutes: reports are counted per minute). */
+  since: string;
+  releases: ReleaseHealth[];
+}
+
+export interface ReleaseStatusContext {
+  db: Database;
+  releasesDir: string;
+  staticRoot: string;
+}
+
+/**
+ * What visitors' browsers saw of the app's current release and of every earlier one still kept
+ * (the ones a rollback or promote can return to), newest first. An app with no release reports
+ * its build folder (`dist`).
+ */
+export async function releaseStatus({ db, releasesDir, staticRoot }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
+  const { releases, current } = await loadAppReleases(releasesDir, app);
+  const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
+  if (!current) reported.unshift({ id: UNRELEASED, current: true });
+  const locator = createSourceLocator({ staticRoot, releasesOf: (name) => loadAppReleases(releasesDir, name) });
+  try {
+    const sinceMinute = toMinute(since.getTime());
+    return {
+      app,
+      since: new Date(sinceMinute * 60_000).toISOString(),
+      releases: await readReleaseHealth(db, app, reported, sinceMinute, locator),
+    };
+  } finally {
+    locator.close();
+  }
+}
+
+const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
+
+/** The report as people read it in a terminal. */
+export function formatReleaseStatus(status: ReleaseStatus): string[] {
+  const lines = [`${status.app}: what visitors' browsers reported since ${status.since.replace('T', ' ').replace(/:00\.000Z$/, ' UTC')}`];
+  for (const release of status.releases) {
+    const { vitals } = release;
+    const rate = release.error_rate === null ? '' : ` (${release.error_rate} per page view)`;
+    lines.push(
+      '',
+      `${release.current ? '*' : ' '} ${release.id}${release.current ? '  (current)' : ''}`,
+      `    page views ${release.page_views} · errors ${release.errors}${rate} · load failures ${release.load_failures} · load retries ${release.load_retries}`,
+      `    p75: LCP ${ms(vitals.lcp_p75_ms)} · INP ${ms(vitals.inp_p75_ms)} · CLS ${vitals.cls_p75 ?? '–'} · FCP ${ms(vitals.fcp_p75_ms)} · TTFB ${ms(vitals.ttfb_p75_ms)}`,
+    );
+    if (release.top_errors.length === 0) continue;
+    lines.push('    top errors:');
+    for (const error of release.top_errors) {
+      lines.push(`      ${String(error.count).padStart(5)}× ${error.kind.padEnd(12)} ${error.message}`);
+      lines.push(`             at ${error.source ?? 'an unknown place (no source map for it)'}, on ${error.page}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,181 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SECTION_IDS } from '@agency/shared';
+import type { Page } from 'playwright-core';
+import { describeInBrowser, openPage } from './support/browser';
+import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
+import { ROOT } from './support/site';
+import { setUpSiteAndBrowser } from './support/suite';
+
+const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-release-health-e2e-'));
+const METRICS_TOKEN = 'release-health-e2e-token';
+
+/** The shell's telemetry reporter chunk (with web-vitals), which loads after the page. */
+const REPORTER_CODE = (response: { url(): string }) => /\/telemetry\.[0-9a-f]+\.js$/.test(response.url());
+
+interface StatusReport {
+  app: string;
+  releases: {
+    id: string;
+    current: boolean;
+    page_views: number;
+    errors: number;
+    load_failures: number;
+    vitals: { lcp_p75_ms: number | null; inp_p75_ms: number | null; cls_p75: number | null; fcp_p75_ms: number | null; ttfb_p75_ms: number | null };
+    top_errors: { message: string; count: number; source: string | null }[];
+  }[];
+}
+
+describeInBrowser('release health from visitors’ browsers', () => {
+  const suite = setUpSiteAndBrowser({ RELEASES_DIR: releasesDir, METRICS_TOKEN });
+  const cleanUp: string[] = [releasesDir];
+  afterAll(() => cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  function release(...args: string[]): string {
+    const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, RELEASES_DIR: releasesDir, DATABASE_URL: suite.site.databaseUrl },
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
+    return result.stdout;
+  }
+
+  // The release script may first say that it builds something stale: the report is what follows.
+  const status = () => {
+    const output = release('blog', '--status', '--format', 'json');
+    return JSON.parse(output.slice(output.indexOf('{'))) as StatusReport;
+  };
+
+  function currentBlogRelease(): string {
+    const state = JSON.parse(readFileSync(path.join(releasesDir, 'blog', 'state.json'), 'utf8')) as { history: string[] };
+    return state.history.at(-1)!;
+  }
+
+  /** Polls --status until `check` passes or `ms` have gone by; returns the last report. */
+  async function statusUntil(ms: number, check: (report: StatusReport) => boolean): Promise<StatusReport> {
+    const deadline = Date.now() + ms;
+    let report = status();
+    while (!check(report) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      report = status();
+    }
+    return report;
+  }
+
+  async function blogReleaseServed(id: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const remotes = (await (await fetch(`${suite.site.baseUrl}/remotes.json`)).json()) as { remotes: { blog: { release: string } } };
+      if (remotes.remotes.blog.release === id) return;
+      if (Date.now() > deadline) throw new Error(`the site still serves blog ${remotes.remotes.blog.release}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** A visitor on the home page scrolls down to the blog's section and taps the page. */
+  async function visitHomeAndScrollToBlog(): Promise<Page & { consoleErrors: string[] }> {
+    const page = await openPage(suite.browser, undefined, { lazySections: true });
+    // The reporter's code loads once the page has loaded and is idle; until then reports wait in the page.
+    const reporterLoaded = page.waitForResponse(REPORTER_CODE);
+    await page.goto(suite.site.baseUrl);
+    await reporterLoaded;
+    await page.locator(`#${SECTION_IDS.blog}`).scrollIntoViewIfNeeded();
+    await page.locator(`#${SECTION_IDS.blog} [data-remote-module="blog/BlogTeaser"], #${SECTION_IDS.blog} [data-remote-unavailable]`).first().waitFor();
+    // An interaction, so that the page has an INP to report.
+    await page.locator('footer').last().click();
+    return page;
+  }
+
+  /**
+   * Leaving the page: the browser sends what is left (page views, vitals) as the page hides. The
+   * tab stays open until the test ends: closing it at once could cancel the beacon in flight.
+   */
+  async function leave(page: Page): Promise<void> {
+    await page.goto('about:blank');
+    left.push(page);
+  }
+  const left: Page[] = [];
+  afterAll(() => Promise.all(left.map((page) => page.context().close())));
+
+  const metrics = (token?: string) =>
+    fetch(`${suite.site.baseUrl}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+  it('counts a throwing teaser against its release, at its original source line, and none against the release before', async () => {
+    release('blog');
+    const good = currentBlogRelease();
+    await blogReleaseServed(good);
+    await leave(await visitHomeAndScrollToBlog());
+
+    const broken = throwingBlogBuild();
+    cleanUp.push(broken.dir);
+    release('blog', '--dist', broken.dist);
+    const bad = currentBlogRelease();
+    await blogReleaseServed(bad);
+
+    const page = await visitHomeAndScrollToBlog();
+    await page.locator(`#${SECTION_IDS.blog} [data-remote-unavailable="blog/BlogTeaser"]`).waitFor();
+    const shown = Date.now();
+    const report = await statusUntil(10_000, (current) => (current.releases.find((entry) => entry.id === bad)?.errors ?? 0) > 0);
+    expect(Date.now() - shown).toBeLessThan(10_000);
+
+    const badHealth = report.releases.find((entry) => entry.id === bad)!;
+    expect(badHealth.current).toBe(true);
+    expect(badHealth.errors).toBeGreaterThan(0);
+    expect(badHealth.top_errors[0]?.message).toContain(TEASER_ERROR);
+    expect(badHealth.top_errors[0]?.source).toMatch(new RegExp(`^${TEASER_SOURCE.replaceAll('.', '\\.')}:${broken.line}:\\d+$`));
+    const goodHealth = report.releases.find((entry) => entry.id === good)!;
+    expect(goodHealth.current).toBe(false);
+    expect(goodHealth.errors).toBe(0);
+    expect(goodHealth.top_errors).toEqual([]);
+
+    const scraped = await (await metrics(METRICS_TOKEN)).text();
+    const counted = new RegExp(`^agency_browser_errors_total\\{app="blog",release="${bad}",kind="boundary"\\} (\\d+)$`, 'm').exec(scraped);
+    expect(Number(counted?.[1])).toBeGreaterThan(0);
+    expect(scraped).toMatch(new RegExp(`^agency_release_info\\{app="blog",release="${bad}"\\} 1$`, 'm'));
+    expect((await metrics()).status).toBe(401);
+    expect((await metrics('wrong')).status).toBe(401);
+
+    await leave(page);
+    // Page views and vitals arrive as the pages are left, for both releases.
+    const afterVisits = await statusUntil(10_000, (current) => current.releases.every((entry) => entry.page_views > 0 && entry.vitals.ttfb_p75_ms !== null));
+    for (const entry of afterVisits.releases) {
+      expect(entry.page_views).toBeGreaterThan(0);
+      expect(entry.vitals.ttfb_p75_ms).not.toBeNull();
+      expect(entry.vitals.fcp_p75_ms).not.toBeNull();
+      expect(entry.vitals.lcp_p75_ms).not.toBeNull();
+      expect(entry.vitals.cls_p75).not.toBeNull();
+    }
+    const text = release('blog', '--status');
+    expect(text).toContain(`${bad}  (current)`);
+    expect(text).toContain(TEASER_SOURCE);
+  });
+
+  it('works as usual with telemetry blocked, and shows no error', async () => {
+    const page = await openPage(suite.browser);
+    let blocked = 0;
+    await page.route('**/api/telemetry', (route) => {
+      blocked += 1;
+      return route.abort('blockedbyclient');
+    });
+    const reporterLoaded = page.waitForResponse(REPORTER_CODE);
+    await page.goto(`${suite.site.baseUrl}/blog`);
+    const firstPost = page.locator('article a').first();
+    await firstPost.waitFor();
+    await reporterLoaded;
+    // Hidden and shown again: the page sends its beacon, which is refused.
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    });
+    await firstPost.click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
+    expect(blocked).toBeGreaterThan(0);
+    expect(page.consoleErrors.filter((message) => !/ERR_BLOCKED_BY_CLIENT|telemetry/.test(message))).toEqual([]);
+    await page.context().close();
+  });
+});
