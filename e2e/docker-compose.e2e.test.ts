@@ -162,9 +162,11 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await project.timed('docker compose --profile monitoring up -d --wait prometheus', () => monitoring(['up', '--detach', '--wait', 'prometheus']));
     try {
       const releases = (await (await fetch(`${site()}/remotes.json`)).json()) as RemotesDocument;
+      // A blog release of its own, apart from what the suite's real page visits report.
+      const blogRelease = 'compose-e2e-beacons';
       const beacon = {
-        page_views: [{ page: '/', releases: { shell: releases.shell.release, blog: releases.remotes.blog.release } }],
-        errors: [{ kind: 'boundary', app: 'blog', release: releases.remotes.blog.release, page: '/', message: 'Error: compose beacon', count: 2 }],
+        page_views: [{ page: '/', releases: { shell: releases.shell.release, blog: blogRelease } }],
+        errors: [{ kind: 'boundary', app: 'blog', release: blogRelease, page: '/', message: 'Error: compose beacon', count: 2 }],
       };
       const sent = await Promise.all(
         [1, 2, 3, 4].map(() => fetch(`${site()}/api/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(beacon) })),
@@ -182,12 +184,12 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
       expect(up).toHaveLength(2);
       const pageViews = await eventually(
         'the beacons counted',
-        () => query(`sum(agency_browser_page_views_total{app="blog",release="${releases.remotes.blog.release}"})`),
+        () => query(`sum(agency_browser_page_views_total{app="blog",release="${blogRelease}"})`),
         (result) => Number(result[0]?.value[1]) === 4,
         60_000,
       );
       expect(Number(pageViews[0]?.value[1])).toBe(4);
-      const errors = await query(`sum(agency_browser_errors_total{app="blog",kind="boundary"})`);
+      const errors = await query(`sum(agency_browser_errors_total{app="blog",release="${blogRelease}",kind="boundary"})`);
       expect(Number(errors[0]?.value[1])).toBe(8);
       const info = await query('agency_release_info{app="shell"}');
       expect(info.map((row) => row.metric.release)).toContain(releases.shell.release);
