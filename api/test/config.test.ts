@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, REPO_ROOT } from '../src/config';
+import { loadConfig, loadTelemetryConfig, REPO_ROOT } from '../src/config';
 import { cacheControlFor } from '../src/static/cache-policy';
 
 describe('loadConfig', () => {
@@ -190,5 +190,69 @@ describe('cacheControlFor', () => {
     ['analytics.svg', 'public, max-age=86400'],
   ])('%s → %s', (file, expected) => {
     expect(cacheControlFor(`/some/dir/${file}`)).toBe(expected);
+  });
+});
+
+describe('telemetry (TELEMETRY, TELEMETRY_SAMPLE, TELEMETRY_RETENTION_DAYS, TELEMETRY_RATE_LIMIT)', () => {
+  it('is on for every page load by default, kept 14 days, 120 beacons a minute per address', () => {
+    expect(loadConfig({}).telemetry).toEqual({ enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 120 });
+    expect(loadTelemetryConfig({ TELEMETRY: '', TELEMETRY_SAMPLE: ' ', TELEMETRY_RETENTION_DAYS: '', TELEMETRY_RATE_LIMIT: '' })).toEqual({
+      enabled: true,
+      sample: 1,
+      retentionDays: 14,
+      rateLimitPerMinute: 120,
+    });
+  });
+
+  it.each([
+    ['on', true],
+    ['off', false],
+    [' OFF ', false],
+    ['On', true],
+  ])('reads TELEMETRY=%j as enabled: %s', (value, enabled) => {
+    expect(loadConfig({ TELEMETRY: value }).telemetry.enabled).toBe(enabled);
+  });
+
+  it.each(['yes', 'no', 'true', 'false', '0', '1', 'disabled'])('refuses TELEMETRY=%j', (value) => {
+    expect(() => loadConfig({ TELEMETRY: value })).toThrow(`TELEMETRY must be on or off, got "${value}"`);
+  });
+
+  it.each([
+    ['0', 0],
+    ['0.1', 0.1],
+    ['.25', 0.25],
+    ['1', 1],
+    [' 0.5 ', 0.5],
+  ])('reads TELEMETRY_SAMPLE=%j as %d', (value, sample) => {
+    expect(loadConfig({ TELEMETRY_SAMPLE: value }).telemetry.sample).toBe(sample);
+  });
+
+  it.each(['-0.1', '1.01', '2', '10%', 'half', 'NaN', 'Infinity'])('refuses TELEMETRY_SAMPLE=%j, outside 0 to 1', (value) => {
+    expect(() => loadConfig({ TELEMETRY_SAMPLE: value })).toThrow(`TELEMETRY_SAMPLE must be a number from 0 to 1, got "${value}"`);
+  });
+
+  it('reads the retention in whole days, at least one', () => {
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '30' }).telemetry.retentionDays).toBe(30);
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '1' }).telemetry.retentionDays).toBe(1);
+    for (const value of ['0', '-3', '1.5', '2w']) expect(() => loadConfig({ TELEMETRY_RETENTION_DAYS: value })).toThrow(/^TELEMETRY_RETENTION_DAYS must be an integer of at least 1/);
+  });
+
+  it('reads the per-address limit in beacons per minute, at least one', () => {
+    expect(loadConfig({ TELEMETRY_RATE_LIMIT: '600' }).telemetry.rateLimitPerMinute).toBe(600);
+    for (const value of ['0', '-1', '2.5', 'many']) expect(() => loadConfig({ TELEMETRY_RATE_LIMIT: value })).toThrow(/^TELEMETRY_RATE_LIMIT must be an integer of at least 1/);
+  });
+
+  it('keeps the other settings when telemetry is off', () => {
+    expect(loadConfig({ TELEMETRY: 'off', TELEMETRY_SAMPLE: '0.2' }).telemetry).toEqual({ enabled: false, sample: 0.2, retentionDays: 14, rateLimitPerMinute: 120 });
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it.each([undefined, '', '   '])('is unset for %j: GET /metrics does not exist', (value) => {
+    expect(loadConfig({ METRICS_TOKEN: value }).metricsToken).toBeUndefined();
+  });
+
+  it('is read without surrounding blanks', () => {
+    expect(loadConfig({ METRICS_TOKEN: '  s3cret-token \n' }).metricsToken).toBe('s3cret-token');
   });
 });

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../src/config';
+import { loadAppReleases } from '../src/releases/store';
+import type { ReleaseStatus } from '../src/telemetry/release-status';
 import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
 import { runTs } from './helpers/server-process';
+import { browserError, eventuallyStored } from './helpers/telemetry';
 
 // Runs the real command (src/cli/release.ts through tsx, the code `npm run release` runs
 // compiled) with --dist builds, next to a server that must keep serving through a refusal.
@@ -62,6 +65,8 @@ describe('npm run release', () => {
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'Unknown app "blogg": shell|home|blog|forms']);
     expect((await release(['blog', '--list', '--rollback'])).stderr).toMatch(/^Choose one of --list, --rollback/);
     expect((await release(['blog', '--rollback', '--keep', '2'])).code).toBe(2);
+    const since = await release(['blog', '--since', '1h']);
+    expect([since.code, since.stderr.split('\n')[0]]).toEqual([2, '--since only applies to --status']);
   });
 
   it('publishes a build, which --list then shows as current', async () => {
@@ -116,6 +121,28 @@ describe('npm run release', () => {
     const third = idOf(await publishBuild('blog', { label: 'b3' }, ['--keep', '1']));
     const kept = fs.readdirSync(path.join(suite.fixture.releasesDir, 'blog')).filter((name) => name.startsWith('1.'));
     expect(kept.sort()).toEqual([second, third].sort());
+  });
+
+  it('reports what visitors\' browsers saw of the releases (--status), from the server\'s database', async () => {
+    const current = (await loadAppReleases(suite.fixture.releasesDir, 'blog')).current?.id ?? '';
+    const beacon = {
+      page_views: [{ page: '/blog', releases: { shell: 'dist', blog: current } }],
+      errors: [browserError({ kind: 'boundary', app: 'blog', release: current, page: '/blog', message: 'Teaser failed' })],
+    };
+    expect((await suite.ctx.request('POST', '/api/telemetry', { json: beacon })).statusCode).toBe(204);
+    await eventuallyStored(suite.ctx.db, 'blog', current, (stored) => stored.errorMinutes.length > 0);
+
+    const run = await release(['blog', '--status', '--format', 'json'], { DATABASE_URL: suite.ctx.testDb.url });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const status = JSON.parse(run.stdout) as ReleaseStatus;
+    expect(status.app).toBe('blog');
+    expect(status.releases[0]).toMatchObject({ id: current, current: true, page_views: 1, errors: 1, error_rate: 1 });
+    expect(status.releases[0]?.top_errors).toEqual([{ message: 'Teaser failed', kind: 'boundary', page: '/blog', count: 1, source: null }]);
+    expect(status.releases.slice(1).every((kept) => !kept.current && kept.page_views === 0)).toBe(true);
+
+    const text = await release(['blog', '--status'], { DATABASE_URL: suite.ctx.testDb.url });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`* ${current}  (current)\n    page views 1 · errors 1 (1 per page view)`);
   });
 
   it('refuses to run while another release command holds the lock', async () => {

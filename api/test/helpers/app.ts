@@ -39,6 +39,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     releasesKeep: 5,
     shutdownTimeoutMs: 10_000,
     leads: {},
+    // Lifted like the submissions' limit; the telemetry suite sets its own.
+    telemetry: { enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 1_000_000 },
     contentDir: REPO_CONTENT_DIR,
     mediaDir: TEST_MEDIA_DIR,
     ...overrides,
