@@ -12,7 +12,7 @@
 // --baseline <folder>: first the same with the API and the shell's nginx configuration of another
 // checkout (an earlier commit, its shared and api workspaces built), serving this checkout's
 // front-end builds: before and after in one run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
-import { startAppNginx, stop, waitFor } from './bench-servers.mjs';
+import { hasNginx, startShellNginx, stop, waitFor } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,22 +64,6 @@ async function startApi(dataDir, { env, apiRoot = root }) {
   });
   await waitFor(`${base}/api/health`, child);
   return { child, base, port };
-}
-
-function hasNginx() {
-  return spawnSync('sh', ['-c', 'command -v nginx || test -x /usr/sbin/nginx'], { stdio: 'ignore' }).status === 0;
-}
-
-/** The shell's nginx as its image runs it (the configuration of the checkout at `siteRoot`), in front of the API at `apiPort`. */
-function startShellNginx(workDir, apiPort, siteRoot) {
-  return startAppNginx(workDir, {
-    siteRoot,
-    appFolder: 'shell',
-    appRoot: path.join(root, 'shell/dist'),
-    template: 'shell/deploy/nginx-site.conf.template',
-    env: { API_UPSTREAMS: `127.0.0.1:${apiPort}` },
-    readyPath: '/healthz',
-  });
 }
 
 async function load(base, { url, headers }) {
@@ -207,7 +191,7 @@ async function main() {
           rows.push({ mode: mode.label, server: 'API', url: target.url, ...(await load(api.base, target)) });
         }
         if (nginx) {
-          const proxy = await startShellNginx(workDir, api.port, mode.apiRoot ?? root);
+          const proxy = await startShellNginx(workDir, api.port, { siteRoot: mode.apiRoot ?? root });
           try {
             for (const target of TARGETS.filter(({ url }) => PAGES.includes(url))) {
               console.error(`… ${mode.label}: ${target.url} through nginx`);

@@ -1,8 +1,11 @@
 // What the benchmarks start and stop: a server process, and an app's nginx as its image runs it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Polls `url` until it answers 2xx; fails if `child` exits first or it never does (30 s). */
 export async function waitFor(url, child) {
@@ -50,4 +53,23 @@ export async function startAppNginx(workDir, { siteRoot, appFolder, appRoot, tem
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}${readyPath}`, child);
   return { child, base };
+}
+
+export function hasNginx() {
+  return spawnSync('sh', ['-c', 'command -v nginx || test -x /usr/sbin/nginx'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * The shell's nginx as its image runs it (its page cache and all), serving this checkout's shell
+ * build in front of the API at `apiPort`; `siteRoot` is the checkout whose configuration it runs.
+ */
+export function startShellNginx(workDir, apiPort, { siteRoot = root } = {}) {
+  return startAppNginx(workDir, {
+    siteRoot,
+    appFolder: 'shell',
+    appRoot: path.join(root, 'shell/dist'),
+    template: 'shell/deploy/nginx-site.conf.template',
+    env: { API_UPSTREAMS: `127.0.0.1:${apiPort}` },
+    readyPath: '/healthz',
+  });
 }

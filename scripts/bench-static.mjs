@@ -3,14 +3,14 @@
 // configuration, Debian's nginx on this machine): requests per second and p99 latency for the
 // blog remote's manifest, its remote entry and its largest chunk, brotli as browsers ask.
 // Options: --duration <s> (default 5), --connections <n> (default 20).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
-import { startAppNginx, stop, waitFor } from './bench-servers.mjs';
+import { hasNginx, startAppNginx, stop, waitFor } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,7 +69,7 @@ async function measure(base, file) {
 }
 
 async function main() {
-  if (spawnSync('sh', ['-c', 'command -v nginx || test -x /usr/sbin/nginx'], { stdio: 'ignore' }).status !== 0) {
+  if (!hasNginx()) {
     throw new Error('nginx is not installed (apt-get install -y nginx libnginx-mod-http-brotli-static)');
   }
   buildIfStale();
