@@ -15,8 +15,15 @@ export const FLUSH_INTERVAL_MS = 1000;
  */
 export const MAX_PENDING_ROWS = 50_000;
 
-/** Rows per insert statement: well below SQLite's and PostgreSQL's limits on bound values. */
-const ROWS_PER_STATEMENT = 400;
+/**
+ * Rows per insert statement: well below SQLite's and PostgreSQL's limits on bound values, and
+ * small enough that SQLite (synchronous in this process) holds requests back about a millisecond
+ * at a time; the write lets waiting requests run between statements.
+ */
+const ROWS_PER_STATEMENT = 100;
+
+/** Lets the requests that arrived meanwhile run (SQLite's statements block the event loop). */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface MinuteRow {
   minute: number;
@@ -150,6 +157,7 @@ export class TelemetryRecorder {
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         for (const rows of chunks([...minutes.values()])) {
+          await yieldToRequests();
           await trx
             .insertInto('telemetry_minutes')
             .values(rows)
@@ -163,6 +171,7 @@ export class TelemetryRecorder {
         const samples = new Map<string, ErrorRow>();
         for (const row of errors.values()) samples.set(`${row.app}\n${row.release}\n${row.fingerprint}`, row);
         for (const rows of chunks([...samples.values()])) {
+          await yieldToRequests();
           await trx
             .insertInto('telemetry_errors')
             .values(
@@ -186,6 +195,7 @@ export class TelemetryRecorder {
             .execute();
         }
         for (const rows of chunks([...errors.values()])) {
+          await yieldToRequests();
           await trx
             .insertInto('telemetry_error_minutes')
             .values(rows.map(({ app, release, fingerprint, minute, count }) => ({ app, release, fingerprint, minute, count })))
