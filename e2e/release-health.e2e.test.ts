@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SECTION_IDS } from '@agency/shared';
 import type { Page } from 'playwright-core';
-import { describeInBrowser, openPage } from './support/browser';
+import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
 import { ROOT } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -78,11 +78,12 @@ describeInBrowser('release health from visitors’ browsers', () => {
   /** A visitor on the home page scrolls down to the blog's section and taps the page. */
   async function visitHomeAndScrollToBlog(): Promise<Page & { consoleErrors: string[] }> {
     const page = await openPage(suite.browser, undefined, { lazySections: true });
-    // The reporter's code loads once the page has loaded and is idle; until then reports wait in the page.
+    // The reporter's code loads once the page has loaded and the visitor acts on it (here the
+    // scroll); until then reports wait in the page.
     const reporterLoaded = page.waitForResponse(REPORTER_CODE);
     await page.goto(suite.site.baseUrl);
-    await reporterLoaded;
     await page.locator(`#${SECTION_IDS.blog}`).scrollIntoViewIfNeeded();
+    await reporterLoaded;
     await page.locator(`#${SECTION_IDS.blog} [data-remote-module="blog/BlogTeaser"], #${SECTION_IDS.blog} [data-remote-unavailable]`).first().waitFor();
     // An interaction, so that the page has an INP to report.
     await page.locator('footer').last().click();
@@ -99,6 +100,14 @@ describeInBrowser('release health from visitors’ browsers', () => {
   }
   const left: Page[] = [];
   afterAll(() => Promise.all(left.map((page) => page.context().close())));
+
+  /** The tab goes to the background and comes back (a switch to another tab or app). */
+  const hideAndShow = (page: Page) =>
+    page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    });
 
   const metrics = (token?: string) =>
     fetch(`${suite.site.baseUrl}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
@@ -153,6 +162,32 @@ describeInBrowser('release health from visitors’ browsers', () => {
     expect(text).toContain(TEASER_SOURCE);
   });
 
+  it('loads no telemetry code on a page nobody acts on, and counts its page view when it is left', async () => {
+    const shellPageViews = async () => {
+      const scraped = await (await metrics(METRICS_TOKEN)).text();
+      return [...scraped.matchAll(/^agency_browser_page_views_total\{app="shell",release="[^"]+"\} (\d+)$/gm)].reduce((sum, [, n]) => sum + Number(n), 0);
+    };
+    const before = await shellPageViews();
+    const page = await openPage(suite.browser);
+    const scripts: string[] = [];
+    const beacons: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+      if (request.url().endsWith('/api/telemetry')) beacons.push(request.url());
+    });
+    await page.goto(`${suite.site.baseUrl}/blog/1`, { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => REPORTER_CODE({ url: () => url }))).toEqual([]);
+    expect(beacons).toEqual([]);
+
+    await leave(page);
+    const deadline = Date.now() + 10_000;
+    while ((await shellPageViews()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    // One page view, sent once: by the page itself, as its reporter never loaded.
+    expect(await shellPageViews()).toBe(before + 1);
+  });
+
   it('works as usual with telemetry blocked, and shows no error', async () => {
     const page = await openPage(suite.browser);
     let blocked = 0;
@@ -163,14 +198,11 @@ describeInBrowser('release health from visitors’ browsers', () => {
     const reporterLoaded = page.waitForResponse(REPORTER_CODE);
     await page.goto(`${suite.site.baseUrl}/blog`);
     const firstPost = page.locator('article a').first();
-    await firstPost.waitFor();
+    await waitForHydration(firstPost);
+    // Hidden and shown again: the page sends its page view itself (refused), and loads the reporter.
+    await hideAndShow(page);
     await reporterLoaded;
-    // Hidden and shown again: the page sends its beacon, which is refused.
-    await page.evaluate(() => {
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
-      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
-    });
+    await hideAndShow(page);
     await firstPost.click();
     await page.getByRole('heading', { level: 1 }).waitFor();
     await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);

@@ -1,8 +1,9 @@
 import { waitFor } from '@testing-library/react';
-import { TELEMETRY_SAMPLE_META } from '@agency/shared';
+import { PAGE_DATA_IDS, TELEMETRY_PATH, TELEMETRY_SAMPLE_META, type RemotesDocument, type TelemetryBatch } from '@agency/shared';
 import type { TelemetrySink } from './telemetry-capture';
 
 jest.mock('./telemetry-reporter', () => ({ createReporter: jest.fn() }));
+jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
 
 type Capture = typeof import('./telemetry-capture');
 type MockedSink = { [K in keyof TelemetrySink]: jest.Mock };
@@ -48,13 +49,25 @@ function finishLoading(): void {
   window.dispatchEvent(new Event('load'));
 }
 
+/** The visitor's first act on the page: a tap. */
+function tap(): void {
+  window.dispatchEvent(new Event('pointerdown'));
+}
+
+function hidePage(): void {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
 /** Lets the loading chain (load event, idle wait, the reporter's import) run its course. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-// Each copy of the module listens on window: the listeners of each test are removed after it.
-const listeners: [string, EventListenerOrEventListenerObject][] = [];
+// Each copy of the module listens on window and document: the listeners of each test are removed after it.
+type Listening = [string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined];
+const listeners: Listening[] = [];
+const documentListeners: Listening[] = [];
 
 beforeAll(() => {
   Object.defineProperty(document, 'readyState', { configurable: true, get: () => readyState });
@@ -68,13 +81,20 @@ beforeEach(() => {
   readyState = 'loading';
   const original = window.addEventListener.bind(window);
   jest.spyOn(window, 'addEventListener').mockImplementation((type, listener, options) => {
-    if (listener) listeners.push([type, listener]);
+    if (listener) listeners.push([type, listener, options]);
     original(type, listener, options);
+  });
+  const originalOnDocument = document.addEventListener.bind(document);
+  jest.spyOn(document, 'addEventListener').mockImplementation((type, listener, options) => {
+    if (listener) documentListeners.push([type, listener, options]);
+    originalOnDocument(type, listener, options);
   });
 });
 
 afterEach(() => {
-  for (const [type, listener] of listeners.splice(0)) window.removeEventListener(type, listener);
+  for (const [type, listener, options] of listeners.splice(0)) window.removeEventListener(type, listener, options);
+  for (const [type, listener, options] of documentListeners.splice(0)) document.removeEventListener(type, listener, options);
+  delete (document as { visibilityState?: unknown }).visibilityState;
   jest.restoreAllMocks();
   setSample(undefined);
   document.body.replaceChildren();
@@ -107,7 +127,7 @@ describe.each([
 describe('with a sample of 1', () => {
   beforeEach(() => setSample('1'));
 
-  it('hands what happened before the reporter loaded to it once the page has loaded and is idle, in order', async () => {
+  it('loads the reporter once the page has loaded when errors happened, and hands it what happened before, in order', async () => {
     const { startTelemetry, reportError, reportPageView } = await freshCapture();
     startTelemetry();
 
@@ -147,6 +167,7 @@ describe('with a sample of 1', () => {
     const { startTelemetry, reportPageView } = await freshCapture();
     readyState = 'complete';
     startTelemetry();
+    tap();
     await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
 
     const late = new Error('late');
@@ -155,6 +176,118 @@ describe('with a sample of 1', () => {
     window.history.pushState(null, '', '/nowhere');
     reportPageView();
     expect(sink.pageView).toHaveBeenCalledWith({ page: '*', remotes: [] });
+  });
+
+  it.each(['pointerdown', 'keydown', 'touchstart', 'wheel', 'scroll'])(
+    'loads no reporter on a page nobody acts on, and loads it at the first %s once the page has loaded',
+    async (type) => {
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      reportPageView();
+      window.dispatchEvent(new Event(type));
+      await settle();
+      expect(createReporter).not.toHaveBeenCalled();
+
+      finishLoading();
+      await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [] });
+    },
+  );
+
+  it('loads no reporter after the load event alone', async () => {
+    const { startTelemetry, reportPageView } = await freshCapture();
+    startTelemetry();
+    reportPageView();
+    finishLoading();
+    await settle();
+    expect(createReporter).not.toHaveBeenCalled();
+  });
+
+  describe('a page hidden before the reporter loaded', () => {
+    const REMOTES: RemotesDocument = {
+      shell: { release: 'shell-7' },
+      remotes: {
+        home: { entry: '/remotes/home/h3/mf-manifest.json', release: 'h3' },
+        blog: { entry: '/remotes/blog/b9/mf-manifest.json', release: 'b9' },
+        forms: { entry: '/remotes/forms/f1/mf-manifest.json', release: 'f1' },
+      },
+    };
+    let beacons: { url: string; body: Blob }[];
+
+    beforeEach(() => {
+      // The remotes document the server put in the page names the releases.
+      const script = document.createElement('script');
+      script.type = 'application/json';
+      script.id = PAGE_DATA_IDS.remotes;
+      script.textContent = JSON.stringify(REMOTES);
+      document.head.append(script);
+      beacons = [];
+      Object.assign(navigator, {
+        sendBeacon: jest.fn((url: string, body: Blob) => {
+          beacons.push({ url, body });
+          return true;
+        }),
+      });
+    });
+
+    afterEach(() => {
+      document.getElementById(PAGE_DATA_IDS.remotes)?.remove();
+      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+    });
+
+    const sentBatches = () =>
+      Promise.all(
+        beacons.map(
+          ({ body }) =>
+            new Promise<TelemetryBatch>((resolve) => {
+              const reader = new FileReader();
+              reader.onload = () => resolve(JSON.parse(reader.result as string) as TelemetryBatch);
+              reader.readAsText(body);
+            }),
+        ),
+      );
+
+    it('sends its page views itself, and the reporter, loaded then, does not send them again', async () => {
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      finishLoading();
+      document.body.innerHTML = '<div data-remote-module="home/HeroSection"></div>';
+      reportPageView();
+      await settle();
+
+      hidePage();
+      expect(beacons.map(({ url }) => url)).toEqual([TELEMETRY_PATH]);
+      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'shell-7', home: 'h3' } }] }]);
+
+      // Hidden is a moment to load the reporter too (a tab in the background lives on): it gets
+      // the page view for its vitals, marked as sent.
+      await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: ['home'], sent: true });
+      window.dispatchEvent(new Event('pagehide'));
+      expect(beacons).toHaveLength(1);
+    });
+
+    it('sends its page views when it is left (pagehide), once', async () => {
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      reportPageView();
+      window.dispatchEvent(new Event('pagehide'));
+      window.dispatchEvent(new Event('pagehide'));
+      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'shell-7' } }] }]);
+    });
+
+    it('sends nothing itself once the reporter is there', async () => {
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      finishLoading();
+      tap();
+      await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
+      reportPageView();
+      hidePage();
+      window.dispatchEvent(new Event('pagehide'));
+      expect(beacons).toEqual([]);
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [] });
+    });
   });
 
   it('reports a loader’s failures against the remote, on the page it happened', async () => {
@@ -183,6 +316,7 @@ describe('with a sample of 1', () => {
       const { startTelemetry } = await freshCapture();
       startTelemetry();
       finishLoading();
+      tap();
       await settle();
       expect(requestIdleCallback).toHaveBeenCalledWith(expect.any(Function), { timeout: 3000 });
       expect(createReporter).not.toHaveBeenCalled();
@@ -208,6 +342,8 @@ describe('with a sample of 1', () => {
     readyState = 'complete';
     startTelemetry();
     startTelemetry();
+    tap();
+    tap();
     await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
     dispatchError(new Error('once'));
     expect(sink.error).toHaveBeenCalledTimes(1);
@@ -247,6 +383,7 @@ describe('sampling', () => {
     readyState = 'complete';
     startTelemetry();
     reportPageView();
+    tap();
     await settle();
     expect(createReporter).toHaveBeenCalledTimes(reports ? 1 : 0);
     expect(sink.pageView).toHaveBeenCalledTimes(reports ? 1 : 0);

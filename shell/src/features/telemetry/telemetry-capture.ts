@@ -1,10 +1,13 @@
 import { TELEMETRY_SAMPLE_META, type BrowserErrorKind } from '@agency/shared';
 import { pagePattern } from '../navigation/page-routes';
+import { pageReleases, sendBeacon } from './telemetry-beacon';
 
 /**
- * The part of release telemetry every page loads: it catches errors and page views from the
- * start, and holds them until the reporter (telemetry-reporter.ts, with web-vitals) is loaded,
- * once the page has loaded and the main thread is idle, so it costs the first load nothing.
+ * The part of release telemetry every page loads. It catches errors and page views from the
+ * start and holds them for the reporter (telemetry-reporter.ts, with web-vitals), which loads
+ * only once the page has loaded and then the visitor first acts on it (a tap, a key, a scroll), an
+ * error happens or the page is hidden, in an idle moment: a page nobody touches loads none of it.
+ * A page hidden before the reporter is there sends its page views itself.
  */
 
 /** An error as caught: the reporter tells which app release it belongs to. */
@@ -20,6 +23,8 @@ export interface CapturedError {
 export interface CapturedPageView {
   page: string;
   remotes: string[];
+  /** Already sent by the page itself (it was hidden before the reporter loaded). */
+  sent?: boolean;
 }
 
 export interface TelemetrySink {
@@ -29,25 +34,34 @@ export interface TelemetrySink {
 
 /** What the page holds at most until the reporter is loaded. */
 const MAX_HELD = 50;
-/** The longest wait for an idle moment after the load event. */
+/** The longest wait for an idle moment once the reporter is wanted. */
 const IDLE_TIMEOUT_MS = 3000;
+/** The visitor's first acts on the page (web-vitals attaches late and still sees the first input). */
+const FIRST_INPUT_EVENTS = ['pointerdown', 'keydown', 'touchstart', 'wheel', 'scroll'] as const;
 
 let enabled = false;
 let sink: TelemetrySink | undefined;
-const held: ((sink: TelemetrySink) => void)[] = [];
+let pageLoaded = false;
+let wanted = false;
+let loading = false;
+const held: ({ view: CapturedPageView } | { error: CapturedError })[] = [];
 
-function deliver(call: (sink: TelemetrySink) => void): void {
-  if (!enabled) return;
-  if (sink) call(sink);
-  else if (held.length < MAX_HELD) held.push(call);
+function hold(item: (typeof held)[number]): void {
+  if (held.length < MAX_HELD) held.push(item);
 }
 
 const currentPage = () => pagePattern(window.location.pathname);
 
 /** Reports an error that a slot's boundary or the remote loader caught. */
 export function reportError(kind: BrowserErrorKind, error: unknown, remote?: string): void {
-  const page = currentPage();
-  deliver((target) => target.error({ kind, error, remote, page }));
+  if (!enabled) return;
+  const captured = { kind, error, remote, page: currentPage() };
+  if (sink) {
+    sink.error(captured);
+    return;
+  }
+  hold({ error: captured });
+  wantReporter();
 }
 
 /** Reports a page view of the page now shown. */
@@ -59,7 +73,40 @@ export function reportPageView(): void {
     remotes.add(id.slice(0, id.indexOf('/')));
   }
   const view = { page: currentPage(), remotes: [...remotes].filter(Boolean) };
-  deliver((target) => target.pageView(view));
+  if (sink) sink.pageView(view);
+  else hold({ view });
+}
+
+/** The page is hidden or left before the reporter is there: its page views go out now, vitals and errors wait for it. */
+function sendHeldPageViews(): void {
+  if (sink) return;
+  const views = held.flatMap((item) => ('view' in item && !item.view.sent ? [item.view] : []));
+  if (views.length === 0) return;
+  for (const view of views) view.sent = true;
+  sendBeacon({ page_views: views.map(({ page, remotes }) => ({ page, releases: pageReleases(remotes) })) });
+}
+
+function wantReporter(): void {
+  wanted = true;
+  if (!enabled || !pageLoaded || loading) return;
+  loading = true;
+  new Promise<void>((resolve) => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
+    else setTimeout(resolve, 0);
+  })
+    .then(() => import(/* webpackChunkName: "telemetry" */ './telemetry-reporter'))
+    .then(({ createReporter }) => {
+      sink = createReporter();
+      for (const item of held.splice(0)) {
+        if ('view' in item) sink.pageView(item.view);
+        else sink.error(item.error);
+      }
+    })
+    // A reporter that cannot load (blocked, offline) leaves the page as it is.
+    .catch(() => {
+      enabled = false;
+      held.length = 0;
+    });
 }
 
 /** The share of page loads the server asks to report (its meta tag); none without one (the dev server). */
@@ -68,20 +115,9 @@ function sampleRate(): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-function afterLoadWhenIdle(): Promise<void> {
-  const loaded = document.readyState === 'complete' ? Promise.resolve() : new Promise((resolve) => window.addEventListener('load', resolve, { once: true }));
-  return loaded.then(
-    () =>
-      new Promise<void>((resolve) => {
-        if ('requestIdleCallback' in window) window.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
-        else setTimeout(resolve, 0);
-      }),
-  );
-}
-
 /**
  * Starts telemetry for this page load when it is in the sample: catches uncaught errors and
- * unhandled rejections from now on, and loads the reporter once the page is loaded and idle.
+ * unhandled rejections from now on, and waits for the moment to load the reporter.
  */
 export function startTelemetry(): void {
   if (enabled || Math.random() >= sampleRate()) return;
@@ -91,15 +127,29 @@ export function startTelemetry(): void {
     if (event.error !== undefined && event.error !== null) reportError('uncaught', event.error);
   });
   window.addEventListener('unhandledrejection', (event) => reportError('rejection', event.reason));
-  void afterLoadWhenIdle()
-    .then(() => import(/* webpackChunkName: "telemetry" */ './telemetry-reporter'))
-    .then(({ createReporter }) => {
-      sink = createReporter();
-      for (const call of held.splice(0)) call(sink);
-    })
-    // A reporter that cannot load (blocked, offline) leaves the page as it is.
-    .catch(() => {
-      enabled = false;
-      held.length = 0;
-    });
+
+  const firstInput = new AbortController();
+  for (const type of FIRST_INPUT_EVENTS) {
+    window.addEventListener(
+      type,
+      () => {
+        firstInput.abort();
+        wantReporter();
+      },
+      { capture: true, passive: true, signal: firstInput.signal },
+    );
+  }
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'hidden') return;
+    sendHeldPageViews();
+    wantReporter();
+  });
+  window.addEventListener('pagehide', sendHeldPageViews);
+
+  const onLoad = () => {
+    pageLoaded = true;
+    if (wanted) wantReporter();
+  };
+  if (document.readyState === 'complete') onLoad();
+  else window.addEventListener('load', onLoad, { once: true });
 }

@@ -4,7 +4,6 @@ import {
   maskPersonalData,
   maskStack,
   TELEMETRY_LIMITS,
-  TELEMETRY_PATH,
   type RemoteName,
   type TelemetryBatch,
   type TelemetryError,
@@ -13,6 +12,7 @@ import {
   type VitalName,
 } from '@agency/shared';
 import { registeredRemote, remotesDocumentInPage } from '../federation/remotes-config';
+import { pageReleases, remoteRelease, sendBeacon, shellRelease } from './telemetry-beacon';
 import type { CapturedError, CapturedPageView, TelemetrySink } from './telemetry-capture';
 
 /** Errors wait this long for others before they are sent, so a burst goes in one beacon. */
@@ -21,16 +21,6 @@ export const ERROR_REPORT_DELAY_MS = 3000;
 // Cut in the browser so that a beacon of the most errors allowed stays within the body limit.
 const MESSAGE_CHARS = 300;
 const STACK_CHARS = 1500;
-
-const UNKNOWN_RELEASE = 'unknown';
-
-function shellRelease(): string {
-  return window.__AGENCY_RELEASES__?.shell ?? remotesDocumentInPage()?.shell.release ?? UNKNOWN_RELEASE;
-}
-
-function remoteRelease(name: string): string {
-  return registeredRemote(name as RemoteName)?.release ?? remotesDocumentInPage()?.remotes[name as RemoteName]?.release ?? UNKNOWN_RELEASE;
-}
 
 /** Where the remote's files are served from, as an absolute URL prefix. */
 function remoteBase(name: string): string | undefined {
@@ -58,32 +48,6 @@ export function appOfStack(stack: string): string | undefined {
 function describe(error: unknown): { message: string; stack: string } {
   if (error instanceof Error) return { message: `${error.name}: ${error.message}`, stack: error.stack ?? '' };
   return { message: String(error), stack: '' };
-}
-
-/** The releases of the page view: the shell's and each remote's on the page. */
-function pageReleases(remotes: readonly string[]): Record<string, string> {
-  const releases: Record<string, string> = { [HOST_NAME]: shellRelease() };
-  for (const name of remotes) releases[name] = remoteRelease(name);
-  return releases;
-}
-
-/** Sends a beacon, with `fetch(keepalive)` where beacons are missing or refused; a failure is dropped quietly. */
-function send(batch: TelemetryBatch): void {
-  const body = JSON.stringify(batch);
-  const errors = batch.errors ?? [];
-  if (body.length > TELEMETRY_LIMITS.bodyBytes / 2 && errors.length > 1) {
-    // Strings count twice here: Ukrainian text takes two bytes a character in UTF-8.
-    const half = Math.ceil(errors.length / 2);
-    send({ ...batch, errors: errors.slice(0, half) });
-    send({ errors: errors.slice(half) });
-    return;
-  }
-  try {
-    if (navigator.sendBeacon?.(TELEMETRY_PATH, new Blob([body], { type: 'application/json' }))) return;
-  } catch {
-    // Too big or refused: try fetch below.
-  }
-  void fetch(TELEMETRY_PATH, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(() => undefined);
 }
 
 /**
@@ -120,7 +84,7 @@ export function createReporter(): TelemetrySink {
       if (pageViews.length > 0) batch.page_views = pageViews.splice(0, TELEMETRY_LIMITS.pageViews);
       if (first && vitalReports.length > 0) batch.vitals = vitalReports;
       if (errorReports.length > 0) batch.errors = errorReports.splice(0, TELEMETRY_LIMITS.errors);
-      if (Object.keys(batch).length > 0) send(batch);
+      if (Object.keys(batch).length > 0) sendBeacon(batch);
     }
   }
 
@@ -133,10 +97,10 @@ export function createReporter(): TelemetrySink {
   window.addEventListener('pagehide', () => flush(true));
 
   return {
-    pageView({ page, remotes }: CapturedPageView) {
+    pageView({ page, remotes, sent }: CapturedPageView) {
       const view = { page, releases: pageReleases(remotes) };
       landing ??= view;
-      pageViews.push(view);
+      if (!sent) pageViews.push(view);
       seenThisView.clear();
     },
     error({ kind, error, remote, page }: CapturedError) {
