@@ -12,15 +12,13 @@
 // --baseline <folder>: first the same with the API and the shell's nginx configuration of another
 // checkout (an earlier commit, its shared and api workspaces built), serving this checkout's
 // front-end builds: before and after in one run.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort } from '../api/scripts/embedded-postgres.mjs';
-import { hasNginx, startShellNginx, stop, waitFor } from './bench-servers.mjs';
+import { hasNginx, startApi, startShellNginx, stop } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,28 +41,6 @@ const TARGETS = [
   ...PAGES.map((url) => ({ url, headers: PAGE_HEADERS })),
   { url: '/api/services', headers: { ...BROWSER, accept: 'application/json' } },
 ];
-
-async function startApi(dataDir, { env, apiRoot = root }) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(apiRoot, 'api/dist/server.js')], {
-    env: {
-      ...process.env,
-      STATIC_ROOT: root,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SITE_URL: 'https://khvylia.example',
-      DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
-      RELEASES_DIR: path.join(dataDir, 'releases'),
-      MEDIA_DIR: path.join(dataDir, 'media'),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitFor(`${base}/api/health`, child);
-  return { child, base, port };
-}
 
 async function load(base, { url, headers }) {
   const options = { url: `${base}${url}`, connections: CONNECTIONS, headers };

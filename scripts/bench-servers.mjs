@@ -17,6 +17,34 @@ export async function waitFor(url, child) {
   throw new Error(`${url} did not answer`);
 }
 
+/**
+ * The API's production build (`api/dist` of the checkout at `apiRoot`) on a free port, serving this
+ * checkout's front-end builds, with a fresh SQLite database (`bench.sqlite`), releases and media
+ * folder in `dataDir`; `env` adds to or overrides its settings.
+ */
+export async function startApi(dataDir, { env = {}, apiRoot = root } = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const databaseFile = path.join(dataDir, 'bench.sqlite');
+  const child = spawn(process.execPath, [path.join(apiRoot, 'api/dist/server.js')], {
+    env: {
+      ...process.env,
+      STATIC_ROOT: root,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SITE_URL: 'https://khvylia.example',
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      RELEASES_DIR: path.join(dataDir, 'releases'),
+      MEDIA_DIR: path.join(dataDir, 'media'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitFor(`${base}/api/health`, child);
+  return { child, base, port, databaseFile };
+}
+
 /** Stops a server with SIGTERM and resolves once it has exited. */
 export function stop(child) {
   if (child.exitCode !== null) return Promise.resolve();

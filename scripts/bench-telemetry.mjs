@@ -17,8 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort } from '../api/scripts/embedded-postgres.mjs';
-import { hasNginx, startShellNginx, stop, waitFor } from './bench-servers.mjs';
+import { hasNginx, startApi, startShellNginx, stop } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const scriptFile = fileURLToPath(import.meta.url);
@@ -149,32 +148,18 @@ async function phase(apiChild, base, withBeacons) {
 async function main() {
   buildIfStale();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-telemetry-'));
-  const databaseFile = path.join(workDir, 'bench.sqlite');
-  const port = await freePort();
-  const apiBase = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, 'api/dist/server.js')], {
+  const { child, base: apiBase, port, databaseFile } = await startApi(workDir, {
     env: {
-      ...process.env,
-      STATIC_ROOT: root,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SITE_URL: 'https://khvylia.example',
-      DATABASE_URL: `sqlite:${databaseFile}`,
-      RELEASES_DIR: path.join(workDir, 'releases'),
-      MEDIA_DIR: path.join(workDir, 'media'),
       TRUST_PROXY: '127.0.0.1',
       // Behind nginx every beacon comes from this machine's one address: the limit is still
       // counted per address, never reached.
       TELEMETRY_RATE_LIMIT: '100000000',
       METRICS_TOKEN,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const rows = [];
   const beaconRows = [];
   try {
-    await waitFor(`${apiBase}/api/health`, child);
     // Rounds alternate the phases, so a slow moment of the machine does not land on one of them.
     const measure = async (label, base) => {
       console.error(`… ${label}: warming up`);

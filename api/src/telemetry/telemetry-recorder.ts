@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/connection';
+import type { TelemetryErrorsTable, TelemetryMinutesTable } from '../db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { PAGE_VIEW_KIND, toMinute } from './telemetry-kinds';
 
@@ -25,27 +26,11 @@ const ROWS_PER_STATEMENT = 100;
 /** Lets the requests that arrived meanwhile run (SQLite's statements block the event loop). */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-interface MinuteRow {
-  minute: number;
-  app: string;
-  release: string;
-  page: string;
-  kind: string;
-  bucket: number;
-  count: number;
-}
+/** A per-minute count waiting for its upsert into telemetry_minutes. */
+type MinuteRow = Omit<Insertable<TelemetryMinutesTable>, 'count'> & { count: number };
 
-interface ErrorRow {
-  app: string;
-  release: string;
-  fingerprint: string;
-  kind: string;
-  page: string;
-  message: string;
-  stack: string;
-  minute: number;
-  count: number;
-}
+/** An error sample waiting for telemetry_errors, with the minute and count for telemetry_error_minutes. */
+type ErrorRow = Omit<TelemetryErrorsTable, 'first_minute' | 'last_minute'> & { minute: number; count: number };
 
 /** What one beacon added, per app release: for the process's Prometheus counters. */
 export interface RecordedBatch {
