@@ -31,6 +31,7 @@ interface Service {
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  profiles?: string[];
   deploy?: { replicas?: number };
 }
 /** Compose's long port syntax: the container's port, the host's (a variable with a default) and address. */
@@ -90,7 +91,7 @@ describe('docker-compose.yml', () => {
   const { services } = compose;
 
   it('runs each app in a service of its own, built from its own Dockerfile, next to the database and the rate-limit store', () => {
-    expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey'].sort());
+    expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey', 'prometheus'].sort());
     for (const folder of APP_FOLDERS) {
       expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: `${folder}/Dockerfile` }]);
     }
@@ -101,6 +102,11 @@ describe('docker-compose.yml', () => {
       const inImage = service.build && readDockerfile(path.dirname(service.build.dockerfile)).at(-1)!.lines.some((line) => line.startsWith('HEALTHCHECK '));
       expect([name, Boolean(service.healthcheck ?? inImage)]).toEqual([name, true]);
     }
+  });
+
+  it('runs Prometheus only when asked for, with the monitoring profile', () => {
+    const withProfiles = Object.entries(services).filter(([, service]) => service.profiles);
+    expect(withProfiles.map(([name, service]) => [name, service.profiles])).toEqual([['prometheus', ['monitoring']]]);
   });
 
   it('starts the API on a healthy database and store, and the site on a healthy API', () => {
