@@ -1,4 +1,4 @@
-import { HOST_NAME, TELEMETRY_LIMITS, TELEMETRY_PATH, type RemoteName, type TelemetryBatch } from '@agency/shared';
+import { HOST_NAME, TELEMETRY_LIMITS, TELEMETRY_PATH, type RemoteLocation, type RemoteName, type TelemetryBatch } from '@agency/shared';
 import { registeredRemote, remotesDocumentInPage } from '../federation/remotes-config';
 
 /**
@@ -12,8 +12,13 @@ export function shellRelease(): string {
   return window.__AGENCY_RELEASES__?.shell ?? remotesDocumentInPage()?.shell.release ?? UNKNOWN_RELEASE;
 }
 
+/** Where a remote is loaded from and its release: as the shell registered it, else as the page names it. */
+export function remoteLocation(name: string): RemoteLocation | undefined {
+  return registeredRemote(name as RemoteName) ?? remotesDocumentInPage()?.remotes[name as RemoteName];
+}
+
 export function remoteRelease(name: string): string {
-  return registeredRemote(name as RemoteName)?.release ?? remotesDocumentInPage()?.remotes[name as RemoteName]?.release ?? UNKNOWN_RELEASE;
+  return remoteLocation(name)?.release ?? UNKNOWN_RELEASE;
 }
 
 /** The releases of a page view: the shell's and each remote's on the page. */

@@ -4,15 +4,14 @@ import {
   maskPersonalData,
   maskStack,
   TELEMETRY_LIMITS,
-  type RemoteName,
   type TelemetryBatch,
   type TelemetryError,
   type TelemetryPageView,
   type TelemetryVital,
   type VitalName,
 } from '@agency/shared';
-import { registeredRemote, remotesDocumentInPage } from '../federation/remotes-config';
-import { pageReleases, remoteRelease, sendBeacon, shellRelease } from './telemetry-beacon';
+import { remotesDocumentInPage } from '../federation/remotes-config';
+import { pageReleases, remoteLocation, remoteRelease, sendBeacon, shellRelease } from './telemetry-beacon';
 import type { CapturedError, CapturedPageView, TelemetrySink } from './telemetry-capture';
 
 /** Errors wait this long for others before they are sent, so a burst goes in one beacon. */
@@ -24,7 +23,7 @@ const STACK_CHARS = 1500;
 
 /** Where the remote's files are served from, as an absolute URL prefix. */
 function remoteBase(name: string): string | undefined {
-  const entry = registeredRemote(name as RemoteName)?.entry ?? remotesDocumentInPage()?.remotes[name as RemoteName]?.entry;
+  const entry = remoteLocation(name)?.entry;
   return entry && new URL(entry.slice(0, entry.lastIndexOf('/') + 1), window.location.href).href;
 }
 
@@ -33,13 +32,15 @@ function remoteBase(name: string): string | undefined {
  * shell for the page's own origin. Undefined when no frame is the site's (a browser extension).
  */
 export function appOfStack(stack: string): string | undefined {
-  const remotes = Object.keys(remotesDocumentInPage()?.remotes ?? window.__AGENCY_RELEASES__?.remotes ?? {});
+  const names = Object.keys(remotesDocumentInPage()?.remotes ?? window.__AGENCY_RELEASES__?.remotes ?? {});
+  // Looked up once per error, not once per frame and remote.
+  const bases = names.flatMap((name) => {
+    const base = remoteBase(name);
+    return base === undefined ? [] : [{ name, base }];
+  });
   for (const [, url] of stack.matchAll(/(https?:\/\/[^\s()]+?):\d+:\d+/g)) {
-    const remote = remotes.find((name) => {
-      const base = remoteBase(name);
-      return base !== undefined && url!.startsWith(base);
-    });
-    if (remote) return remote;
+    const remote = bases.find(({ base }) => url!.startsWith(base));
+    if (remote) return remote.name;
     if (url!.startsWith(`${window.location.origin}/`)) return HOST_NAME;
   }
   return undefined;
