@@ -1,3 +1,4 @@
+import { ATTRIBUTION_KEYS } from '@agency/shared';
 import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { insertContactMessage, insertJobApplication } from '../src/db/repository';
@@ -15,6 +16,14 @@ let testDb: TestDatabase;
 let db: Database;
 
 const TRICKY_MESSAGE = 'Рядок 1, з комою; і крапкою з комою\nРядок 2 — "лапки" та емодзі 🎉';
+
+const FACEBOOK_ATTRIBUTION = {
+  utm_source: 'facebook',
+  utm_medium: 'cpc',
+  utm_campaign: 'black-friday',
+  landing_path: '/blog/6',
+  landed_at: '2026-11-24T08:30:00.000Z',
+};
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -45,7 +54,7 @@ beforeAll(async () => {
       service_type: 'analytics',
       message: TRICKY_MESSAGE,
     },
-    { user_agent: 'Mozilla/5.0', referrer: 'http://localhost/' },
+    { user_agent: 'Mozilla/5.0', referrer: 'http://localhost/', attribution: FACEBOOK_ATTRIBUTION },
   );
   await insertJobApplication(
     db,
@@ -57,7 +66,7 @@ beforeAll(async () => {
       position: 'Адміністратор соціальних мереж',
       resume_text: '=SUM(A1:A2) — не формула',
     },
-    { user_agent: null, referrer: null },
+    { user_agent: null, referrer: null, attribution: null },
   );
 });
 
@@ -84,7 +93,7 @@ it('prints contact messages as one JSON array with every field and created_at', 
   const rows = JSON.parse(stdout.toString('utf8')) as Record<string, unknown>[];
   expect(rows).toHaveLength(2);
   expect(Object.keys(rows[1] ?? {})).toEqual([
-    'id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer',
+    'id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer', ...ATTRIBUTION_KEYS,
   ]);
   expect(rows[1]).toMatchObject({
     name: 'Олена Петренко',
@@ -93,8 +102,12 @@ it('prints contact messages as one JSON array with every field and created_at', 
     message: TRICKY_MESSAGE,
     user_agent: 'Mozilla/5.0',
     referrer: 'http://localhost/',
+    ...FACEBOOK_ATTRIBUTION,
+    utm_term: null,
+    gclid: null,
+    referrer_host: null,
   });
-  expect(rows[0]).toMatchObject({ name: 'Старий запис', created_at: '2025-03-01T10:00:00.000Z', user_agent: null });
+  expect(rows[0]).toMatchObject({ name: 'Старий запис', created_at: '2025-03-01T10:00:00.000Z', user_agent: null, utm_source: null });
 });
 
 it('defaults to JSON and filters with --since', async () => {
@@ -110,9 +123,11 @@ it('prints CSV that a spreadsheet opens: UTF-8 BOM, CRLF, quoted cells, Ukrainia
   expect([...stdout.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const text = stdout.toString('utf8').replace(/^\uFEFF/, '');
   const rows = parseCsv(text);
-  expect(rows[0]).toEqual(['id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer']);
+  expect(rows[0]).toEqual(['id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer', ...ATTRIBUTION_KEYS]);
   expect(rows).toHaveLength(3);
   const olena = rows[2] ?? [];
+  expect(olena[rows[0]!.indexOf('utm_campaign')]).toBe('black-friday');
+  expect(olena[rows[0]!.indexOf('landing_path')]).toBe('/blog/6');
   expect(olena[2]).toBe('Олена Петренко');
   expect(olena[5]).toBe('ТОВ «Хмарка»');
   expect(olena[7]).toBe(TRICKY_MESSAGE);
@@ -129,15 +144,16 @@ it('prints job applications in both formats', async () => {
   ]);
   const csv = await runCli(['applications', '--format', 'csv']);
   const table = parseCsv(csv.stdout.toString('utf8').replace(/^\uFEFF/, ''));
-  expect(table[0]).toEqual(['id', 'created_at', 'name', 'email', 'phone', 'city', 'position', 'resume_text', 'user_agent', 'referrer']);
+  expect(table[0]).toEqual(['id', 'created_at', 'name', 'email', 'phone', 'city', 'position', 'resume_text', 'user_agent', 'referrer', ...ATTRIBUTION_KEYS]);
   expect(table[1]?.[7]).toBe("'=SUM(A1:A2) — не формула");
 });
 
 it.each([
-  [[], /contact, applications або outbox/],
+  [[], /contact, applications, outbox або report/],
   [['contact', '--retry', '3'], /--retry працює лише з outbox/],
   [['outbox', '--retry', 'x'], /Некоректний номер доставки/],
-  [['outbox', '--since', '2026-01-01'], /--since працює лише з contact і applications/],
+  [['outbox', '--since', '2026-01-01'], /--since працює лише з contact, applications і report/],
+  [['report', '--since', '2026-02-30'], /Некоректна дата/],
   [['orders'], /Невідомий тип/],
   [['contact', '--format', 'xml'], /Невідомий формат/],
   [['contact', '--since', '2026-13-01'], /Некоректна дата/],
@@ -160,6 +176,59 @@ it.each(['--help', '-h', 'contact --help'])('prints the usage to stdout for "%s"
   expect(stdout.toString('utf8')).toMatch(/^ +npm run submissions -- --help +ця довідка$/m);
 });
 
+describe('report', () => {
+  const MINUTE = 60_000;
+  const minuteOf = (date: Date) => Math.floor(date.getTime() / MINUTE);
+  const session = (id: string, source: string, medium: string, campaign: string, at = new Date()) => ({
+    id: id.padStart(32, '0'),
+    first_minute: minuteOf(at),
+    source,
+    medium,
+    campaign,
+  });
+
+  beforeAll(async () => {
+    await db.kysely
+      .insertInto('visit_sessions')
+      .values([
+        session('1', 'facebook', 'cpc', 'black-friday'),
+        session('2', 'facebook', 'cpc', 'black-friday'),
+        session('3', '(direct)', '(none)', '(not set)'),
+        session('4', 'facebook', 'cpc', 'black-friday', new Date('2025-03-01T09:00:00Z')),
+      ])
+      .execute();
+  });
+
+  it('prints sessions, leads of each kind and conversion per source, medium and campaign over the last 30 days', async () => {
+    const { code, stdout, stderr } = await runCli(['report']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const since = new Date();
+    since.setUTCDate(since.getUTCDate() - 29);
+    expect(JSON.parse(stdout.toString('utf8'))).toEqual({
+      since: since.toISOString().slice(0, 10),
+      rows: [
+        { source: 'facebook', medium: 'cpc', campaign: 'black-friday', sessions: 2, contact: 1, applications: 0, conversion_rate: 0.5 },
+        { source: '(direct)', medium: '(none)', campaign: '(not set)', sessions: 1, contact: 0, applications: 0, conversion_rate: 0 },
+        // The application came without attribution: counted, under no source.
+        { source: '(not set)', medium: '(not set)', campaign: '(not set)', sessions: 0, contact: 0, applications: 1, conversion_rate: null },
+      ],
+    });
+  });
+
+  it('counts from --since on, and prints CSV', async () => {
+    const { code, stdout } = await runCli(['report', '--since', '2025-01-01', '--format', 'csv', '--delimiter', ';']);
+    expect(code).toBe(0);
+    const table = parseCsv(stdout.toString('utf8').replace(/^\uFEFF/, ''), ';');
+    expect(table).toEqual([
+      ['source', 'medium', 'campaign', 'sessions', 'contact', 'applications', 'conversion_rate'],
+      ['facebook', 'cpc', 'black-friday', '3', '1', '0', '0.3333'],
+      ['(direct)', '(none)', '(not set)', '1', '0', '0', '0'],
+      // The 2025 message came without attribution too.
+      ['(not set)', '(not set)', '(not set)', '0', '1', '1', ''],
+    ]);
+  });
+});
+
 describe('outbox', () => {
   const lead = (id: number): LeadPayload => ({
     kind: 'contact',
@@ -167,6 +236,7 @@ describe('outbox', () => {
     idempotency_key: `contact-${id}`,
     created_at: new Date().toISOString(),
     referrer: null,
+    attribution: null,
     submission: { name: 'Олена', email: 'olena@example.com', phone: '0671234567', company: '', service_type: '', message: 'Привіт' },
   });
   let ids: Record<'webhook' | 'telegram' | 'email', number>;

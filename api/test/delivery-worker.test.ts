@@ -73,6 +73,7 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
       idempotency_key: key,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       referrer: REFERRER,
+      attribution: null,
       submission: submitted,
     } satisfies Record<keyof LeadPayload, unknown>);
 
@@ -109,14 +110,26 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
   });
 });
 
-it('delivers a job application with its position', async () => {
+it('delivers a job application with its position and where its visitor came from', async () => {
+  const attribution = {
+    utm_source: 'facebook',
+    utm_medium: 'cpc',
+    utm_campaign: 'black-friday',
+    fbclid: 'IwAR0abc',
+    landing_path: '/blog/6',
+    landed_at: '2026-11-24T08:30:00.000Z',
+  };
   await withApp(allChannels(), async (ctx) => {
-    const response = await ctx.request('POST', '/api/jobs/apply', { json: VALID_APPLICATION });
+    const response = await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, attribution } });
     expect(response.statusCode).toBe(201);
     const { id } = response.json() as { id: number };
     await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
     const lead = JSON.parse(webhook.accepted()[0]!.body) as LeadPayload;
-    expect(lead).toMatchObject({ kind: 'applications', id, idempotency_key: `applications-${id}` });
+    expect(lead).toMatchObject({ kind: 'applications', id, idempotency_key: `applications-${id}`, attribution });
+    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.messages[0]!.text]) {
+      expect(text).toContain('Джерело: facebook / cpc / black-friday');
+      expect(text).toContain('Перша сторінка: /blog/6');
+    }
     expect(lead.submission).toMatchObject({ position: VALID_APPLICATION.position, city: VALID_APPLICATION.city });
     const text = (JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text;
     expect(text).toContain(`Посада: ${VALID_APPLICATION.position}`);

@@ -1,3 +1,4 @@
+import { ATTRIBUTION_KEYS, type AttributionKey } from '@agency/shared';
 import { csvCell, toCsv } from '../src/cli/format';
 import type { StoredContactMessage } from '../src/db/repository';
 import { parseCsv } from './helpers/csv';
@@ -20,6 +21,7 @@ function contact(overrides: Partial<StoredContactMessage>): StoredContactMessage
     message: 'Добрий день',
     user_agent: null,
     referrer: null,
+    ...(Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, null])) as Record<AttributionKey, null>),
     ...overrides,
   };
 }
@@ -65,6 +67,10 @@ describe('toCsv', () => {
         message: 'Рядок\n=cmd|" /C calc"!A0',
         user_agent: 'Mozilla;=HYPERLINK("http://evil","x")',
         referrer: 'http://a.example/?q=1;@SUM(1)',
+        // Campaign tags come from whoever wrote the link.
+        utm_source: '@SUM(1)',
+        utm_campaign: '=HYPERLINK("http://evil","x")',
+        utm_content: 'ad;-2+3',
       }),
     ]);
     const text = csv.replace(/^\uFEFF/, '');

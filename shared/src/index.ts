@@ -18,3 +18,7 @@ export * from './page/server-data';
 export * from './api/submission-retry';
 export * from './telemetry/telemetry-events';
 export * from './telemetry/mask-personal-data';
+export * from './attribution/attribution-keys';
+export * from './attribution/traffic-source';
+export * from './attribution/session-attribution';
+export * from './util/random-id';

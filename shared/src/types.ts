@@ -13,6 +13,7 @@ export type {
   JobApplicationInput,
   ServiceType,
 } from './contracts/submissions';
+export type { Attribution, VisitSession } from './contracts/attribution';
 export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital } from './contracts/telemetry';
 export { HONEYPOT_FIELD } from './contracts/honeypot';
 export { IDEMPOTENCY_KEY_HEADER } from './contracts/idempotency-key';

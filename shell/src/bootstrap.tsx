@@ -5,8 +5,12 @@ import { App } from './app/App';
 import { ToastHost } from './features/toasts/ToastHost';
 import { afterFirstVisitorAction } from './features/toasts/first-visitor-action';
 import { keepServerRenderedTitle } from './features/page/page-render-context';
+import { captureLanding } from './features/attribution/attribution-capture';
 import { startTelemetry } from './features/telemetry/telemetry-capture';
 import './styles/global.css';
+
+// Before the router reads the address: the campaign tags are taken out of it.
+captureLanding();
 
 // From here on, errors count against the release they happen in (see features/telemetry).
 startTelemetry();

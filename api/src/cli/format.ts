@@ -1,12 +1,15 @@
+import { ATTRIBUTION_KEYS } from '@agency/shared';
+import type { ConversionRow } from '../attribution/conversion-report';
 import type { StoredContactMessage, StoredJobApplication, SubmissionKind } from '../db/repository';
 import type { OutboxEntry } from '../leads/outbox-store';
 
-/** What the CLI lists: submissions of one kind, or the lead outbox's undelivered rows. */
-export type ListKind = SubmissionKind | 'outbox';
+/** What the CLI lists: submissions of one kind, the lead outbox's undelivered rows, or conversion by source. */
+export type ListKind = SubmissionKind | 'outbox' | 'report';
 
 export const COLUMNS: Record<ListKind, readonly string[]> = {
-  contact: ['id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer'],
-  applications: ['id', 'created_at', 'name', 'email', 'phone', 'city', 'position', 'resume_text', 'user_agent', 'referrer'],
+  contact: ['id', 'created_at', 'name', 'email', 'phone', 'company', 'service_type', 'message', 'user_agent', 'referrer', ...ATTRIBUTION_KEYS],
+  applications: ['id', 'created_at', 'name', 'email', 'phone', 'city', 'position', 'resume_text', 'user_agent', 'referrer', ...ATTRIBUTION_KEYS],
+  report: ['source', 'medium', 'campaign', 'sessions', 'contact', 'applications', 'conversion_rate'] satisfies (keyof ConversionRow)[],
   outbox: [
     'id',
     'status',
@@ -24,7 +27,7 @@ export const COLUMNS: Record<ListKind, readonly string[]> = {
 /** Byte order mark: tells spreadsheets the file is UTF-8, so Ukrainian text opens intact. */
 export const BOM = '\uFEFF';
 
-type Row = StoredContactMessage | StoredJobApplication | OutboxEntry;
+type Row = StoredContactMessage | StoredJobApplication | OutboxEntry | ConversionRow;
 
 /** Characters that start a formula in Excel, LibreOffice or Google Sheets. */
 const FORMULA_START = '=+\\-@';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config';
 import { createDatabase } from '../db/connection';
+import { conversionReport } from '../attribution/conversion-report';
 import { listContactMessages, listJobApplications, type Db } from '../db/repository';
 import { idempotencyKey } from '../leads/lead-payload';
 import { listUndelivered, requeueLead } from '../leads/outbox-store';
@@ -11,6 +12,7 @@ import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli
  * Staff access to stored submissions and their notifications:
  *   npm run submissions -- <contact|applications> [--format json|csv] [--since YYYY-MM-DD] [--delimiter ";"]
  *   npm run submissions -- outbox [--format json|csv] [--retry <id>]
+ *   npm run submissions -- report [--format json|csv] [--since YYYY-MM-DD] [--delimiter ";"]
  * Reads the database named by DATABASE_URL and prints to stdout. Exit codes: 0 done (or --help),
  * 1 failed, 2 bad usage.
  */
@@ -18,6 +20,8 @@ import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli
 const USAGE = [
   'Використання: npm run submissions -- <contact|applications> [--format json|csv] [--since РРРР-ММ-ДД] [--delimiter ","]',
   '              npm run submissions -- outbox [--format json|csv] [--retry <id>]',
+  '              npm run submissions -- report [--format json|csv] [--since РРРР-ММ-ДД] [--delimiter ","]',
+  '                 сесії, звернення, заявки й конверсія за джерелом, каналом і кампанією (типово за 30 днів)',
   '              npm run submissions -- --help     ця довідка',
 ].join('\n');
 
@@ -68,11 +72,11 @@ function parseRetry(value: string | undefined): number | undefined {
 export function parseSubmissionsArgs(argv: readonly string[]): CliOptions {
   const { values, positionals } = parseCliArgs(argv, OPTIONS, ARG_MESSAGES.uk, 1);
   const [kind] = positionals;
-  if (kind !== 'contact' && kind !== 'applications' && kind !== 'outbox') {
+  if (kind !== 'contact' && kind !== 'applications' && kind !== 'outbox' && kind !== 'report') {
     throw new UsageError(
       kind === undefined
-        ? 'Вкажіть, що вивести: contact, applications або outbox'
-        : `Невідомий тип «${kind}»: contact, applications або outbox`,
+        ? 'Вкажіть, що вивести: contact, applications, outbox або report'
+        : `Невідомий тип «${kind}»: contact, applications, outbox або report`,
     );
   }
   const options: CliOptions = {
@@ -83,7 +87,7 @@ export function parseSubmissionsArgs(argv: readonly string[]): CliOptions {
     retry: parseRetry(values.retry),
   };
   if (options.retry !== undefined && kind !== 'outbox') throw new UsageError('--retry працює лише з outbox');
-  if (options.since !== undefined && kind === 'outbox') throw new UsageError('--since працює лише з contact і applications');
+  if (options.since !== undefined && kind === 'outbox') throw new UsageError('--since працює лише з contact, applications і report');
   return options;
 }
 
@@ -95,6 +99,10 @@ export async function run(argv: readonly string[], env: Record<string, string | 
   }
   const db = createDatabase(url, { poolSize: 1 });
   try {
+    if (options.kind === 'report') {
+      const report = await conversionReport(db, options.since ?? reportStart(new Date()));
+      return options.format === 'csv' ? toCsv('report', report.rows, options.delimiter) : `${JSON.stringify(report, null, 2)}\n`;
+    }
     if (options.kind === 'outbox') {
       if (options.retry !== undefined) return await retryDelivery(db, options.retry);
       const rows = await listUndelivered(db);
@@ -108,6 +116,16 @@ export async function run(argv: readonly string[], env: Record<string, string | 
   } finally {
     await db.destroy();
   }
+}
+
+/** Days the report covers when no --since is given: the last 30, today included. */
+const REPORT_DAYS = 30;
+
+/** The UTC midnight REPORT_DAYS - 1 days before `now`'s day. */
+export function reportStart(now: Date): Date {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  start.setUTCDate(start.getUTCDate() - (REPORT_DAYS - 1));
+  return start;
 }
 
 /** Queues one delivery again; a running API sends it within about a second. */

@@ -1,4 +1,4 @@
-import type { BlogCategoryCount, BlogPost, BlogPostSummary, Service } from '@agency/shared';
+import { ATTRIBUTION_KEYS, type Attribution, type AttributionKey, type BlogCategoryCount, type BlogPost, type BlogPostSummary, type Service } from '@agency/shared';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { sanitizeBlogHtml } from '../content/sanitize';
 import type { Database } from './connection';
@@ -200,8 +200,8 @@ export async function countRows(db: Db, table: keyof DatabaseSchema): Promise<nu
 
 type SubmissionTable = 'contact_messages' | 'job_applications';
 
-/** Who sent a submission; stored next to it. */
-export type SubmissionMeta = Pick<Selectable<ContactMessagesTable>, 'user_agent' | 'referrer'>;
+/** Who sent a submission, and where their visit came from (null when the form did not say); stored next to it. */
+export type SubmissionMeta = Pick<Selectable<ContactMessagesTable>, 'user_agent' | 'referrer'> & { attribution: Attribution | null };
 
 /** A client's own key for one submission (the Idempotency-Key header) and a hash of what it stored under it. */
 export interface SubmissionKey {
@@ -210,10 +210,20 @@ export interface SubmissionKey {
 }
 
 /** What a visitor submitted (every field, defaults filled in), without the columns the API adds. */
-type NewSubmission<Table> = Omit<Insertable<Table>, 'id' | 'created_at' | 'idempotency_key' | 'request_hash' | keyof SubmissionMeta>;
+type NewSubmission<Table> = Omit<
+  Insertable<Table>,
+  'id' | 'created_at' | 'idempotency_key' | 'request_hash' | 'user_agent' | 'referrer' | AttributionKey
+>;
 
 function keyColumns(key: SubmissionKey | undefined) {
   return key ? { idempotency_key: key.key, request_hash: key.requestHash } : {};
+}
+
+/** The columns of what the API stores beside a submission: the sender's browser and page, and the attribution's keys (each, or null). */
+function metaColumns({ user_agent, referrer, attribution }: SubmissionMeta) {
+  const columns: Record<string, string | null> = { user_agent, referrer };
+  for (const key of ATTRIBUTION_KEYS) columns[key] = attribution?.[key] ?? null;
+  return columns as Pick<SubmissionMeta, 'user_agent' | 'referrer'> & Record<AttributionKey, string | null>;
 }
 export type NewContactMessage = NewSubmission<ContactMessagesTable>;
 export type NewJobApplication = NewSubmission<JobApplicationsTable>;
@@ -228,7 +238,7 @@ export async function insertContactMessage(
 ): Promise<number> {
   const row = await db.kysely
     .insertInto('contact_messages')
-    .values({ ...message, ...meta, ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
+    .values({ ...message, ...metaColumns(meta), ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -243,7 +253,7 @@ export async function insertJobApplication(
 ): Promise<number> {
   const row = await db.kysely
     .insertInto('job_applications')
-    .values({ ...application, ...meta, ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
+    .values({ ...application, ...metaColumns(meta), ...keyColumns(key), created_at: db.dialect.timestamp(receivedAt) })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -302,4 +312,24 @@ export async function listJobApplications(db: Db, since?: Date): Promise<StoredJ
   if (since) query = query.where('created_at', '>=', db.dialect.timestamp(since));
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   return rows.map((row) => withoutKey(stored(db, row)));
+}
+
+/** A lead's stored attribution columns as an attribution; null when the lead came without one. */
+export function storedAttribution(row: Partial<Record<AttributionKey, string | null>>): Attribution | null {
+  const attribution: Attribution = {};
+  for (const key of ATTRIBUTION_KEYS) {
+    const value = row[key];
+    if (value !== null && value !== undefined) attribution[key] = value;
+  }
+  return Object.keys(attribution).length > 0 ? attribution : null;
+}
+
+/** The attribution of every lead of one kind received from `since` on (null for leads without one). */
+export async function listLeadAttributions(db: Db, kind: SubmissionKind, since: Date): Promise<(Attribution | null)[]> {
+  const rows = await db.kysely
+    .selectFrom(SUBMISSION_TABLES[kind])
+    .select(ATTRIBUTION_KEYS)
+    .where('created_at', '>=', db.dialect.timestamp(since))
+    .execute();
+  return rows.map(storedAttribution);
 }

@@ -1,3 +1,4 @@
+import type { AttributionKey } from '@agency/shared';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
 /**
@@ -38,7 +39,10 @@ export interface BlogPostsTable {
   source_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export interface JobApplicationsTable {
+/** Where a lead's visitor came from, one column per attribution key; NULL where it did not say (migration 0008). */
+type AttributionColumns = { [Key in AttributionKey]: ColumnType<string | null, string | null | undefined, never> };
+
+export interface JobApplicationsTable extends AttributionColumns {
   id: Generated<number>;
   name: string;
   email: string;
@@ -54,7 +58,7 @@ export interface JobApplicationsTable {
   request_hash: ColumnType<string | null, string | null | undefined, never>;
 }
 
-export interface ContactMessagesTable {
+export interface ContactMessagesTable extends AttributionColumns {
   id: Generated<number>;
   name: string;
   email: string;
@@ -143,6 +147,15 @@ export interface TelemetryErrorMinutesTable {
   count: Count;
 }
 
+/** A browser session the page-view beacon reported, by its random id, and where it came from (migration 0008). */
+export interface VisitSessionsTable {
+  id: string;
+  first_minute: Minute;
+  source: string;
+  medium: string;
+  campaign: string;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -154,6 +167,7 @@ export interface DatabaseSchema {
   telemetry_minutes: TelemetryMinutesTable;
   telemetry_errors: TelemetryErrorsTable;
   telemetry_error_minutes: TelemetryErrorMinutesTable;
+  visit_sessions: VisitSessionsTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

@@ -1,4 +1,4 @@
-import type { ContactMessage, JobApplication } from '@agency/shared';
+import type { Attribution, ContactMessage, JobApplication } from '@agency/shared';
 import type { SubmissionKind } from '../db/repository';
 
 interface LeadBase {
@@ -8,6 +8,11 @@ interface LeadBase {
   created_at: string;
   /** The page the visitor sent it from, when the browser said. */
   referrer: string | null;
+  /**
+   * Where the visitor came from (campaign tags, click ids, referring site, landing page); null
+   * when the form did not say. Leads queued before attribution existed have none.
+   */
+  attribution?: Attribution | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BRAND, SERVICE_TYPES } from '@agency/shared';
+import { BRAND, NOT_SET, SERVICE_TYPES, trafficSource, type Attribution } from '@agency/shared';
 import type { LeadPayload } from './lead-payload';
 
 /** Telegram refuses messages longer than this many characters. */
@@ -29,6 +29,21 @@ function lines(fields: readonly [string, string | null | undefined][]): string {
     .join('\n');
 }
 
+/**
+ * Where the visitor came from, as the agency's people read it first: «facebook / cpc / black-friday»
+ * (a part the visit did not say is left out), the campaign's keyword and ad, and the first page.
+ */
+function attributionLines(attribution: Attribution | null | undefined): [string, string | undefined][] {
+  if (!attribution) return [];
+  const { source, medium, campaign } = trafficSource(attribution);
+  return [
+    ['Джерело', [source, medium, campaign].filter((part) => part !== NOT_SET).join(' / ')],
+    ['Ключове слово', attribution.utm_term],
+    ['Оголошення', attribution.utm_content],
+    ['Перша сторінка', attribution.landing_path],
+  ];
+}
+
 /** A readable Ukrainian notification of one lead, the same for Telegram and e-mail. */
 export function leadText(lead: LeadPayload): LeadText {
   const received = kyivTime(lead.created_at);
@@ -42,6 +57,7 @@ export function leadText(lead: LeadPayload): LeadText {
       ['Послуга', m.service_type && serviceLabel(m.service_type)],
       ['Отримано', received],
       ['Сторінка', lead.referrer],
+      ...attributionLines(lead.attribution),
     ]);
     return {
       subject: `Нова заявка з сайту «${BRAND.name}» №${lead.id}: ${m.name}`,
@@ -56,6 +72,7 @@ export function leadText(lead: LeadPayload): LeadText {
     ['Телефон', a.phone],
     ['Місто', a.city],
     ['Отримано', received],
+    ...attributionLines(lead.attribution),
   ]);
   const about = a.resume_text ? `\n\nПро себе:\n${a.resume_text}` : '';
   return {

@@ -48,6 +48,7 @@ async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, chan
       idempotency_key: idempotencyKey(entry.kind, id),
       created_at: receivedAt.toISOString(),
       referrer: meta.referrer,
+      attribution: meta.attribution,
     } as LeadPayload;
     await enqueueLead(inTransaction, lead, channels);
     return id;

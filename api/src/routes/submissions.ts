@@ -16,6 +16,7 @@ import { plausibleNextId, type SubmissionMeta } from '../db/repository';
 import type { ChannelName } from '../leads/leads-config';
 import { storeSubmission, type StoreOutcome } from '../leads/store-submission';
 import { ApiError, MESSAGES } from '../validation/errors';
+import { readAttribution } from '../validation/attribution-input';
 import { normalizeTextInput } from '../validation/text-input';
 import { requireJson } from '../validation/require-json';
 
@@ -50,10 +51,16 @@ async function normalizeStrings(request: FastifyRequest): Promise<void> {
   if (Object.keys(fields).length > 0) throw new ApiError(400, 'VALIDATION_ERROR', MESSAGES.validation, fields);
 }
 
-function metaOf(request: FastifyRequest): SubmissionMeta {
+/**
+ * What is stored beside a submission: the sender's browser and page, and the visit's attribution.
+ * An invalid attribution is dropped and logged: it never costs the visitor the lead.
+ */
+function metaOf(request: FastifyRequest, attributionValue: unknown): SubmissionMeta {
   const clip = (value: string | string[] | undefined) =>
     typeof value === 'string' && value !== '' ? value.slice(0, 1000) : null;
-  return { user_agent: clip(request.headers['user-agent']), referrer: clip(request.headers.referer) };
+  const { attribution, dropped } = readAttribution(attributionValue);
+  if (dropped !== undefined) request.log.warn({ reason: dropped }, 'attribution dropped: the lead is stored without it');
+  return { user_agent: clip(request.headers['user-agent']), referrer: clip(request.headers.referer), attribution };
 }
 
 /** People leave the trap empty (or send none); bots fill it. */
@@ -84,26 +91,26 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionRoutesOptions
   const headers = SubmissionHeadersSchema;
 
   app.post('/api/contact', { ...common, schema: { headers, body: ContactMessageBodySchema, response } }, async (request, reply) => {
-    const { [HONEYPOT_FIELD]: honeypot, ...message } = request.body;
+    const { [HONEYPOT_FIELD]: honeypot, attribution, ...message } = request.body;
     if (isBot(honeypot)) {
       request.log.info('honeypot filled: contact message answered but not stored');
       return reply.code(201).header('cache-control', 'no-store').send({ id: await plausibleNextId(db, 'contact_messages') });
     }
     const submission = completeContactMessage(message);
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    const stored = await storeSubmission(db, { kind: 'contact', submission }, metaOf(request), options.leadChannels, key);
+    const stored = await storeSubmission(db, { kind: 'contact', submission }, metaOf(request, attribution), options.leadChannels, key);
     return answer(reply, stored, options.onLeadStored);
   });
 
   app.post('/api/jobs/apply', { ...common, schema: { headers, body: JobApplicationBodySchema, response } }, async (request, reply) => {
-    const { [HONEYPOT_FIELD]: honeypot, ...application } = request.body;
+    const { [HONEYPOT_FIELD]: honeypot, attribution, ...application } = request.body;
     if (isBot(honeypot)) {
       request.log.info('honeypot filled: job application answered but not stored');
       return reply.code(201).header('cache-control', 'no-store').send({ id: await plausibleNextId(db, 'job_applications') });
     }
     const submission = completeJobApplication(application);
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-    const stored = await storeSubmission(db, { kind: 'applications', submission }, metaOf(request), options.leadChannels, key);
+    const stored = await storeSubmission(db, { kind: 'applications', submission }, metaOf(request, attribution), options.leadChannels, key);
     return answer(reply, stored, options.onLeadStored);
   });
 };

@@ -14,7 +14,7 @@ export interface TelemetryRoutesOptions {
 
 /**
  * `POST /api/telemetry`: what visitors' browsers saw of each release (page views, Web Vitals,
- * errors). 204 once aggregated; 400 for anything malformed, 413 above 64 KiB, 415 for a body that
+ * errors), and the browser session's visit with its source (counted once per session id). 204 once aggregated; 400 for anything malformed, 413 above 64 KiB, 415 for a body that
  * is not JSON, 429 past the per-address limit. Nothing of the request beyond the schema's fields is
  * kept: no address, cookie or header.
  */
@@ -32,8 +32,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryRoutesOptions> 
       schema: { body: TelemetryBatchSchema },
     },
     async (request, reply) => {
-      const { page_views = [], vitals = [], errors = [] } = request.body;
-      if (page_views.length + vitals.length + errors.length === 0) throw new ApiError(400, 'EMPTY_REPORT', MESSAGES.emptyTelemetry);
+      const { page_views = [], vitals = [], errors = [], session } = request.body;
+      if (page_views.length + vitals.length + errors.length === 0 && !session) throw new ApiError(400, 'EMPTY_REPORT', MESSAGES.emptyTelemetry);
       onRecorded(recorder.record(request.body));
       return reply.code(204).header('cache-control', 'no-store').send();
     },

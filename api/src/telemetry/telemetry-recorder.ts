@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
+import { maskEmailAddresses, maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
 import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/connection';
-import type { TelemetryErrorsTable, TelemetryMinutesTable } from '../db/schema';
+import type { TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { PAGE_VIEW_KIND, toMinute } from './telemetry-kinds';
 
@@ -53,13 +53,15 @@ export function errorFingerprint(error: Pick<TelemetryError, 'kind' | 'message'>
 
 /**
  * Aggregates accepted beacons in memory and writes them to the database about once a second, as
- * per-minute counts (see migration 0007), so thousands of beacons a second cost a few upserts. A
- * failed write keeps its rows for the next one. Texts are masked again here: the browser's masking
+ * per-minute counts (see migration 0007), so thousands of beacons a second cost a few upserts, and
+ * each browser session's visit once (migration 0008). A failed write keeps its rows for the next one. Texts are masked again here: the browser's masking
  * is not trusted.
  */
 export class TelemetryRecorder {
   private minutes = new Map<string, MinuteRow>();
   private errors = new Map<string, ErrorRow>();
+  /** Browser sessions first seen since the last write, by id (a visit is counted once). */
+  private sessions = new Map<string, VisitSessionsTable>();
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Rows refused while the buffer was full. */
@@ -83,7 +85,7 @@ export class TelemetryRecorder {
   }
 
   get pendingRows(): number {
-    return this.minutes.size + this.errors.size;
+    return this.minutes.size + this.errors.size + this.sessions.size;
   }
 
   record(batch: TelemetryBatch): RecordedBatch {
@@ -114,7 +116,19 @@ export class TelemetryRecorder {
       else this.dropped += 1;
       recorded.errors.push({ app, release, kind, count });
     }
+    if (batch.session) {
+      const { id, source, medium, campaign } = batch.session;
+      const mask = maskEmailAddresses;
+      this.keepSession(this.sessions, { id, first_minute: minute, source: mask(source), medium: mask(medium), campaign: mask(campaign) });
+    }
     return recorded;
+  }
+
+  /** Keeps a session's first report; a session already waiting stays as it was. */
+  private keepSession(into: Map<string, VisitSessionsTable>, session: VisitSessionsTable): void {
+    if (into.has(session.id)) return;
+    if (this.pendingRows < MAX_PENDING_ROWS) into.set(session.id, session);
+    else this.dropped += 1;
   }
 
   private count(row: MinuteRow): void {
@@ -137,8 +151,10 @@ export class TelemetryRecorder {
     if (this.pendingRows === 0) return;
     const minutes = this.minutes;
     const errors = this.errors;
+    const sessions = this.sessions;
     this.minutes = new Map();
     this.errors = new Map();
+    this.sessions = new Map();
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         for (const rows of chunks([...minutes.values()])) {
@@ -191,11 +207,21 @@ export class TelemetryRecorder {
             )
             .execute();
         }
+        // A session reported before (by an earlier page load, or another API process) keeps its first row.
+        for (const rows of chunks([...sessions.values()])) {
+          await yieldToRequests();
+          await trx
+            .insertInto('visit_sessions')
+            .values(rows)
+            .onConflict((conflict) => conflict.column('id').doNothing())
+            .execute();
+        }
       });
     } catch (error) {
       // Kept for the next write, merged with what arrived meanwhile.
       for (const [key, row] of minutes) this.merge(this.minutes, key, row);
       for (const [key, row] of errors) this.merge(this.errors, key, row);
+      for (const session of sessions.values()) this.keepSession(this.sessions, session);
       this.onFlushError(error);
     }
   }

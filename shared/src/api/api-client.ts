@@ -9,6 +9,7 @@ import type {
   Service,
 } from '../types';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_HEADER } from '../types';
+import { readSessionAttribution } from '../attribution/session-attribution';
 import { SUBMISSION_ATTEMPT_TIMEOUT_MS } from './submission-retry';
 
 
@@ -37,9 +38,10 @@ async function getJson<T>(path: string, params?: Record<string, string | number>
   return response.data;
 }
 
-/** One try of a submission, under its idempotency key. */
+/** One try of a submission, under its idempotency key, with where this session's visit came from. */
 async function postSubmission<T>(path: string, body: object, idempotencyKey: string): Promise<T> {
-  const response = await (await apiClient()).post<T>(path, body, {
+  const attribution = readSessionAttribution()?.attribution;
+  const response = await (await apiClient()).post<T>(path, { ...body, attribution }, {
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
     timeout: SUBMISSION_ATTEMPT_TIMEOUT_MS,
   });

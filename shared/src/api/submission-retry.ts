@@ -1,3 +1,5 @@
+import { randomId } from '../util/random-id';
+
 /**
  * How a form sends a submission through a crash or a restart behind the site: under one
  * idempotency key, tried again on answers that mean "not now" until about 20 s have passed. The
@@ -46,8 +48,7 @@ function retryAfterMs(error: unknown): number | undefined {
 
 /** 32 hex digits of a cryptographic random number: a submission's idempotency key. */
 export function newIdempotencyKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return randomId();
 }
 
 export interface RetryOptions {

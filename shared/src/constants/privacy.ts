@@ -7,3 +7,9 @@ export const PRIVACY_CONSENT = {
   link: 'Політики конфіденційності',
   after: '.',
 } as const;
+
+/**
+ * How long the site keeps each browser session's visit (its random id, source, medium and
+ * campaign) for conversion by source. The privacy page says it; the API deletes older ones.
+ */
+export const VISIT_SESSION_RETENTION_MONTHS = 13;

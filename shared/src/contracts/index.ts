@@ -10,5 +10,6 @@ export * from './idempotency-key';
 export * from './errors';
 export * from './health';
 export * from './content';
+export * from './attribution';
 export * from './submissions';
 export * from './telemetry';

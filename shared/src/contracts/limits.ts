@@ -53,3 +53,10 @@ export const TELEMETRY_LIMITS = {
   /** A vital's value: milliseconds, or CLS's score. */
   vitalValue: 3_600_000,
 } as const;
+
+/**
+ * Where a lead or a visit came from (campaign tags, click ids, referring site, landing page):
+ * each value's longest accepted text. The browser clips longer values to it; the API drops an
+ * attribution with a longer one.
+ */
+export const ATTRIBUTION_VALUE_MAX = 200;

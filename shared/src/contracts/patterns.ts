@@ -38,3 +38,15 @@ export function positiveIntegerPattern(max: number): string {
   alternatives.push(digits);
   return `^(?:${alternatives.join('|')})$`;
 }
+
+/** Text without control characters (C0, DEL, C1): what a single-line value may hold. */
+export const NO_CONTROL_CHARACTERS_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
+/** A UTC time as `Date.prototype.toISOString` writes it. */
+export const ISO_UTC_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{1,3})?Z$';
+
+/** A host as a URL parser gives it: a name, an IPv4 address or a bracketed IPv6 one, maybe a port. */
+export const HOST_PATTERN = '^[A-Za-z0-9.\\[\\]:-]+$';
+
+/** A path of this site (what the landing page is recorded as): starts with a slash, one line. */
+export const SITE_PATH_PATTERN = '^/[^\\u0000-\\u001F\\u007F-\\u009F]*$';

@@ -47,13 +47,19 @@ export const JobApplicationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Request bodies: a submission and the spam trap. */
+/**
+ * Where the lead came from, sent beside it. Any value passes the body's check: the API checks it
+ * apart, against AttributionSchema, and drops an invalid one rather than refuse the lead.
+ */
+const attributionProperty = { attribution: Type.Optional(Type.Unknown()) };
+
+/** Request bodies: a submission, the spam trap and the attribution. */
 export const ContactMessageBodySchema = Type.Object(
-  { ...ContactMessageSchema.properties, ...honeypotProperty },
+  { ...ContactMessageSchema.properties, ...honeypotProperty, ...attributionProperty },
   { additionalProperties: false },
 );
 export const JobApplicationBodySchema = Type.Object(
-  { ...JobApplicationSchema.properties, ...honeypotProperty },
+  { ...JobApplicationSchema.properties, ...honeypotProperty, ...attributionProperty },
   { additionalProperties: false },
 );
 

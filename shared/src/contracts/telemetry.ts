@@ -1,13 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { APP_NAMES } from '../federation/remotes';
 import { BROWSER_ERROR_KINDS, UNKNOWN_PAGE, VITAL_NAMES } from '../telemetry/telemetry-events';
+import { VisitSessionSchema } from './attribution';
 import { TELEMETRY_LIMITS } from './limits';
 import { StringEnum } from './schema-builders';
 
 /**
  * A browser's beacon to `POST /api/telemetry`: page views, Web Vitals and errors, each tagged with
- * the page's route pattern and the releases it belongs to. Three lists of one shape each (no
- * union), so a malformed item is a plain 400 and nothing in a valid one is dropped or guessed.
+ * the page's route pattern and the releases it belongs to, and the browser session's visit. Three
+ * lists of one shape each (no union), so a malformed item is a plain 400 and nothing in a valid
+ * one is dropped or guessed.
  */
 
 const AppName = StringEnum(APP_NAMES);
@@ -60,6 +62,8 @@ export const TelemetryBatchSchema = Type.Object(
     page_views: Type.Optional(Type.Array(TelemetryPageViewSchema, { maxItems: TELEMETRY_LIMITS.pageViews })),
     vitals: Type.Optional(Type.Array(TelemetryVitalSchema, { maxItems: TELEMETRY_LIMITS.vitals })),
     errors: Type.Optional(Type.Array(TelemetryErrorSchema, { maxItems: TELEMETRY_LIMITS.errors })),
+    /** The browser session's visit and its source, counted once per id (conversion by source). */
+    session: Type.Optional(VisitSessionSchema),
   },
   { additionalProperties: false },
 );

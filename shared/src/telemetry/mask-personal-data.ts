@@ -11,6 +11,11 @@ const ADDRESS = /([a-z][a-z\d+.-]*:\/\/[^\s()]*)/i;
 export const MASKED_EMAIL = '[email]';
 export const MASKED_PHONE = '[phone]';
 
+/** Text with its e-mail addresses masked (and nothing else changed). */
+export function maskEmailAddresses(text: string): string {
+  return text.replace(EMAIL, MASKED_EMAIL);
+}
+
 /** An error message with e-mail addresses and phone numbers masked and query strings left out of URLs. */
 export function maskPersonalData(message: string): string {
   return maskStack(message).replace(PHONE, MASKED_PHONE);

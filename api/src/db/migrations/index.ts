@@ -6,6 +6,7 @@ import * as m0004 from './0004_lead_outbox';
 import * as m0005 from './0005_blog_publishing';
 import * as m0006 from './0006_submission_idempotency';
 import * as m0007 from './0007_release_telemetry';
+import * as m0008 from './0008_lead_attribution';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_blog_publishing': m0005,
   '0006_submission_idempotency': m0006,
   '0007_release_telemetry': m0007,
+  '0008_lead_attribution': m0008,
 };

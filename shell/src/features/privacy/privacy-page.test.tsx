@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BRAND, PRIVACY_PAGE_META } from '@agency/shared';
+import { BRAND, PRIVACY_PAGE_META, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -28,6 +28,9 @@ describe('PrivacyPage', () => {
     expect(text).toMatch(/форми зворотного звʼязку/i);
     // What the API stores beside each submission (user_agent, referrer, created_at) is named too.
     expect(text).toMatch(/адресу сторінки.*браузер/);
+    // Where a visit came from: kept by the browser for the session only, and counted visits' retention.
+    expect(text).toMatch(/utm_source.*gclid.*fbclid.*sessionStorage.*без файлів cookie/);
+    expect(text).toContain(`Лічені відвідування (номер сеансу, джерело, канал, кампанія) — ${VISIT_SESSION_RETENTION_MONTHS} місяців`);
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
   });
 

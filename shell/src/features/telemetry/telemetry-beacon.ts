@@ -1,4 +1,15 @@
-import { HOST_NAME, TELEMETRY_LIMITS, TELEMETRY_PATH, type RemoteLocation, type RemoteName, type TelemetryBatch } from '@agency/shared';
+import {
+  HOST_NAME,
+  readSessionAttribution,
+  TELEMETRY_LIMITS,
+  TELEMETRY_PATH,
+  trafficSource,
+  writeSessionAttribution,
+  type RemoteLocation,
+  type RemoteName,
+  type TelemetryBatch,
+  type VisitSession,
+} from '@agency/shared';
 import { registeredRemote, remotesDocumentInPage } from '../federation/remotes-config';
 
 /**
@@ -28,8 +39,36 @@ export function pageReleases(remotes: readonly string[]): Record<string, string>
   return releases;
 }
 
-/** Sends a beacon, with `fetch(keepalive)` where beacons are missing or refused; a failure is dropped quietly. */
+/** This browser session's visit and where it came from (see features/attribution); undefined without one. */
+function visitSession(): VisitSession | undefined {
+  const kept = readSessionAttribution();
+  return kept && { id: kept.sessionId, ...trafficSource(kept.attribution) };
+}
+
+/** The visit has reached a beacon: later page loads of the session need not send it on their own. */
+function markVisitCounted(id: string): void {
+  const kept = readSessionAttribution();
+  if (kept?.sessionId === id && !kept.counted) writeSessionAttribution({ ...kept, counted: true });
+}
+
+/**
+ * Sends the session's visit on its own, once per session: for page loads outside the telemetry
+ * sample, whose page views are not sent, so that every visit is counted against the leads.
+ */
+export function sendVisitOnce(): void {
+  const kept = readSessionAttribution();
+  if (kept && !kept.counted) sendBeacon({ session: visitSession() });
+}
+
+/**
+ * Sends a beacon, with `fetch(keepalive)` where beacons are missing or refused; a failure is
+ * dropped quietly. Page views carry the session's visit (the API counts each visit once).
+ */
 export function sendBeacon(batch: TelemetryBatch): void {
+  if (batch.page_views?.length && !batch.session) {
+    const session = visitSession();
+    if (session) batch = { ...batch, session };
+  }
   const body = JSON.stringify(batch);
   const errors = batch.errors ?? [];
   if (body.length > TELEMETRY_LIMITS.bodyBytes / 2 && errors.length > 1) {
@@ -39,10 +78,17 @@ export function sendBeacon(batch: TelemetryBatch): void {
     sendBeacon({ errors: errors.slice(half) });
     return;
   }
+  const counted = () => batch.session && markVisitCounted(batch.session.id);
   try {
-    if (navigator.sendBeacon?.(TELEMETRY_PATH, new Blob([body], { type: 'application/json' }))) return;
+    if (navigator.sendBeacon?.(TELEMETRY_PATH, new Blob([body], { type: 'application/json' }))) {
+      counted();
+      return;
+    }
   } catch {
     // Too big or refused: try fetch below.
   }
-  void fetch(TELEMETRY_PATH, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+  void fetch(TELEMETRY_PATH, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'application/json' } }).then(
+    (response) => response.ok && counted(),
+    () => undefined,
+  );
 }

@@ -1,6 +1,6 @@
 import { TELEMETRY_SAMPLE_META, type BrowserErrorKind } from '@agency/shared';
 import { pagePattern } from '../navigation/page-routes';
-import { pageReleases, sendBeacon } from './telemetry-beacon';
+import { pageReleases, sendBeacon, sendVisitOnce } from './telemetry-beacon';
 
 /**
  * The part of release telemetry every page loads. It catches errors and page views from the
@@ -117,10 +117,18 @@ function sampleRate(): number {
 
 /**
  * Starts telemetry for this page load when it is in the sample: catches uncaught errors and
- * unhandled rejections from now on, and waits for the moment to load the reporter.
+ * unhandled rejections from now on, and waits for the moment to load the reporter. A page load
+ * outside the sample only makes sure its session's visit is counted (its page views would carry it).
  */
 export function startTelemetry(): void {
-  if (enabled || Math.random() >= sampleRate()) return;
+  if (enabled) return;
+  const rate = sampleRate();
+  if (rate <= 0) return;
+  if (Math.random() >= rate) {
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && sendVisitOnce());
+    window.addEventListener('pagehide', sendVisitOnce);
+    return;
+  }
   enabled = true;
   window.addEventListener('error', (event) => {
     // Without an error object (a cross-origin script's "Script error.") there is nothing to report.
