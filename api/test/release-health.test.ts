@@ -1,4 +1,4 @@
-import type { TelemetryBatch } from '@agency/shared';
+import { VISIT_SESSION_RETENTION_MONTHS, type TelemetryBatch } from '@agency/shared';
 import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../src/telemetry/release-health';
@@ -214,6 +214,22 @@ describe('pruneTelemetry', () => {
     expect(await pruneTelemetry(db, 14, today)).toBe(0);
     await pruneTelemetry(db, 1, today + 2 * DAY);
     expect(await readTelemetry(db)).toEqual({ minutes: [], errors: [], errorMinutes: [] });
+  });
+
+  it(`keeps counted visits ${VISIT_SESSION_RETENTION_MONTHS} months, whatever the telemetry's retention`, async () => {
+    const today = Date.parse('2026-11-24T09:30:00Z');
+    const visit = (id: string, at: number) => {
+      now = at;
+      recorder.record({ session: { id: id.padStart(32, '0'), source: 'google', medium: 'cpc', campaign: '(not set)' } });
+    };
+    visit('a1', Date.parse('2025-10-24T09:00:00Z'));
+    visit('a2', Date.parse('2025-10-24T10:00:00Z'));
+    visit('a3', today - 15 * DAY);
+    await recorder.flush();
+    await pruneTelemetry(db, 14, today);
+    const kept = await db.kysely.selectFrom('visit_sessions').select('id').where('id', 'like', '%a_').orderBy('id').execute();
+    // Thirteen months before 2026-11-24 09:30 is 2025-10-24 09:30.
+    expect(kept.map((row) => row.id.replace(/^0+/, ''))).toEqual(['a2', 'a3']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
+import { ATTRIBUTION_KEYS, ATTRIBUTION_VALUE_MAX, HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
 import { countRows, listContactMessages, listJobApplications } from '../src/db/repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from './helpers/app';
 import type { HttpResponse } from './helpers/http';
@@ -329,6 +329,66 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
     }
     // The tables are still there.
     expect(await counts()).toBeDefined();
+  });
+});
+
+describe.each(Object.keys(ROUTES) as RouteName[])('attribution on %s', (route) => {
+  const { url, valid } = ROUTES[route];
+  const ATTRIBUTION = {
+    utm_source: 'facebook',
+    utm_medium: 'cpc',
+    utm_campaign: 'black-friday',
+    utm_term: 'смм агенція',
+    utm_content: 'carousel-2',
+    gclid: 'Cj0KCQiA',
+    fbclid: 'IwAR2xyz',
+    referrer_host: 'l.facebook.com',
+    landing_path: '/blog/6',
+    landed_at: '2026-11-24T08:30:00.000Z',
+  };
+
+  async function storedRow(id: number) {
+    const rows = route === 'contact' ? await listContactMessages(ctx.db) : await listJobApplications(ctx.db);
+    const row = rows.find((candidate) => candidate.id === id) as Record<string, unknown> | undefined;
+    return row && Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, row[key]]));
+  }
+
+  async function post(attribution: unknown): Promise<number> {
+    const response = await ctx.request('POST', url, { json: { ...valid, attribution } });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ id: number }>().id;
+  }
+
+  const NONE = Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, null]));
+
+  it('stores every key of a valid attribution beside the lead, in one Unicode form and trimmed', async () => {
+    // й typed as и and a combining breve; an empty value is left out.
+    const id = await post({ ...ATTRIBUTION, utm_term: '  купити ча\u0438\u0306 ', utm_content: '' });
+    expect(await storedRow(id)).toEqual({ ...ATTRIBUTION, utm_term: 'купити чай', utm_content: null });
+  });
+
+  it('stores a lead sent without attribution with none', async () => {
+    const response = await ctx.request('POST', url, { json: valid });
+    expect(response.statusCode).toBe(201);
+    expect(await storedRow(response.json<{ id: number }>().id)).toEqual(NONE);
+  });
+
+  it.each([
+    ['an unknown key', { ...ATTRIBUTION, utm_id: '42' }],
+    ['a value over the limit', { ...ATTRIBUTION, utm_campaign: 'x'.repeat(ATTRIBUTION_VALUE_MAX + 1) }],
+    ['a control character', { ...ATTRIBUTION, utm_source: 'face\u001bbook' }],
+    ['a line break', { ...ATTRIBUTION, utm_campaign: 'a\nb' }],
+    ['a NUL', { ...ATTRIBUTION, utm_campaign: 'a\u0000b' }],
+    ['a number', { ...ATTRIBUTION, utm_source: 42 }],
+    ['a landing time that is not one', { ...ATTRIBUTION, landed_at: 'yesterday' }],
+    ['a landing page that is an address', { ...ATTRIBUTION, landing_path: 'https://evil.example/' }],
+    ['a list', [ATTRIBUTION]],
+    ['a string', 'facebook'],
+  ])('drops an attribution with %s and still stores the lead', async (_what, attribution) => {
+    const before = await counts();
+    const id = await post(attribution);
+    expect(await storedRow(id)).toEqual(NONE);
+    expect((await counts())[route]).toBe(before[route] + 1);
   });
 });
 

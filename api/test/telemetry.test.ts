@@ -1,8 +1,9 @@
-import { MASKED_EMAIL, MASKED_PHONE, type ApiErrorBody, type TelemetryBatch } from '@agency/shared';
-import { TELEMETRY_LIMITS } from '@agency/shared/contracts';
+import { MASKED_EMAIL, MASKED_PHONE, randomId, type ApiErrorBody, type TelemetryBatch } from '@agency/shared';
+import { ATTRIBUTION_VALUE_MAX, TELEMETRY_LIMITS } from '@agency/shared/contracts';
 import { bucketRange } from '../src/telemetry/histogram';
 import { toMinute } from '../src/telemetry/telemetry-kinds';
 import { startTestApp, testConfig, type TestContext } from './helpers/app';
+import { eventually } from './helpers/eventually';
 import type { HttpResponse } from './helpers/http';
 import { browserError, eventuallyStored, ofRelease, pageViewBatch, readTelemetry, type StoredTelemetry } from './helpers/telemetry';
 
@@ -189,6 +190,28 @@ describe('POST /api/telemetry', () => {
     for (const secret of ['secret-admin-release', 'olena', 'SecretBrowser', '203.0.113.7', 'email=']) expect(everything).not.toContain(secret);
   });
 
+  it('counts a browser session once, by its id, with the source of its first report, even from a beacon with nothing else', async () => {
+    const id = randomId();
+    const visit = { id, source: 'facebook', medium: 'cpc', campaign: 'black-friday' };
+    const shell = newRelease('shell');
+    expect((await post(ctx, { ...pageViewBatch({ shell }), session: visit })).statusCode).toBe(204);
+    // The same session on a later page load (outside the telemetry sample: the visit alone).
+    expect((await post(ctx, { session: { ...visit, source: 'other' } })).statusCode).toBe(204);
+    // Someone's address in a tag is not kept.
+    const tagged = randomId();
+    expect((await post(ctx, { session: { id: tagged, source: 'newsletter', medium: 'email', campaign: 'for olena@example.com' } })).statusCode).toBe(204);
+    await eventuallyStored(ctx.db, 'shell', shell, (stored) => stored.minutes.length === 1);
+    const sessions = await eventually(
+      'both sessions stored',
+      () => ctx.db.kysely.selectFrom('visit_sessions').selectAll().where('id', 'in', [id, tagged]).orderBy('source').execute(),
+      (rows) => rows.length === 2,
+    );
+    expect(sessions).toEqual([
+      { id, first_minute: toMinute(Date.now()), source: 'facebook', medium: 'cpc', campaign: 'black-friday' },
+      { id: tagged, first_minute: toMinute(Date.now()), source: 'newsletter', medium: 'email', campaign: `for ${MASKED_EMAIL}` },
+    ]);
+  });
+
   it('accepts a beacon just under 64 KiB', async () => {
     const blog = newRelease('blog');
     const errors = Array.from({ length: 14 }, (_, index) =>
@@ -273,6 +296,10 @@ describe('POST /api/telemetry', () => {
       ['a list that is no list', { page_views: view }, 'page_views'],
       ['a null item', { page_views: [null] }, 'page_views'],
       ['one bad item among good ones', { page_views: [view, view, { ...view, page: '/blog?q=1' }] }, 'page_views'],
+      ['a session id that is not a random id', { session: { id: 'visitor-42', source: 'fb', medium: 'cpc', campaign: 'x' } }, 'session'],
+      ['a session without its source', { session: { id: '0'.repeat(32), medium: 'cpc', campaign: 'x' } }, undefined],
+      ['a session source over the limit', { session: { id: '0'.repeat(32), source: 'x'.repeat(ATTRIBUTION_VALUE_MAX + 1), medium: 'cpc', campaign: 'x' } }, 'session'],
+      ['a session source with a line break', { session: { id: '0'.repeat(32), source: 'a\nb', medium: 'cpc', campaign: 'x' } }, 'session'],
     ])('400 for %s', async (_label, json, field) => {
       const refused = await expectRefused({ json }, 400, 'VALIDATION_ERROR');
       if (field) expect(Object.keys(refused.error.fields ?? {})).toEqual([field]);
@@ -300,6 +327,7 @@ describe('POST /api/telemetry', () => {
       await settled();
       expect(await snapshot()).toEqual(before);
       expect(ofRelease(await readTelemetry(ctx.db), 'blog', blog).minutes).toEqual([]);
+      expect(await ctx.db.kysely.selectFrom('visit_sessions').selectAll().where('id', '=', '0'.repeat(32)).execute()).toEqual([]);
     });
   });
 });

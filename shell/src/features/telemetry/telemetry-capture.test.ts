@@ -1,5 +1,13 @@
 import { waitFor } from '@testing-library/react';
-import { PAGE_DATA_IDS, TELEMETRY_PATH, TELEMETRY_SAMPLE_META, type RemotesDocument, type TelemetryBatch } from '@agency/shared';
+import {
+  PAGE_DATA_IDS,
+  readSessionAttribution,
+  TELEMETRY_PATH,
+  TELEMETRY_SAMPLE_META,
+  writeSessionAttribution,
+  type RemotesDocument,
+  type TelemetryBatch,
+} from '@agency/shared';
 import type { TelemetrySink } from './telemetry-capture';
 
 jest.mock('./telemetry-reporter', () => ({ createReporter: jest.fn() }));
@@ -58,6 +66,31 @@ function hidePage(): void {
   Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
   document.dispatchEvent(new Event('visibilitychange'));
 }
+
+let beacons: { url: string; body: Blob }[] = [];
+
+/** Records every beacon the page sends (jsdom has no sendBeacon). */
+function mockSendBeacon(): void {
+  beacons = [];
+  Object.assign(navigator, {
+    sendBeacon: jest.fn((url: string, body: Blob) => {
+      beacons.push({ url, body });
+      return true;
+    }),
+  });
+}
+
+const sentBatches = () =>
+  Promise.all(
+    beacons.map(
+      ({ body }) =>
+        new Promise<TelemetryBatch>((resolve) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(JSON.parse(reader.result as string) as TelemetryBatch);
+          reader.readAsText(body);
+        }),
+    ),
+  );
 
 /** Lets the loading chain (load event, idle wait, the reporter's import) run its course. */
 async function settle(): Promise<void> {
@@ -212,8 +245,6 @@ describe('with a sample of 1', () => {
         forms: { entry: '/remotes/forms/f1/mf-manifest.json', release: 'f1' },
       },
     };
-    let beacons: { url: string; body: Blob }[];
-
     beforeEach(() => {
       // The remotes document the server put in the page names the releases.
       const script = document.createElement('script');
@@ -221,31 +252,13 @@ describe('with a sample of 1', () => {
       script.id = PAGE_DATA_IDS.remotes;
       script.textContent = JSON.stringify(REMOTES);
       document.head.append(script);
-      beacons = [];
-      Object.assign(navigator, {
-        sendBeacon: jest.fn((url: string, body: Blob) => {
-          beacons.push({ url, body });
-          return true;
-        }),
-      });
+      mockSendBeacon();
     });
 
     afterEach(() => {
       document.getElementById(PAGE_DATA_IDS.remotes)?.remove();
       delete (navigator as { sendBeacon?: unknown }).sendBeacon;
     });
-
-    const sentBatches = () =>
-      Promise.all(
-        beacons.map(
-          ({ body }) =>
-            new Promise<TelemetryBatch>((resolve) => {
-              const reader = new FileReader();
-              reader.onload = () => resolve(JSON.parse(reader.result as string) as TelemetryBatch);
-              reader.readAsText(body);
-            }),
-        ),
-      );
 
     it('sends its page views itself, and the reporter, loaded then, does not send them again', async () => {
       const { startTelemetry, reportPageView } = await freshCapture();
@@ -387,5 +400,63 @@ describe('sampling', () => {
     await settle();
     expect(createReporter).toHaveBeenCalledTimes(reports ? 1 : 0);
     expect(sink.pageView).toHaveBeenCalledTimes(reports ? 1 : 0);
+  });
+});
+
+describe('counting the session’s visit', () => {
+  const SESSION_ID = 'a'.repeat(32);
+  const ATTRIBUTION = { utm_source: 'facebook', utm_medium: 'cpc', utm_campaign: 'black-friday', landing_path: '/' };
+  const VISIT = { id: SESSION_ID, source: 'facebook', medium: 'cpc', campaign: 'black-friday' };
+
+  beforeEach(() => {
+    mockSendBeacon();
+    writeSessionAttribution({ sessionId: SESSION_ID, attribution: ATTRIBUTION });
+  });
+
+  afterEach(() => {
+    delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+    sessionStorage.clear();
+  });
+
+  it('sends it with the page views of a page load in the sample, and marks it counted', async () => {
+    setSample('1');
+    const { startTelemetry, reportPageView } = await freshCapture();
+    startTelemetry();
+    reportPageView();
+    hidePage();
+    await expect(sentBatches()).resolves.toEqual([{ page_views: [expect.objectContaining({ page: '/' })], session: VISIT }]);
+    expect(readSessionAttribution()?.counted).toBe(true);
+  });
+
+  it('sends it alone, once per session, from page loads outside the sample', async () => {
+    setSample('0.25');
+    jest.spyOn(Math, 'random').mockReturnValue(0.9);
+    const { startTelemetry, reportPageView } = await freshCapture();
+    startTelemetry();
+    reportPageView();
+    hidePage();
+    window.dispatchEvent(new Event('pagehide'));
+    await expect(sentBatches()).resolves.toEqual([{ session: VISIT }]);
+    expect(createReporter).not.toHaveBeenCalled();
+
+    // The session's next page load, outside the sample too: the visit is counted already.
+    const next = await freshCapture();
+    next.startTelemetry();
+    hidePage();
+    expect(beacons).toHaveLength(1);
+  });
+
+  it('sends nothing for a session without attribution, or with telemetry off', async () => {
+    setSample('0');
+    const off = await freshCapture();
+    off.startTelemetry();
+    hidePage();
+    sessionStorage.clear();
+    setSample('0.25');
+    jest.spyOn(Math, 'random').mockReturnValue(0.9);
+    const none = await freshCapture();
+    none.startTelemetry();
+    hidePage();
+    expect(beacons).toEqual([]);
   });
 });
