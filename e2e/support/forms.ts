@@ -29,3 +29,21 @@ export async function fillContact(form: Locator, email: string): Promise<void> {
   await form.page().getByRole('option', { name: 'Лідогенерація' }).click();
   await form.getByLabel(/^Повідомлення/).fill('Потрібне ведення Instagram для двох кавʼярень.');
 }
+
+/** What the agency reads of conversion by source: the API's own `report` command, as JSON. */
+export async function conversionReport(site: { databaseUrl: string }): Promise<{ since: string; rows: Record<string, unknown>[] }> {
+  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', 'report', '--format', 'json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: site.databaseUrl },
+  });
+  return JSON.parse(stdout) as { since: string; rows: Record<string, unknown>[] };
+}
+
+/** The staff export of one kind as CSV rows (header first), through the API's own command. */
+export async function exportedCsv(site: { databaseUrl: string }, kind: 'contact' | 'applications'): Promise<string> {
+  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', kind, '--format', 'csv'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: site.databaseUrl },
+  });
+  return stdout;
+}
