@@ -33,10 +33,12 @@ describe('ContactMessageSchema', () => {
 
 describe('request bodies', () => {
   it.each([
-    ['contact', ContactMessageSchema, ContactMessageBodySchema],
-    ['application', JobApplicationSchema, JobApplicationBodySchema],
-  ] as const)('%s: the submission plus the optional spam trap, closed to other fields', (_name, submission, body) => {
-    expect(Object.keys(body.properties)).toEqual([...Object.keys(submission.properties), HONEYPOT_FIELD]);
+    ['contact', ContactMessageSchema, ContactMessageBodySchema, MESSAGE],
+    ['application', JobApplicationSchema, JobApplicationBodySchema, { name: 'Олена', email: 'olena@example.com', phone: '+380 67 123 45 67', city: 'Львів', position: VACANCY_TITLES[0] }],
+  ] as const)('%s: the submission plus the optional spam trap and attribution, closed to other fields', (_name, submission, body, valid) => {
+    expect(Object.keys(body.properties)).toEqual([...Object.keys(submission.properties), HONEYPOT_FIELD, 'attribution']);
+    // Any attribution passes the body's check: the API checks it apart and drops a bad one, never the lead.
+    expect(Value.Check(body, { ...valid, attribution: { utm_source: 1, bogus: [] } })).toBe(true);
     expect(body.required).toEqual(submission.required);
     expect(body.additionalProperties).toBe(false);
     expect(submission.additionalProperties).toBe(false);
