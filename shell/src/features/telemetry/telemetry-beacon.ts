@@ -7,6 +7,7 @@ import {
   writeSessionAttribution,
   type RemoteLocation,
   type RemoteName,
+  type SessionAttribution,
   type TelemetryBatch,
   type VisitSession,
 } from '@agency/shared';
@@ -39,10 +40,9 @@ export function pageReleases(remotes: readonly string[]): Record<string, string>
   return releases;
 }
 
-/** This browser session's visit and where it came from (see features/attribution); undefined without one. */
-function visitSession(): VisitSession | undefined {
-  const kept = readSessionAttribution();
-  return kept && { id: kept.sessionId, ...trafficSource(kept.attribution) };
+/** The browser session's visit and where it came from, as a beacon carries it (see features/attribution). */
+function visitOf(kept: SessionAttribution): VisitSession {
+  return { id: kept.sessionId, ...trafficSource(kept.attribution) };
 }
 
 /** The visit has reached a beacon: later page loads of the session need not send it on their own. */
@@ -57,7 +57,7 @@ function markVisitCounted(id: string): void {
  */
 export function sendVisitOnce(): void {
   const kept = readSessionAttribution();
-  if (kept && !kept.counted) sendBeacon({ session: visitSession() });
+  if (kept && !kept.counted) sendBeacon({ session: visitOf(kept) });
 }
 
 /**
@@ -66,8 +66,8 @@ export function sendVisitOnce(): void {
  */
 export function sendBeacon(batch: TelemetryBatch): void {
   if (batch.page_views?.length && !batch.session) {
-    const session = visitSession();
-    if (session) batch = { ...batch, session };
+    const kept = readSessionAttribution();
+    if (kept) batch = { ...batch, session: visitOf(kept) };
   }
   const body = JSON.stringify(batch);
   const errors = batch.errors ?? [];
