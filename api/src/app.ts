@@ -1,10 +1,11 @@
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { releaseSet, REMOTES_PATH, type RemoteName } from '@agency/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import type { AppConfig } from './config';
+import { REPO_ROOT, type AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
 import { isDatabaseUnavailable } from './db/database-errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DatabaseWatch } from './db/database-watch';
@@ -29,6 +30,11 @@ import { outboxBacklog } from './leads/outbox-store';
 import { ReleaseReader } from './releases/reader';
 import { NO_CACHE } from './static/cache-policy';
 import { registerStatic } from './static';
+import { startCanaryController } from './delivery/canary-controller';
+import { createOpsWebhook } from './delivery/ops-webhook';
+import { loadPreviewSecret } from './delivery/preview-token';
+import { createVisitorReleases } from './delivery/visitor-releases';
+import { registerPreviewRoutes } from './routes/preview';
 import { remotesDocument } from './static/remotes-document';
 import { createPageRenderer } from './pages/render-page';
 import { PageCache, PAGE_CACHE_MAX_ENTRIES } from './pages/page-cache';
@@ -40,6 +46,15 @@ import { registerBadUrlRoute, registerDrain, rewriteRequestUrl, SERVER_TIMEOUTS 
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** `make()` the first time the result is asked for, that result after. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** The page a failed server render is counted on in release health (the route is in the log line). */
+const SERVER_RENDER_PAGE = '(server render)';
 
 /**
  * How long a request waits for a PostgreSQL connection, new or from a busy pool. On the same
@@ -197,9 +212,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'));
   telemetry.start();
   const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, app.log);
+  let stopCanaries = async () => {};
   app.addHook('onClose', async () => {
     // Deliveries in flight end (and are recorded), and pending reports are written, before the database closes.
-    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop()]);
+    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop(), stopCanaries()]);
     if (!database) await db.destroy();
   });
 
@@ -208,6 +224,21 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
   );
   const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
+  const visitorReleases = createVisitorReleases({
+    releases,
+    remoteUrls: config.remoteUrls,
+    previewSecret: once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir)),
+    secureCookies: config.siteUrl.startsWith('https:'),
+  });
+  // A canary's candidate is promoted or rolled back by what browsers report, by one process at a time.
+  const canaries = startCanaryController({
+    db,
+    context: { releasesDir: config.releasesDir, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT },
+    log: app.log,
+    site: config.siteUrl,
+    notify: config.opsWebhook && createOpsWebhook(config.opsWebhook, app.log),
+  });
+  stopCanaries = () => canaries.stop();
 
   const metrics = createSiteMetrics({
     currentReleases: async () => releaseSet(await currentRemotes()),
@@ -227,6 +258,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   registerDrain(app);
+  // Read on every request (a canary's bucket, a preview's token); set only on pages (delivery/visitor-releases).
+  await app.register(cookie);
   // API JSON and server-rendered pages are compressed per response (brotli, else gzip); static
   // files come precompressed from the build and already carry their content-encoding.
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
@@ -296,10 +329,12 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   }
   if (config.metricsToken) await app.register(metricsRoutes, { registry: metrics.registry, token: config.metricsToken });
 
-  app.get('/remotes.json', async (_request, reply) => {
+  // What a page asks after a failed load: the same releases as its page (its bucket, its preview).
+  app.get('/remotes.json', async (request, reply) => {
     reply.header('cache-control', NO_CACHE);
-    return currentRemotes();
+    return (await visitorReleases(request)).remotes;
   });
+  await app.register(registerPreviewRoutes, { secureCookies: config.siteUrl.startsWith('https:') });
 
   await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
   const servePage = createPageServer({
@@ -309,7 +344,10 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       staticRoot: config.staticRoot,
       remoteBuildsDir: config.remoteBuildsDir,
       telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
-      onRenderError: metrics.pageRenderError,
+      onRenderError: (name, release) => {
+        metrics.pageRenderError(name, release);
+        telemetry.recordRenderFailure(name, release, SERVER_RENDER_PAGE);
+      },
     }),
     cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
     generation: createPageGeneration({
@@ -319,6 +357,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       staticRoot: config.staticRoot,
       remoteBuildsDir: config.remoteBuildsDir,
     }),
+    visitorReleases,
     origin: config.siteUrl,
     onLookup: metrics.pageCache,
     onRender: metrics.pageRender,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { remoteUrlOverrides, type RemoteName } from '@agency/shared';
 import { loadLeadsConfig, type LeadsConfig } from './leads/leads-config';
+import { loadOpsWebhookConfig, type OpsWebhookConfig } from './delivery/ops-webhook';
 
 /** The monorepo root: api/src (tsx) and api/dist (compiled) both sit two levels below it. */
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -43,6 +44,13 @@ export interface AppConfig {
   releasesDir: string;
   /** How many releases per app the release command keeps (the current and previous ones always stay). */
   releasesKeep: number;
+  /**
+   * RELEASE_PREVIEW_SECRET: signs preview links. Unset, a random secret kept in the releases folder
+   * is used (see delivery/preview-token).
+   */
+  previewSecret?: string;
+  /** Where automatic release decisions are sent (OPS_WEBHOOK_URL, OPS_WEBHOOK_SECRET); none by default. */
+  opsWebhook?: OpsWebhookConfig;
   /**
    * The public origin of the site (SITE_URL, e.g. https://khvylia.com.ua) used in canonical links,
    * Open Graph URLs, robots.txt and the sitemap. Never taken from a request: see loadConfig.
@@ -196,8 +204,10 @@ export function loadContentConfig(env: Env = process.env): Pick<AppConfig, 'cont
 /** The settings the release command needs; parsed on their own so it does not depend on the server's. */
 export function loadReleaseConfig(
   env: Env = process.env,
-): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'remoteBuildsDir' | 'releasesDir' | 'releasesKeep'> {
+): Pick<AppConfig, 'staticRoot' | 'remoteUrls' | 'remoteBuildsDir' | 'releasesDir' | 'releasesKeep' | 'previewSecret' | 'opsWebhook'> {
   return {
+    previewSecret: env.RELEASE_PREVIEW_SECRET?.trim() || undefined,
+    opsWebhook: loadOpsWebhookConfig(env),
     staticRoot: path.resolve(env.STATIC_ROOT?.trim() || REPO_ROOT),
     remoteUrls: remoteUrlOverrides(env),
     remoteBuildsDir: env.REMOTE_BUILDS_DIR?.trim() ? path.resolve(env.REMOTE_BUILDS_DIR.trim()) : undefined,

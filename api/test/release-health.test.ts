@@ -138,6 +138,8 @@ describe('readReleaseHealth', () => {
       error_rate: null,
       load_failures: 0,
       load_retries: 0,
+      render_failures: 0,
+      vitals_samples: { lcp: 0, inp: 0 },
       vitals: { lcp_p75_ms: null, inp_p75_ms: null, cls_p75: null, fcp_p75_ms: null, ttfb_p75_ms: null },
       top_errors: [],
     });

@@ -147,6 +147,9 @@ describe('npm run release -- <app> --status', () => {
       error_rate: 0.6667,
       load_failures: 1,
       load_retries: 0,
+      render_failures: 0,
+      candidate: false,
+      vitals_samples: { lcp: 1, inp: 0 },
       vitals: { lcp_p75_ms: expect.any(Number), inp_p75_ms: null, cls_p75: expect.any(Number), fcp_p75_ms: null, ttfb_p75_ms: null },
       top_errors: [
         { message: 'Teaser failed', kind: 'boundary', page: '/blog/:postId', count: 2, source: 'mfe-blog/src/features/blog-teaser/BlogTeaser.tsx:14:11' },

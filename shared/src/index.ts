@@ -22,3 +22,4 @@ export * from './attribution/attribution-keys';
 export * from './attribution/traffic-source';
 export * from './attribution/session-attribution';
 export * from './util/random-id';
+export * from './delivery/release-delivery';

@@ -1,19 +1,37 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT } from '../config';
+import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } from '../config';
+import { loadPreviewSecret, previewUrl, signPreviewToken } from '../delivery/preview-token';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { DEFAULT_STATUS_WINDOW_MS, formatReleaseStatus, parseSince, releaseStatus } from '../telemetry/release-status';
 import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
-import { list, promote, publish, RefusedError, rollback, type Output, type ReleaseContext } from '../releases/commands';
+import {
+  abort,
+  canary,
+  list,
+  promote,
+  promoteCandidate,
+  publish,
+  RefusedError,
+  rollback,
+  stage,
+  type CanaryOptions,
+  type Output,
+  type ReleaseContext,
+} from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
 import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, UsageError, type Io } from './parse-cli-args';
 
 /**
- * Immutable releases with instant rollback (see api/README.md, "Releases"):
+ * Immutable releases with instant rollback and progressive delivery (see docs/operations.md, "Releases"):
  *   npm run release -- <app>                 build if stale, publish, make current
- * and --list, --rollback, --promote <id>, --status, --help. Exit codes: 0 done (or help shown), 1 refused or failed, 2 bad usage.
+ * and --stage, --canary, --abort, --list, --rollback, --promote [<id>], --status, --help.
+ * Exit codes: 0 done (or help shown), 1 refused or failed, 2 bad usage.
  */
+
+/** Candidate page views before a canary's candidate is judged, unless --min-views says otherwise. */
+export const DEFAULT_MIN_VIEWS = 100;
 
 const APPS = APP_NAMES.join('|');
 export const USAGE = [
@@ -22,18 +40,31 @@ export const USAGE = [
   '       npm run release -- <app> --list            list the kept releases (* = current)',
   '       npm run release -- <app> --rollback        make the previous release current again',
   '       npm run release -- <app> --promote <id>    make any kept release current',
+  '       npm run release -- <app> --stage [--dist <dir>]',
+  '         publish without making it current; prints a preview link (24 h) for one browser',
+  '       npm run release -- <app> --canary <percent> [--dist <dir> | --id <release>] [--min-views <n>] [--promote-after <n>]',
+  '         publish (or take a kept release) as the candidate for that share of visitors; it is rolled back by',
+  `         itself when browsers report it worse than the current release after --min-views page views (default ${DEFAULT_MIN_VIEWS}),`,
+  '         and promoted by itself after --promote-after healthy page views (default: never)',
+  '       npm run release -- <app> --promote          make the candidate current for everyone',
+  '       npm run release -- <app> --abort            drop the candidate',
   '       npm run release -- <app> --status [--since 1h] [--format text|json]',
   '         what visitors\' browsers reported of the current and the kept releases: page views, errors,',
   '         load failures, p75 of the Web Vitals, the top errors at their original source lines',
   '       npm run release -- --help                  print this help',
-  'Environment: RELEASES_DIR (default data/releases), RELEASES_KEEP (default 5), STATIC_ROOT, DATABASE_URL (--status).',
+  'Environment: RELEASES_DIR (default data/releases), RELEASES_KEEP (default 5), STATIC_ROOT, DATABASE_URL (--status),',
+  '  SITE_URL and RELEASE_PREVIEW_SECRET (--stage: the preview link).',
 ].join('\n');
 
 type Action =
   | { kind: 'publish'; dist?: string; keep?: number }
+  | { kind: 'stage'; dist?: string; keep?: number }
+  | ({ kind: 'canary' } & CanaryOptions)
+  | { kind: 'abort' }
   | { kind: 'list' }
   | { kind: 'rollback' }
-  | { kind: 'promote'; id: string }
+  /** No id: the candidate. */
+  | { kind: 'promote'; id?: string }
   | { kind: 'status'; since: Date; format: 'text' | 'json' };
 
 const OPTIONS = {
@@ -42,22 +73,48 @@ const OPTIONS = {
   list: { type: 'boolean' },
   rollback: { type: 'boolean' },
   promote: { type: 'string' },
+  stage: { type: 'boolean' },
+  canary: { type: 'string' },
+  id: { type: 'string' },
+  'min-views': { type: 'string' },
+  'promote-after': { type: 'string' },
+  abort: { type: 'boolean' },
   status: { type: 'boolean' },
   since: { type: 'string' },
   format: { type: 'string' },
 } as const;
 
+/** A whole number of at least `min` from `--name`, or the default when not given. */
+function wholeNumber(values: Record<string, string | boolean | undefined>, name: string, min: number): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got "${String(raw)}"`);
+  return value;
+}
+
+/** `--promote` with no id after it (the candidate) reads as `--promote=`. */
+function bareFlags(argv: readonly string[]): string[] {
+  return argv.map((arg, index) => (arg === '--promote' && (argv[index + 1] === undefined || argv[index + 1]!.startsWith('-')) ? '--promote=' : arg));
+}
+
 export function parseReleaseArgs(argv: readonly string[]): { app: AppName; action: Action } {
-  const { values, positionals } = parseCliArgs(argv, OPTIONS, ARG_MESSAGES.en, 1);
+  const { values, positionals } = parseCliArgs(bareFlags(argv), OPTIONS, ARG_MESSAGES.en, 1);
   const [app] = positionals;
   if (app === undefined) throw new UsageError(`Name the app: ${APPS}`);
   if (!isAppName(app)) throw new UsageError(`Unknown app "${app}": ${APPS}`);
 
-  const commands = (['list', 'rollback', 'promote', 'status'] as const).filter((name) => values[name] !== undefined);
+  const commands = (['list', 'rollback', 'promote', 'status', 'stage', 'canary', 'abort'] as const).filter((name) => values[name] !== undefined);
   if (commands.length > 1) throw new UsageError(`Choose one of ${commands.map((name) => `--${name}`).join(', ')}`);
-  if (commands.length > 0) {
+  const publishes = commands.length === 0 || values.stage || values.canary !== undefined;
+  if (!publishes) {
     for (const name of ['dist', 'keep'] as const) {
       if (values[name] !== undefined) throw new UsageError(`--${name} only applies when publishing`);
+    }
+  }
+  if (values.canary === undefined) {
+    for (const name of ['id', 'min-views', 'promote-after'] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} only applies to --canary`);
     }
   }
   if (!values.status) {
@@ -74,11 +131,31 @@ export function parseReleaseArgs(argv: readonly string[]): { app: AppName; actio
   }
   if (values.list) return { app, action: { kind: 'list' } };
   if (values.rollback) return { app, action: { kind: 'rollback' } };
-  if (values.promote !== undefined) return { app, action: { kind: 'promote', id: values.promote } };
+  if (values.abort) return { app, action: { kind: 'abort' } };
+  if (values.promote !== undefined) return { app, action: { kind: 'promote', id: values.promote || undefined } };
+  const keepValue = wholeNumber(values, 'keep', 1);
+  if (values.stage) return { app, action: { kind: 'stage', dist: values.dist, keep: keepValue } };
+  if (values.canary !== undefined) {
+    const share = Number(values.canary.replace(/\s*%$/, ''));
+    if (!/^\d+(?:\.\d+)?\s*%?$/.test(values.canary) || !(share > 0 && share <= 100)) {
+      throw new UsageError(`--canary must be a percentage of visitors above 0 and up to 100, such as 10 or 12.5, got "${values.canary}"`);
+    }
+    if (values.dist !== undefined && values.id !== undefined) throw new UsageError('Choose one of --dist, --id');
+    return {
+      app,
+      action: {
+        kind: 'canary',
+        dist: values.dist,
+        id: values.id,
+        share,
+        minViews: wholeNumber(values, 'min-views', 1) ?? DEFAULT_MIN_VIEWS,
+        promoteAfter: wholeNumber(values, 'promote-after', 1) ?? null,
+        keep: keepValue,
+      },
+    };
+  }
 
-  const keep = values.keep === undefined ? undefined : Number(values.keep);
-  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) throw new UsageError(`--keep must be a whole number of at least 1, got "${values.keep}"`);
-  return { app, action: { kind: 'publish', dist: values.dist, keep } };
+  return { app, action: { kind: 'publish', dist: values.dist, keep: keepValue } };
 }
 
 /** Builds the app's workspace when its dist is missing or older than its sources. */
@@ -107,13 +184,20 @@ export async function main(argv: readonly string[], env: Record<string, string |
       }
     } else if (action.kind === 'list') output = await list(context, app);
     else if (action.kind === 'rollback') output = await rollback(context, app);
-    else if (action.kind === 'promote') output = await promote(context, app, action.id);
+    else if (action.kind === 'abort') output = await abort(context, app);
+    else if (action.kind === 'promote') output = action.id ? await promote(context, app, action.id) : await promoteCandidate(context, app);
+    else if (action.kind === 'canary' && action.id) output = await canary(context, app, action);
     else {
       if (!action.dist) buildIfStale(app);
       // A build made here lands in the repo's dist; --dist (CI artifacts) is relative to where the
       // caller stood (npm run moves to the repo root and keeps that folder in INIT_CWD).
       const dist = action.dist ? path.resolve(env.INIT_CWD ?? process.cwd(), action.dist) : distDir(REPO_ROOT, app);
-      output = await publish(context, app, dist, action.keep ?? context.keep);
+      if (action.kind === 'canary') output = await canary(context, app, { ...action, dist });
+      else if (action.kind === 'stage') {
+        const secret = loadPreviewSecret(env, config.releasesDir);
+        const site = resolveSiteUrl(env, Number(env.PORT?.trim() || 8080));
+        output = await stage(context, app, dist, (release) => previewUrl(site, signPreviewToken({ app, release }, secret)), action.keep ?? context.keep);
+      } else output = await publish(context, app, dist, action.keep ?? context.keep);
     }
     output.forEach((line) => io.out(line));
     return 0;

@@ -156,6 +156,14 @@ export interface VisitSessionsTable {
   campaign: string;
 }
 
+/** Which API process does a kind of site-wide work for now (migration 0009). */
+export interface ReleaseLeasesTable {
+  name: string;
+  holder: string;
+  /** Milliseconds since the Unix epoch; bigint on PostgreSQL (read back as a string). */
+  expires_at: number | string;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -168,6 +176,7 @@ export interface DatabaseSchema {
   telemetry_errors: TelemetryErrorsTable;
   telemetry_error_minutes: TelemetryErrorMinutesTable;
   visit_sessions: VisitSessionsTable;
+  release_leases: ReleaseLeasesTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

@@ -1,6 +1,9 @@
-import { pageRenderUrl } from '@agency/shared';
+import { pageRenderUrl, releaseSet, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cachedBody } from '../cache/cached-body';
 import { sendCached } from '../cache/send-cached';
+import type { VisitorReleases } from '../delivery/visitor-releases';
+import { withPreviewBanner } from '../delivery/preview-banner';
 import { NO_CACHE } from '../static/cache-policy';
 import type { PageCache } from './page-cache';
 import type { PageGeneration } from './page-generation';
@@ -14,10 +17,21 @@ import type { createPageRenderer } from './render-page';
  */
 export const PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=10, stale-if-error=600';
 
+/**
+ * While a canary runs, a page depends on the visitor's bucket cookie: only the browser may keep
+ * it (asking again each time). The server still keeps one copy per release set.
+ */
+export const CANARY_PAGE_CACHE_CONTROL = 'private, no-cache';
+
+/** A preview is for one browser, and never kept anywhere. */
+export const PREVIEW_PAGE_CACHE_CONTROL = 'private, no-store';
+
 export interface PageServerOptions {
   renderer: ReturnType<typeof createPageRenderer>;
   cache: PageCache;
   generation: () => Promise<PageGeneration>;
+  /** The releases this visitor gets (a canary's bucket, a preview), with the cookies that say so set. */
+  visitorReleases: (request: FastifyRequest, reply: FastifyReply) => Promise<VisitorReleases>;
   /** The site's public origin (SITE_URL): never the request's Host, which the client chooses. */
   origin: string;
   /** Each page request: answered from the cache (or a render another request started), or rendered for it. */
@@ -28,29 +42,62 @@ export interface PageServerOptions {
 
 /**
  * Answers a page request from the page cache, rendering it on a miss. The page is rendered from
- * the part of the address it reads (pageRenderUrl) and nothing else of the request: no header,
- * cookie or other query parameter can put a byte into a page another visitor is then sent.
+ * the part of the address it reads (pageRenderUrl) and the release set the visitor gets, and
+ * nothing else of the request: no header, cookie or other query parameter can put a byte into a
+ * page another visitor is then sent. Pages of each release set are kept apart (a canary's
+ * candidate and the current release side by side); a preview is rendered for its browser alone.
  * False, with nothing sent, when there is no shell build to render pages with.
  */
-export function createPageServer({ renderer, cache, generation, origin, onLookup = () => {}, onRender = () => {} }: PageServerOptions) {
+export function createPageServer({ renderer, cache, generation, visitorReleases, origin, onLookup = () => {}, onRender = () => {} }: PageServerOptions) {
+  /** The release sets pages of this generation were rendered for, by their key: what a render ahead needs. */
+  let sets = new Map<string, RemotesDocument>();
+  let setsGeneration: string | undefined;
+
+  async function timedRender(url: string, remotes: RemotesDocument, request: FastifyRequest) {
+    const started = performance.now();
+    try {
+      return await renderer.render(url, remotes, origin, request.log);
+    } finally {
+      onRender((performance.now() - started) / 1000);
+    }
+  }
+
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const { remotes, key } = await generation();
+    const [{ key }, visitor] = await Promise.all([generation(), visitorReleases(request, reply)]);
     const url = pageRenderUrl(request.url);
+    if (visitor.preview || visitor.previewNotice) {
+      const page = await timedRender(url, visitor.remotes, request);
+      if (!page) return false;
+      onLookup('miss');
+      reply.code(page.status).header('x-robots-tag', 'noindex');
+      sendCached(request, reply, cachedBody(withPreviewBanner(page.html, visitor, request.url)), {
+        contentType: 'text/html; charset=utf-8',
+        cacheControl: PREVIEW_PAGE_CACHE_CONTROL,
+      });
+      return true;
+    }
+    if (key !== setsGeneration) {
+      setsGeneration = key;
+      sets = new Map();
+    }
+    const set = JSON.stringify(releaseSet(visitor.remotes));
+    sets.set(set, visitor.remotes);
     let rendered = false;
-    const page = await cache.get(key, url, async (target) => {
+    // The cache's address is the release set and the page's; a render ahead (after a release) of
+    // a set no visitor has asked for in this generation is skipped.
+    const page = await cache.get(key, `${set}\n${url}`, async (target) => {
+      const split = target.indexOf('\n');
+      const remotes = sets.get(target.slice(0, split));
+      if (!remotes) return undefined;
       rendered = true;
-      const started = performance.now();
-      try {
-        return await renderer.render(target, remotes, origin, request.log);
-      } finally {
-        onRender((performance.now() - started) / 1000);
-      }
+      return timedRender(target.slice(split + 1), remotes, request);
     });
     if (!page) return false;
     onLookup(rendered ? 'miss' : 'hit');
+    const shared = visitor.canary ? CANARY_PAGE_CACHE_CONTROL : PAGE_CACHE_CONTROL;
     sendCached(request, reply.code(page.status), page.body, {
       contentType: 'text/html; charset=utf-8',
-      cacheControl: page.cacheable ? PAGE_CACHE_CONTROL : NO_CACHE,
+      cacheControl: page.cacheable ? shared : NO_CACHE,
     });
     return true;
   };

@@ -92,39 +92,61 @@ function conflict(remote: readonly SharedEntry[], shell: readonly SharedEntry[])
   return undefined;
 }
 
-/** The build of an app that is live now: its current release, else its dist folder. */
-export async function currentBuild(context: GateContext, app: AppName): Promise<AppBuild> {
-  const { current } = await loadAppReleases(context.releasesDir, app);
-  return current ? { app, release: current.id, dir: current.dir } : { app, release: UNRELEASED, dir: distDir(context.staticRoot, app) };
+/** An app's build a visitor may get now: the current one, or the canary's candidate. */
+interface LiveBuild extends AppBuild {
+  role: 'current' | 'candidate';
 }
 
 /**
- * Why `candidate` must not become current, or undefined when it may. A remote must accept the
- * singletons the current shell provides; a shell must provide singletons every current remote
- * accepts (remotes on other origins excepted: their builds are not known here).
+ * The builds of an app that visitors may get now: its current release (else its dist folder),
+ * and its canary's candidate when one runs.
+ */
+async function liveBuilds(context: GateContext, app: AppName): Promise<LiveBuild[]> {
+  const { current, candidate } = await loadAppReleases(context.releasesDir, app);
+  const builds: LiveBuild[] = [
+    current ? { app, release: current.id, dir: current.dir, role: 'current' } : { app, release: UNRELEASED, dir: distDir(context.staticRoot, app), role: 'current' },
+  ];
+  if (candidate) builds.push({ app, release: candidate.id, dir: candidate.release.dir, role: 'candidate' });
+  return builds;
+}
+
+/** The build of an app that is live now: its current release, else its dist folder. */
+export async function currentBuild(context: GateContext, app: AppName): Promise<AppBuild> {
+  const [current] = await liveBuilds(context, app);
+  return current!;
+}
+
+/**
+ * Why `candidate` must not become current (or the canary's candidate), or undefined when it may.
+ * A remote must accept the singletons every shell visitors may get provides (the current one and a
+ * canary's candidate); a shell must provide singletons every such build of each remote accepts
+ * (remotes on other origins excepted: their builds are not known here).
  */
 export async function refusal(context: GateContext, candidate: AppBuild): Promise<string | undefined> {
   const live = await currentBuild(context, candidate.app);
   const stays = `The current ${candidate.app} release stays ${live.release}.`;
   const candidateShared = (await readShared(candidate.dir)) ?? [];
   if (candidate.app !== SHELL) {
-    const shell = await currentBuild(context, SHELL);
-    const found = conflict(candidateShared, (await readShared(shell.dir)) ?? []);
-    if (!found) return undefined;
-    return (
-      `Refused: ${candidate.app} release ${candidate.release} needs ${found.pkg} ${found.required}, ` +
-      `but the current shell (release ${shell.release}) provides ${found.pkg} ${found.provided}. ${stays}`
-    );
+    for (const shell of await liveBuilds(context, SHELL)) {
+      const found = conflict(candidateShared, (await readShared(shell.dir)) ?? []);
+      if (!found) continue;
+      return (
+        `Refused: ${candidate.app} release ${candidate.release} needs ${found.pkg} ${found.required}, ` +
+        `but the ${shell.role} shell (release ${shell.release}) provides ${found.pkg} ${found.provided}. ${stays}`
+      );
+    }
+    return undefined;
   }
   for (const name of REMOTE_NAMES) {
     if (context.remoteUrls[name]) continue;
-    const remote = await currentBuild(context, name);
-    const found = conflict((await readShared(remote.dir)) ?? [], candidateShared);
-    if (!found) continue;
-    return (
-      `Refused: shell release ${candidate.release} provides ${found.pkg} ${found.provided}, ` +
-      `but the current ${name} (release ${remote.release}) needs ${found.pkg} ${found.required}. ${stays}`
-    );
+    for (const remote of await liveBuilds(context, name)) {
+      const found = conflict((await readShared(remote.dir)) ?? [], candidateShared);
+      if (!found) continue;
+      return (
+        `Refused: shell release ${candidate.release} provides ${found.pkg} ${found.provided}, ` +
+        `but the ${remote.role} ${name} (release ${remote.release}) needs ${found.pkg} ${found.required}. ${stays}`
+      );
+    }
   }
   return undefined;
 }

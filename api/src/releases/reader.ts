@@ -4,7 +4,15 @@ import { loadAppReleases, type AppReleases, type ReleaseInfo } from './store';
 /** How old a read of state.json may be before the server reads it again. */
 export const REFRESH_MS = 1000;
 
-const NONE: AppReleases = { releases: [], history: [], current: undefined, previous: undefined };
+const NONE: AppReleases = {
+  releases: [],
+  history: [],
+  current: undefined,
+  previous: undefined,
+  candidate: undefined,
+  events: [],
+  state: { history: [], events: [] },
+};
 
 interface Entry {
   value: AppReleases;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppName } from './apps';
-import { readState, type ReleaseState } from './state';
+import { readState, type Candidate, type DeliveryEvent, type ReleaseState } from './state';
 
 /** Written into every release folder; the folder itself never changes after it is published. */
 export const RELEASE_FILE = 'release.json';
@@ -34,6 +34,12 @@ export interface AppReleases {
   current: ReleaseInfo | undefined;
   /** The release a rollback returns to. */
   previous: ReleaseInfo | undefined;
+  /** The canary's candidate, when one runs and its release is kept. */
+  candidate: (Candidate & { release: ReleaseInfo }) | undefined;
+  /** Decisions made about the app's releases, oldest first. */
+  events: DeliveryEvent[];
+  /** The state file as read: what a change starts from. */
+  state: ReleaseState;
 }
 
 /** `<releasesDir>/<app>/`: the app's releases, state.json and lock file. */
@@ -106,5 +112,8 @@ export async function loadAppReleases(
   // here already has its folder when the listing runs.
   const state = await readState(appReleasesDir(releasesDir, app));
   const releases = await listReleases(releasesDir, app, known);
-  return { releases, history: state.history, ...resolveCurrent(state, releases) };
+  const { current, previous } = resolveCurrent(state, releases);
+  const candidateRelease = releases.find((release) => release.id === state.candidate?.id && release !== current);
+  const candidate = state.candidate && candidateRelease ? { ...state.candidate, release: candidateRelease } : undefined;
+  return { releases, history: state.history, current, previous, candidate, events: state.events, state };
 }

@@ -2,32 +2,56 @@ import {
   EXTERNAL_RELEASE,
   REMOTE_NAMES,
   remoteBasePath,
+  RELEASE_BUCKETS,
   UNRELEASED,
   type RemoteLocation,
   type RemoteName,
   type RemotesDocument,
 } from '@agency/shared';
-import { SHELL } from '../releases/apps';
+import { SHELL, type AppName } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
+import type { AppReleases } from '../releases/store';
+
+/** Which of an app's releases a visitor gets, besides the current one (see delivery/visitor-releases). */
+export interface ReleaseChoice {
+  /** The visitor's bucket: the candidate of a canary whose share covers it. */
+  bucket?: number;
+  /** A preview link's release of one app. */
+  pin?: { app: AppName; release: string };
+}
+
+/** Whether a canary's share covers `bucket` (a share of 12.5 covers buckets 0–1,249). */
+export function inShare(bucket: number, share: number): boolean {
+  return bucket < Math.round((share / 100) * RELEASE_BUCKETS);
+}
+
+/** The release of `app` a visitor gets: a preview's pin, else a canary's candidate, else the current one. */
+function chosenRelease(app: AppName, state: AppReleases, choice: ReleaseChoice): string | undefined {
+  if (choice.pin?.app === app && state.releases.some((release) => release.id === choice.pin?.release)) return choice.pin.release;
+  if (state.candidate && choice.bucket !== undefined && inShare(choice.bucket, state.candidate.share)) return state.candidate.id;
+  return state.current?.id;
+}
 
 /**
- * The body of /remotes.json: where the shell loads each remote from. A remote set through its
- * REMOTE_*_URL variable is `external`; else its current release (a URL that never changes
- * content); else its dist folder, as before releases existed.
+ * The body of /remotes.json, and the map each page carries: where the shell loads each remote
+ * from. A remote set through its REMOTE_*_URL variable is `external`; else the release this
+ * visitor gets (`choice`; by default the current one), a URL that never changes content; else its
+ * dist folder, as before releases existed.
  */
 export async function remotesDocument(
   releases: ReleaseReader,
   remoteUrls: Partial<Record<RemoteName, string>>,
+  choice: ReleaseChoice = {},
 ): Promise<RemotesDocument> {
   const locate = async (name: RemoteName): Promise<RemoteLocation> => {
     const url = remoteUrls[name];
     if (url) return { entry: url, release: EXTERNAL_RELEASE };
-    const { current } = await releases.get(name);
-    if (current) return { entry: `${remoteBasePath(name)}${current.id}/mf-manifest.json`, release: current.id };
+    const release = chosenRelease(name, await releases.get(name), choice);
+    if (release) return { entry: `${remoteBasePath(name)}${release}/mf-manifest.json`, release };
     return { entry: `${remoteBasePath(name)}mf-manifest.json`, release: UNRELEASED };
   };
   // Read side by side: once a second each app's state is read from disk, on a request's way.
-  const [locations, { current: shell }] = await Promise.all([Promise.all(REMOTE_NAMES.map(locate)), releases.get(SHELL)]);
+  const [locations, shell] = await Promise.all([Promise.all(REMOTE_NAMES.map(locate)), releases.get(SHELL)]);
   const remotes = Object.fromEntries(REMOTE_NAMES.map((name, index) => [name, locations[index]])) as Record<RemoteName, RemoteLocation>;
-  return { shell: { release: shell?.id ?? UNRELEASED }, remotes };
+  return { shell: { release: chosenRelease(SHELL, shell, choice) ?? UNRELEASED }, remotes };
 }

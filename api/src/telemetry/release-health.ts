@@ -1,7 +1,7 @@
 import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
 import type { Database } from '../db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
-import { PAGE_VIEW_KIND } from './telemetry-kinds';
+import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND } from './telemetry-kinds';
 
 /** How many of a release's errors the report lists, most frequent first. */
 export const TOP_ERRORS = 5;
@@ -27,6 +27,10 @@ export interface ReleaseHealth {
   error_rate: number | null;
   load_failures: number;
   load_retries: number;
+  /** Server renders of the page that failed in this release (the server's count, not a browser's). */
+  render_failures: number;
+  /** How many values each p75 of the vitals below is taken from. */
+  vitals_samples: { lcp: number; inp: number };
   vitals: { lcp_p75_ms: number | null; inp_p75_ms: number | null; cls_p75: number | null; fcp_p75_ms: number | null; ttfb_p75_ms: number | null };
   top_errors: TopError[];
 }
@@ -102,7 +106,8 @@ export async function readReleaseHealth(
       const total = (kind: string) => [...(byKind.get(kind)?.values() ?? [])].reduce((sum, count) => sum + count, 0);
       let pageErrors = 0;
       for (const kind of byKind.keys()) {
-        if (kind !== PAGE_VIEW_KIND && !isVital(kind) && !LOAD_ERROR_KINDS.includes(kind as never)) pageErrors += total(kind);
+        const counted = kind === PAGE_VIEW_KIND || kind === RENDER_FAILURE_KIND || isVital(kind) || LOAD_ERROR_KINDS.includes(kind as never);
+        if (!counted) pageErrors += total(kind);
       }
       const pageViews = total(PAGE_VIEW_KIND);
       const top = errors.filter((row) => row.release === id).slice(0, TOP_ERRORS);
@@ -114,6 +119,8 @@ export async function readReleaseHealth(
         error_rate: pageViews > 0 ? Math.round((pageErrors / pageViews) * 10_000) / 10_000 : null,
         load_failures: total('load_failure'),
         load_retries: total('load_retry'),
+        render_failures: total(RENDER_FAILURE_KIND),
+        vitals_samples: { lcp: total('LCP'), inp: total('INP') },
         vitals: {
           lcp_p75_ms: p75('LCP', byKind.get('LCP')),
           inp_p75_ms: p75('INP', byKind.get('INP')),

@@ -1,6 +1,9 @@
 import { UNRELEASED } from '@agency/shared';
 import type { Database } from '../db/connection';
 import type { AppName } from '../releases/apps';
+import { candidateHealth } from '../delivery/candidate-health';
+import type { Verdict } from '../delivery/canary-judge';
+import type { DeliveryEvent } from '../releases/state';
 import { loadAppReleases } from '../releases/store';
 import { readReleaseHealth, type ReleaseHealth } from './release-health';
 import { createSourceLocator } from './source-locations';
@@ -23,11 +26,18 @@ export function parseSince(value: string, now = Date.now()): Date | undefined {
   return Number.isNaN(moment.getTime()) || moment.getTime() > now ? undefined : moment;
 }
 
+/** A release's health, and whether it is a canary's candidate (with the share of visitors it gets). */
+export type ReleaseStatusEntry = ReleaseHealth & { candidate: boolean; share?: number };
+
 export interface ReleaseStatus {
   app: AppName;
   /** The start of the window, ISO 8601 (whole minutes: reports are counted per minute). */
   since: string;
-  releases: ReleaseHealth[];
+  releases: ReleaseStatusEntry[];
+  /** While a canary runs: its rules, and what its health says now (over the window since it started). */
+  canary: { release: string; share: number; min_views: number; promote_after: number | null; since: string; verdict: Verdict } | null;
+  /** Every decision about the app's releases, oldest first. */
+  events: DeliveryEvent[];
 }
 
 export interface ReleaseStatusContext {
@@ -42,16 +52,32 @@ export interface ReleaseStatusContext {
  * its build folder (`dist`).
  */
 export async function releaseStatus({ db, releasesDir, staticRoot }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
-  const { releases, current } = await loadAppReleases(releasesDir, app);
+  const state = await loadAppReleases(releasesDir, app);
+  const { releases, current, candidate, events } = state;
   const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
   if (!current) reported.unshift({ id: UNRELEASED, current: true });
   const locator = createSourceLocator({ staticRoot, releasesOf: (name) => loadAppReleases(releasesDir, name) });
   try {
     const sinceMinute = toMinute(since.getTime());
+    const [health, canary] = await Promise.all([readReleaseHealth(db, app, reported, sinceMinute, locator), candidateHealth(db, app, state)]);
     return {
       app,
       since: new Date(sinceMinute * 60_000).toISOString(),
-      releases: await readReleaseHealth(db, app, reported, sinceMinute, locator),
+      releases: health.map((entry) =>
+        entry.id === candidate?.id ? { ...entry, candidate: true, share: candidate.share } : { ...entry, candidate: false },
+      ),
+      canary:
+        candidate && canary
+          ? {
+              release: candidate.id,
+              share: candidate.share,
+              min_views: candidate.minViews,
+              promote_after: candidate.promoteAfter,
+              since: candidate.since,
+              verdict: canary.verdict,
+            }
+          : null,
+      events,
     };
   } finally {
     locator.close();
@@ -66,9 +92,10 @@ export function formatReleaseStatus(status: ReleaseStatus): string[] {
   for (const release of status.releases) {
     const { vitals } = release;
     const rate = release.error_rate === null ? '' : ` (${release.error_rate} per page view)`;
+    const role = release.current ? '  (current)' : release.candidate ? `  (candidate, ${release.share} % of visitors)` : '';
     lines.push(
       '',
-      `${release.current ? '*' : ' '} ${release.id}${release.current ? '  (current)' : ''}`,
+      `${release.current ? '*' : release.candidate ? '~' : ' '} ${release.id}${role}`,
       `    page views ${release.page_views} · errors ${release.errors}${rate} · load failures ${release.load_failures} · load retries ${release.load_retries}`,
       `    p75: LCP ${ms(vitals.lcp_p75_ms)} · INP ${ms(vitals.inp_p75_ms)} · CLS ${vitals.cls_p75 ?? '–'} · FCP ${ms(vitals.fcp_p75_ms)} · TTFB ${ms(vitals.ttfb_p75_ms)}`,
     );
@@ -78,6 +105,19 @@ export function formatReleaseStatus(status: ReleaseStatus): string[] {
       lines.push(`      ${String(error.count).padStart(5)}× ${error.kind.padEnd(12)} ${error.message}`);
       lines.push(`             at ${error.source ?? 'an unknown place (no source map for it)'}, on ${error.page}`);
     }
+  }
+  if (status.canary) {
+    const { canary } = status;
+    const promotion = canary.promote_after === null ? 'by hand' : `after ${canary.promote_after} healthy page views`;
+    lines.push(
+      '',
+      `Canary: ${canary.release} for ${canary.share} % of visitors since ${canary.since}, judged after ${canary.min_views} page views, promoted ${promotion}`,
+      `  now: ${canary.verdict.action.replace('_', ' ')}: ${canary.verdict.reason}`,
+    );
+  }
+  if (status.events.length > 0) {
+    lines.push('', 'Decisions, oldest first:');
+    for (const event of status.events) lines.push(`  ${event.at}  ${event.action.padEnd(11)}  ${event.release}  ${event.reason}`);
   }
   return lines;
 }

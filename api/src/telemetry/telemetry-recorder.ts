@@ -4,7 +4,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Database } from '../db/connection';
 import type { TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
-import { PAGE_VIEW_KIND, toMinute } from './telemetry-kinds';
+import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND, toMinute } from './telemetry-kinds';
 
 /** How often what browsers reported is written to the database. */
 export const FLUSH_INTERVAL_MS = 1000;
@@ -122,6 +122,14 @@ export class TelemetryRecorder {
       this.keepSession(this.sessions, { id, first_minute: minute, source: mask(source), medium: mask(medium), campaign: mask(campaign) });
     }
     return recorded;
+  }
+
+  /**
+   * A server render of a page failed in `release` of `app`: counted with what browsers report, so
+   * release health (and a canary's judge, in whichever process) sees it.
+   */
+  recordRenderFailure(app: string, release: string, page: string): void {
+    this.count({ minute: toMinute(this.now()), app, release, page, kind: RENDER_FAILURE_KIND, bucket: -1, count: 1 });
   }
 
   /** Keeps a session's first report; a session already waiting stays as it was. */

@@ -7,6 +7,7 @@ import * as m0005 from './0005_blog_publishing';
 import * as m0006 from './0006_submission_idempotency';
 import * as m0007 from './0007_release_telemetry';
 import * as m0008 from './0008_lead_attribution';
+import * as m0009 from './0009_release_leases';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_submission_idempotency': m0006,
   '0007_release_telemetry': m0007,
   '0008_lead_attribution': m0008,
+  '0009_release_leases': m0009,
 };

@@ -1,11 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { webhookSignature } from '../../util/webhook-signature';
 import type { WebhookConfig } from '../leads-config';
 import { DeliveryError, parseRetryAfter, type LeadChannel } from './lead-channel';
-
-/** `sha256=<hex HMAC-SHA256 of the exact body>`, the convention GitHub and most CRMs verify. */
-export function webhookSignature(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
 
 /** POSTs each lead as JSON to the agency's webhook (a CRM, Zapier, Make…); any 2xx is accepted. */
 export function webhookChannel(config: WebhookConfig): LeadChannel {

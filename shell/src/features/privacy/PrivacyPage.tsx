@@ -1,5 +1,15 @@
 import { Link } from '@agency/shared/router';
-import { BRAND, CAMPAIGN_PARAMS, PRIVACY_PAGE_META, typeset, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import {
+  BRAND,
+  CAMPAIGN_PARAMS,
+  PREVIEW_COOKIE,
+  PREVIEW_TOKEN_HOURS,
+  PRIVACY_PAGE_META,
+  RELEASE_BUCKET_COOKIE,
+  RELEASE_BUCKET_MAX_AGE_DAYS,
+  typeset,
+  VISIT_SESSION_RETENTION_MONTHS,
+} from '@agency/shared';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './PrivacyPage.module.css';
 
@@ -27,6 +37,14 @@ const POLICY: readonly PolicySection[] = [
       `Звідки ви прийшли на сайт: мітки кампанії та ідентифікатори кліку з посилання, яким ви відкрили сайт (${CAMPAIGN_PARAMS.join(', ')}), домен сайту, з якого ви перейшли, першу відкриту сторінку і час. Їх тримає ваш браузер у сховищі сеансу (sessionStorage), без файлів cookie, і забуває, щойно ви закриєте вкладку; до нас вони потрапляють лише разом зі зверненням чи заявкою і зберігаються з ними.`,
       'Щоб знати, які кампанії та сайти приводять звернення, сайт лічить відвідування: випадковий номер сеансу браузера (теж лише в sessionStorage) із джерелом, каналом і кампанією відвідування. Ні з вами, ні з вашим зверненням цей номер не повʼязаний.',
       'Сервер сайту, як і будь-який інший, записує в технічний журнал IP-адресу та час запитів — лише для захисту сайту від зловживань і пошуку збоїв.',
+    ],
+  },
+  {
+    heading: 'Файли cookie',
+    items: [
+      `${RELEASE_BUCKET_COOKIE} — суто службовий: випадкове число, за яким частина відвідувачів отримує нову версію сайту, поки ми перевіряємо, чи вона працює без збоїв. Сайт ставить його лише на час такої перевірки, і живе він ${RELEASE_BUCKET_MAX_AGE_DAYS} днів. Нічого про вас у ньому немає.`,
+      `${PREVIEW_COOKIE} — лише в браузері працівника агенції, який відкрив посилання попереднього перегляду нової версії; живе до ${PREVIEW_TOKEN_HOURS} годин або доки він не вийде з перегляду.`,
+      'Рекламних і аналітичних файлів cookie сайт не ставить.',
     ],
   },
   {

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BRAND, PRIVACY_PAGE_META, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BRAND, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -19,7 +19,7 @@ describe('PrivacyPage', () => {
     renderPage();
     expect(screen.getByRole('heading', { level: 1, name: 'Політика конфіденційності' })).toBeInTheDocument();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
-    expect(headings).toEqual(['Хто обробляє ваші дані', 'Які дані ми отримуємо', 'Навіщо', 'Хто їх бачить', 'Як довго зберігаємо', 'Ваші права']);
+    expect(headings).toEqual(['Хто обробляє ваші дані', 'Які дані ми отримуємо', 'Файли cookie', 'Навіщо', 'Хто їх бачить', 'Як довго зберігаємо', 'Ваші права']);
     const text = document.body.textContent ?? '';
     expect(text).toContain(BRAND.fullName);
     expect(text).toContain(BRAND.email);
@@ -32,6 +32,9 @@ describe('PrivacyPage', () => {
     expect(text).toMatch(/utm_source.*gclid.*fbclid.*sessionStorage.*без файлів cookie/);
     // typeset() binds short words and dashes with no-break spaces.
     expect(text).toMatch(new RegExp(`Лічені відвідування \\(номер сеансу, джерело, канал, кампанія\\)\\s—\\s${VISIT_SESSION_RETENTION_MONTHS}\\sмісяців`));
+    // The one cookie every visitor may get (while a new release is tried on a share of them), and the preview's.
+    expect(text).toMatch(new RegExp(`${RELEASE_BUCKET_COOKIE}\\s—\\sсуто службовий.*${RELEASE_BUCKET_MAX_AGE_DAYS}\\sднів`));
+    expect(text).toContain(PREVIEW_COOKIE);
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
   });
 

@@ -1,0 +1,75 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PREVIEW_QUERY_PARAM, PREVIEW_TOKEN_HOURS } from '@agency/shared';
+import { isAppName, type AppName } from '../releases/apps';
+import { isReleaseId } from '../releases/store';
+
+/** What a preview link pins one browser to. */
+export interface PreviewPin {
+  app: AppName;
+  release: string;
+  /** Milliseconds since the Unix epoch. */
+  expiresAt: number;
+}
+
+export type PreviewCheck = ({ valid: true } & PreviewPin) | { valid: false; reason: 'invalid' | 'expired' };
+
+/** Where the secret lives when RELEASE_PREVIEW_SECRET is not set: beside the releases every process shares. */
+export const PREVIEW_SECRET_FILE = '.preview-secret';
+
+/**
+ * The secret preview links are signed with: RELEASE_PREVIEW_SECRET, else a random one kept in
+ * `<releasesDir>/.preview-secret` (made by whichever process needs it first), so the release
+ * command and every server process of one site agree without configuration.
+ */
+export function loadPreviewSecret(env: Record<string, string | undefined>, releasesDir: string): string {
+  const configured = env.RELEASE_PREVIEW_SECRET?.trim();
+  if (configured) {
+    if (configured.length < 16) throw new Error('RELEASE_PREVIEW_SECRET must be at least 16 characters: it signs links to unreleased builds');
+    return configured;
+  }
+  const file = path.join(releasesDir, PREVIEW_SECRET_FILE);
+  fs.mkdirSync(releasesDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+const sign = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+
+/** `<payload>.<signature>`, both base64url: the app, the release and the expiry, signed with HMAC-SHA256. */
+export function signPreviewToken(pin: Pick<PreviewPin, 'app' | 'release'>, secret: string, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ app: pin.app, release: pin.release, exp: now + PREVIEW_TOKEN_HOURS * 3_600_000 })).toString('base64url');
+  return `${payload}.${sign(payload, secret)}`;
+}
+
+/** Whether a token is one this site signed, for a release id and app it knows, and still valid. */
+export function verifyPreviewToken(token: string, secret: string, now = Date.now()): PreviewCheck {
+  const invalid: PreviewCheck = { valid: false, reason: 'invalid' };
+  const [payload, signature, ...rest] = token.split('.');
+  if (!payload || !signature || rest.length > 0 || token.length > 1024) return invalid;
+  const expected = Buffer.from(sign(payload, secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return invalid;
+  let claims: { app?: unknown; release?: unknown; exp?: unknown };
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claims;
+  } catch {
+    return invalid;
+  }
+  const { app, release, exp } = claims;
+  if (typeof app !== 'string' || !isAppName(app) || typeof release !== 'string' || !isReleaseId(release) || typeof exp !== 'number') return invalid;
+  if (exp <= now) return { valid: false, reason: 'expired' };
+  return { valid: true, app, release, expiresAt: exp };
+}
+
+/** The link that opens a preview of `release` in one browser. */
+export function previewUrl(siteUrl: string, token: string): string {
+  const url = new URL('/', siteUrl);
+  url.searchParams.set(PREVIEW_QUERY_PARAM, token);
+  return url.toString();
+}
