@@ -93,13 +93,18 @@ function wholeNumber(values: Record<string, string | boolean | undefined>, name:
   return value;
 }
 
-/** `--promote` with no id after it (the candidate) reads as `--promote=`. */
-function bareFlags(argv: readonly string[]): string[] {
-  return argv.map((arg, index) => (arg === '--promote' && (argv[index + 1] === undefined || argv[index + 1]!.startsWith('-')) ? '--promote=' : arg));
+/** `--promote` with no id after it: the candidate. Taken out before parsing, which wants a value for it. */
+function takeBarePromote(argv: readonly string[]): { args: string[]; bare: boolean } {
+  const index = argv.findIndex((arg, at) => arg === '--promote' && (argv[at + 1] === undefined || argv[at + 1]!.startsWith('-')));
+  return index < 0 ? { args: [...argv], bare: false } : { args: argv.filter((_, at) => at !== index), bare: true };
 }
 
 export function parseReleaseArgs(argv: readonly string[]): { app: AppName; action: Action } {
-  const { values, positionals } = parseCliArgs(bareFlags(argv), OPTIONS, ARG_MESSAGES.en, 1);
+  const barePromote = takeBarePromote(argv);
+  const parsed = parseCliArgs(barePromote.args, OPTIONS, ARG_MESSAGES.en, 1);
+  const { positionals } = parsed;
+  if (barePromote.bare && parsed.values.promote !== undefined) throw new UsageError(ARG_MESSAGES.en.givenTwice('--promote'));
+  const values = barePromote.bare ? { ...parsed.values, promote: '' } : parsed.values;
   const [app] = positionals;
   if (app === undefined) throw new UsageError(`Name the app: ${APPS}`);
   if (!isAppName(app)) throw new UsageError(`Unknown app "${app}": ${APPS}`);

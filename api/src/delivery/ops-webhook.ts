@@ -28,13 +28,18 @@ const TIMEOUT_MS = 5000;
 
 /**
  * Sends each decision as JSON, signed like the leads webhook (`x-signature: sha256=<HMAC of the
- * body>` with OPS_WEBHOOK_SECRET), retrying a few times on a failure. The decision itself is already
+ * body>` with OPS_WEBHOOK_SECRET), retrying a few times on a failure: at least once, with an
+ * `Idempotency-Key` per decision. The decision itself is already
  * made and kept in the releases' state; a message that cannot be delivered is logged.
  */
 export function createOpsWebhook(config: OpsWebhookConfig, log: FastifyBaseLogger, delays = OPS_WEBHOOK_RETRY_DELAYS_MS) {
   return async function notify(message: ReleaseDecisionMessage): Promise<boolean> {
     const body = JSON.stringify(message);
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+    // A retry after a lost answer repeats the message: the key (one per decision) lets the channel drop it.
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'idempotency-key': `${message.app}:${message.release}:${message.action}:${message.at}`,
+    };
     if (config.secret) headers['x-signature'] = webhookSignature(body, config.secret);
     for (let attempt = 0; ; attempt += 1) {
       let problem: string;

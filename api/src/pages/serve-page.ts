@@ -94,10 +94,10 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     });
     if (!page) return false;
     onLookup(rendered ? 'miss' : 'hit');
-    const shared = visitor.canary ? CANARY_PAGE_CACHE_CONTROL : PAGE_CACHE_CONTROL;
     sendCached(request, reply.code(page.status), page.body, {
       contentType: 'text/html; charset=utf-8',
-      cacheControl: page.cacheable ? shared : NO_CACHE,
+      // During a canary even a page rendered without some part depends on the bucket: private too.
+      cacheControl: visitor.canary ? CANARY_PAGE_CACHE_CONTROL : page.cacheable ? PAGE_CACHE_CONTROL : NO_CACHE,
     });
     return true;
   };

@@ -75,7 +75,7 @@ function findKept(state: AppReleases, app: AppName, id: string): ReleaseInfo {
 }
 
 async function prune(context: ReleaseContext, app: AppName, keep: number): Promise<Output> {
-  const removed = await pruneReleases(context.releasesDir, app, keep);
+  const removed = await pruneReleases(context.releasesDir, app, keep, nowOf(context).getTime());
   return removed.length ? [`Removed ${removed.length} old ${app} release(s): ${removed.map((release) => release.id).join(', ')}`] : [];
 }
 

@@ -19,7 +19,9 @@ export const registerPreviewRoutes: FastifyPluginAsyncTypebox<PreviewRoutesOptio
     { schema: { querystring: Type.Object({ to: Type.Optional(Type.String({ pattern: SITE_PATH, maxLength: 2000 })) }) } },
     async (request, reply) => {
       reply.clearCookie(PREVIEW_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
-      return reply.header('cache-control', 'no-store').redirect(request.query.to ?? '/', 303);
+      // Percent-encoded as a Location header must be (`/блог`, a space): the pattern let only a path through.
+      const target = new URL(request.query.to ?? '/', 'http://site.invalid');
+      return reply.header('cache-control', 'no-store').redirect(`${target.pathname}${target.search}`, 303);
     },
   );
 };

@@ -5,7 +5,7 @@
  */
 
 /**
- * The one cookie of release assignment: a random bucket that picks, while an app has a candidate
+ * The one cookie of release assignment (the shell's nginx template names it too): a random bucket that picks, while an app has a candidate
  * release, whether this browser gets the candidate or the current release. Strictly functional:
  * it holds a number and nothing about the visitor, and is set only while a canary runs.
  */
