@@ -224,16 +224,19 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
   );
   const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
+  // An https site sends its cookies over https only.
+  const secureCookies = config.siteUrl.startsWith('https:');
   const visitorReleases = createVisitorReleases({
     releases,
     remoteUrls: config.remoteUrls,
     previewSecret: once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir)),
-    secureCookies: config.siteUrl.startsWith('https:'),
+    secureCookies,
   });
   // A canary's candidate is promoted or rolled back by what browsers report, by one process at a time.
   const canaries = startCanaryController({
     db,
     context: { releasesDir: config.releasesDir, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT },
+    releases,
     log: app.log,
     site: config.siteUrl,
     notify: config.opsWebhook && createOpsWebhook(config.opsWebhook, app.log),
@@ -334,7 +337,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     reply.header('cache-control', NO_CACHE);
     return (await visitorReleases(request)).remotes;
   });
-  await app.register(registerPreviewRoutes, { secureCookies: config.siteUrl.startsWith('https:') });
+  await app.register(registerPreviewRoutes, { secureCookies });
 
   await registerStatic(app, { staticRoot: config.staticRoot, releases, mediaDir: config.mediaDir });
   const servePage = createPageServer({

@@ -5,6 +5,7 @@ import { migrateToLatest } from '../src/db/migrate';
 import { startCanaryController } from '../src/delivery/canary-controller';
 import { createOpsWebhook, type ReleaseDecisionMessage } from '../src/delivery/ops-webhook';
 import { canary } from '../src/releases/commands';
+import { ReleaseReader } from '../src/releases/reader';
 import { loadAppReleases } from '../src/releases/store';
 import { TelemetryRecorder } from '../src/telemetry/telemetry-recorder';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
@@ -45,7 +46,9 @@ afterEach(async () => {
 function startTwoProcesses() {
   const notify = createOpsWebhook({ url: receiver.url, secret: SECRET }, log, [50]);
   for (let index = 0; index < 2; index += 1) {
-    controllers.push(startCanaryController({ db, context: fixture.context, log, site: 'https://khvylia.example', notify, intervalMs: 100 }));
+    // Each process reads the releases itself, as a server does.
+    const releases = new ReleaseReader(fixture.releasesDir);
+    controllers.push(startCanaryController({ db, context: fixture.context, releases, log, site: 'https://khvylia.example', notify, intervalMs: 100 }));
   }
 }
 

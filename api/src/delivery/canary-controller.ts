@@ -4,7 +4,7 @@ import type { Database } from '../db/connection';
 import { APP_NAMES } from '../releases/apps';
 import { decideCandidate, type ReleaseContext } from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
-import { loadAppReleases } from '../releases/store';
+import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
 import { DatabaseLease } from './lease';
 import type { ReleaseDecisionMessage } from './ops-webhook';
@@ -18,6 +18,11 @@ export const DECISION_LEASE = 'release-decisions';
 export interface CanaryControllerOptions {
   db: Database;
   context: ReleaseContext;
+  /**
+   * The releases as the process serves them (read about once a second): what it looks at. A
+   * decision reads the state again under the lock.
+   */
+  releases: ReleaseReader;
   log: FastifyBaseLogger;
   /** The site's public origin, named in each message. */
   site: string;
@@ -33,14 +38,14 @@ export interface CanaryControllerOptions {
  * written to the releases' state under the release command's lock (so it never interleaves with a
  * person's command), and every process serves it within a second, as it does any release change.
  */
-export function startCanaryController({ db, context, log, site, notify, intervalMs = DECISION_INTERVAL_MS }: CanaryControllerOptions) {
+export function startCanaryController({ db, context, releases, log, site, notify, intervalMs = DECISION_INTERVAL_MS }: CanaryControllerOptions) {
   const lease = new DatabaseLease(db, DECISION_LEASE, DECISION_LEASE_TTL_MS);
   /** The hold last reported per app, so a held promotion is logged once, not every second. */
   const held = new Map<string, string>();
   let leased = false;
 
   async function look(): Promise<void> {
-    const states = await Promise.all(APP_NAMES.map(async (app) => ({ app, state: await loadAppReleases(context.releasesDir, app) })));
+    const states = await Promise.all(APP_NAMES.map(async (app) => ({ app, state: await releases.get(app) })));
     const canaries = states.filter(({ state }) => state.candidate);
     // No canary, no database work.
     if (canaries.length === 0) return;

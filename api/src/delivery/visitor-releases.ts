@@ -39,6 +39,11 @@ export interface VisitorReleasesOptions {
   now?: () => number;
 }
 
+/** The attributes of both delivery cookies (the bucket and the preview): first-party, never read by scripts. */
+export function deliveryCookieOptions(secure: boolean) {
+  return { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+}
+
 /** A bucket as the cookie holds it: a whole number below RELEASE_BUCKETS, else none. */
 export function parseBucket(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d{1,5}$/.test(value)) return undefined;
@@ -57,7 +62,7 @@ export function parseBucket(value: string | undefined): number | undefined {
  *   and no cookie.
  */
 export function createVisitorReleases({ releases, remoteUrls, previewSecret, secureCookies, now = Date.now }: VisitorReleasesOptions) {
-  const cookieBase = { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
+  const cookieBase = deliveryCookieOptions(secureCookies);
 
   async function anyCandidate(): Promise<boolean> {
     const states = await Promise.all(APP_NAMES.map((app) => releases.get(app)));

@@ -1,6 +1,7 @@
 import { PREVIEW_COOKIE, PREVIEW_EXIT_PATH } from '@agency/shared';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { deliveryCookieOptions } from '../delivery/visitor-releases';
 
 export interface PreviewRoutesOptions {
   secureCookies: boolean;
@@ -18,7 +19,7 @@ export const registerPreviewRoutes: FastifyPluginAsyncTypebox<PreviewRoutesOptio
     PREVIEW_EXIT_PATH,
     { schema: { querystring: Type.Object({ to: Type.Optional(Type.String({ pattern: SITE_PATH, maxLength: 2000 })) }) } },
     async (request, reply) => {
-      reply.clearCookie(PREVIEW_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies });
+      reply.clearCookie(PREVIEW_COOKIE, deliveryCookieOptions(secureCookies));
       // Percent-encoded as a Location header must be (`/блог`, a space): the pattern let only a path through.
       const target = new URL(request.query.to ?? '/', 'http://site.invalid');
       return reply.header('cache-control', 'no-store').redirect(`${target.pathname}${target.search}`, 303);
