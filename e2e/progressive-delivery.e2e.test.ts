@@ -220,6 +220,8 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     const candidate = report.releases.find((entry) => entry.candidate)!;
     expect(candidate).toMatchObject({ candidate: true, share: 50, current: false });
     expect(report.events.at(-1)).toMatchObject({ release: candidate.id, action: 'canary' });
+    // Each process reads the releases about once a second: visitors come once both serve the canary.
+    await bothServe(candidate.id, `${RELEASE_BUCKET_COOKIE}=0`);
 
     // Fresh visitors: a browser's first navigation, with no cookie yet.
     const assigned = await Promise.all(
@@ -337,6 +339,7 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     release('blog', '--canary', '50', '--dist', changed, '--min-views', '5', '--promote-after', '10');
     const candidate = status().canary!.release;
     expect(candidate).not.toBe(current);
+    await bothServe(candidate, `${RELEASE_BUCKET_COOKIE}=0`);
 
     while (status().canary !== null) {
       const batch = await Promise.all([0, 1, 0, 1].map((index) => visit(sites[index]!)));
