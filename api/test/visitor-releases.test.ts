@@ -406,6 +406,16 @@ describe('leaving a preview', () => {
     expectCleared(response, PREVIEW_COOKIE);
   });
 
+  // The raw value passes the pattern; resolved (dot segments, percent-encoding) it would leave the site.
+  it.each(['/.//evil.example', '/..//evil.example', '/%2e%2e//evil.example', '/./%2Fevil.example', '/blog/../%5Cevil.example', '/%2F%2Fevil.example'])(
+    'sends to=%p to the home page, never off the site',
+    async (to) => {
+      const response = await suite.ctx.request('GET', `/preview/exit?to=${encodeURIComponent(to)}`);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/');
+    },
+  );
+
   it.each(['//evil.example', '//evil.example/blog', '/\\evil.example', 'https://evil.example', 'evil.example', '/blog\r\nset-cookie: a=b', ''])(
     'refuses to=%p with 400 and no redirect',
     async (to) => {
