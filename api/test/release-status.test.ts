@@ -175,6 +175,25 @@ describe('npm run release -- <app> --status', () => {
     expect(text).not.toContain('stale error');
   });
 
+  it('prints what browsers sent inert: control characters, line breaks and bidirectional overrides escaped', async () => {
+    const recorder = new TelemetryRecorder(db, (error) => {
+      throw error;
+    });
+    const message = 'Boom\u001b[2J\u001b]0;owned\u0007\r\nat ok.js \u202egnp.exe\u009b';
+    recorder.record({ errors: [browserError({ kind: 'uncaught', app: 'home', release: 'dist', message })] });
+    await recorder.flush();
+
+    const text = (await run(['home', '--status'], env)).out.join('\n');
+    expect(text).toContain('Boom\\u001b[2J\\u001b]0;owned\\u0007\\u000d\\u000aat ok.js \\u202egnp.exe\\u009b');
+    const json = (await run(['home', '--status', '--format', 'json'], env)).out.join('\n');
+    for (const output of [text, json]) {
+      // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+      expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    // JSON's own escapes: the same text once parsed.
+    expect((JSON.parse(json) as ReleaseStatus).releases[0]?.top_errors[0]?.message).toBe(message);
+  });
+
   it('counts only what was reported since --since', async () => {
     const day = await run(['blog', '--status', '--format', 'json', '--since', '1d'], env);
     expect(day.code).toBe(0);

@@ -7,6 +7,7 @@ import { SLUG_PATTERN } from '../content/front-matter';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
+import { inertOutput } from './terminal-text';
 
 /**
  * Publishing articles from the content folder (CONTENT_DIR, default content/blog):
@@ -136,7 +137,7 @@ if (require.main === module) {
   process.chdir(REPO_ROOT);
   run(process.argv.slice(2)).then(
     ({ output, exitCode }) => {
-      process.stdout.write(output);
+      process.stdout.write(inertOutput(output));
       process.exitCode = exitCode;
     },
     (error: unknown) => {
@@ -144,7 +145,7 @@ if (require.main === module) {
       if (usageCode !== undefined) {
         process.exitCode = usageCode;
       } else {
-        process.stderr.write(`Не вдалося: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(inertOutput(`Не вдалося: ${error instanceof Error ? error.message : String(error)}\n`));
         process.exitCode = 1;
       }
     },

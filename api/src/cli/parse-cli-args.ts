@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { inertOutput } from './terminal-text';
 
 /**
  * The argument handling the commands share: `node:util`'s parseArgs in strict mode, with its
@@ -103,10 +104,15 @@ export interface Io {
   err(line: string): void;
 }
 
-export const processIo: Io = {
+/** An Io whose lines reach the terminal inert (see terminal-text). */
+export function terminalIo(io: Io): Io {
+  return { out: (line) => io.out(inertOutput(line)), err: (line) => io.err(inertOutput(line)) };
+}
+
+export const processIo: Io = terminalIo({
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
-};
+});
 
 /** Prints the usage for help (exit code 0) or after a usage error (2); undefined for other errors. */
 export function reportUsage(error: unknown, usage: string, io: Io = processIo): 0 | 2 | undefined {

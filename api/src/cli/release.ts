@@ -4,7 +4,8 @@ import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } fr
 import { loadPreviewSecret, previewUrl, signPreviewToken } from '../delivery/preview-token';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
-import { DEFAULT_STATUS_WINDOW_MS, formatReleaseStatus, parseSince, releaseStatus } from '../telemetry/release-status';
+import { DEFAULT_STATUS_WINDOW_MS, parseSince, releaseStatus } from '../telemetry/release-status';
+import { formatReleaseStatus } from './release-status-text';
 import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
 import {
   abort,
@@ -21,7 +22,7 @@ import {
   type ReleaseContext,
 } from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
-import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, UsageError, type Io } from './parse-cli-args';
+import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, terminalIo, UsageError, type Io } from './parse-cli-args';
 
 /**
  * Immutable releases with instant rollback and progressive delivery (see docs/operations.md, "Releases"):
@@ -171,7 +172,8 @@ function buildIfStale(app: AppName): void {
 }
 
 /** Runs the command; resolves with the exit code. */
-export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env, io: Io = processIo): Promise<number> {
+export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env, given: Io = processIo): Promise<number> {
+  const io = terminalIo(given);
   try {
     const { app, action } = parseReleaseArgs(argv);
     const config = loadReleaseConfig(env);

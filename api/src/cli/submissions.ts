@@ -7,6 +7,7 @@ import { idempotencyKey } from '../leads/lead-payload';
 import { listUndelivered, requeueLead } from '../leads/outbox-store';
 import { toCsv, toJson, type ListKind } from './format';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
+import { inertOutput } from './terminal-text';
 
 /**
  * Staff access to stored submissions and their notifications:
@@ -140,17 +141,17 @@ async function retryDelivery(db: Db, id: number): Promise<string> {
 if (require.main === module) {
   run(process.argv.slice(2)).then(
     (output) => {
-      process.stdout.write(output);
+      process.stdout.write(inertOutput(output));
     },
     (error: unknown) => {
       const usageCode = reportUsage(error, USAGE);
       if (usageCode !== undefined) {
         process.exitCode = usageCode;
       } else if (error instanceof CommandFailure) {
-        process.stderr.write(`${error.message}\n`);
+        process.stderr.write(inertOutput(`${error.message}\n`));
         process.exitCode = 1;
       } else {
-        process.stderr.write(`Не вдалося прочитати заявки: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(inertOutput(`Не вдалося прочитати заявки: ${error instanceof Error ? error.message : String(error)}\n`));
         process.exitCode = 1;
       }
     },
