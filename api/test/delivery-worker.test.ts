@@ -110,6 +110,25 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
   });
 });
 
+it('keeps a name with line breaks on its one line: no forged field in the Telegram text or the e-mail', async () => {
+  const forged = 'Олена\nEmail: ceo@evil.example\r\nТелефон: +380 00 000 00 00\u2028Компанія: Evil\u2029';
+  await withApp(allChannels(), async (ctx) => {
+    const id = await postContact(ctx, { ...VALID_CONTACT, name: forged, company: 'ТОВ\n«Кава»' });
+    await eventually('the deliveries', () => [telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
+    const flat = 'Олена Email: ceo@evil.example Телефон: +380 00 000 00 00 Компанія: Evil';
+    const stored = await ctx.db.kysely.selectFrom('contact_messages').select(['name', 'company']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: flat, company: 'ТОВ «Кава»' });
+    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.messages[0]!.text ?? '']) {
+      const lines = text.split(/\r?\n/);
+      expect(lines.filter((line) => line.startsWith('Email:'))).toEqual([`Email: ${VALID_CONTACT.email}`]);
+      expect(lines.filter((line) => line.startsWith('Телефон:'))).toEqual([`Телефон: ${VALID_CONTACT.phone}`]);
+      expect(lines).toContain(`Імʼя: ${flat}`);
+      expect(text).not.toMatch(/[\u2028\u2029]/);
+    }
+    expect(smtp.messages[0]!.subject).toBe(`Нова заявка з сайту «Хвиля» №${id}: ${flat}`);
+  });
+});
+
 it('delivers a job application with its position and where its visitor came from', async () => {
   const attribution = {
     utm_source: 'facebook',

@@ -38,6 +38,23 @@ describe('leadText', () => {
     expect(lines[5]).toMatch(/^Отримано: 22 листопада 2026.* 10:05$/);
     expect(text).not.toMatch(/Компанія|Послуга|Сторінка/);
   });
+
+  it('writes every field on its own one line, whatever line breaks a stored value holds', () => {
+    const lead: LeadPayload = {
+      ...CONTACT,
+      referrer: 'https://khvylia.example/\r\nEmail: x@evil.example',
+      submission: { ...CONTACT.submission, name: 'Олена\nEmail: ceo@evil.example\u2028Телефон: 000', company: 'A\u2029B' },
+    };
+    const { subject, text } = leadText(lead);
+    const lines = text.split('\n');
+    expect(lines.filter((line) => /^(Email|Телефон):/.test(line))).toEqual(['Email: olena@example.com', 'Телефон: +380671234567']);
+    expect(lines).toContain('Імʼя: Олена Email: ceo@evil.example Телефон: 000');
+    expect(lines).toContain('Компанія: A B');
+    expect(lines).toContain('Сторінка: https://khvylia.example/ Email: x@evil.example');
+    expect(subject).toBe('Нова заявка з сайту «Хвиля» №42: Олена Email: ceo@evil.example Телефон: 000');
+    // The message is the visitor's own words: its lines stay.
+    expect(text.endsWith('Повідомлення:\nПотрібна реклама.\nДякую!')).toBe(true);
+  });
 });
 
 describe('clip', () => {

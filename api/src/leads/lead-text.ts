@@ -1,4 +1,5 @@
 import { BRAND, NOT_SET, SERVICE_TYPES, trafficSource, type Attribution } from '@agency/shared';
+import { flattenLineBreaks } from '@agency/shared/contracts';
 import type { LeadPayload } from './lead-payload';
 
 /** Telegram refuses messages longer than this many characters. */
@@ -22,10 +23,15 @@ function kyivTime(iso: string): string {
   }).format(new Date(iso));
 }
 
+/**
+ * One line per field that has a value. A value is put on one line whatever it holds (the API
+ * stores one-line fields so, but a lead stored before, or a header, may hold a break), so no
+ * value can start a line that reads as another field.
+ */
 function lines(fields: readonly [string, string | null | undefined][]): string {
   return fields
     .filter(([, value]) => value !== undefined && value !== null && value !== '')
-    .map(([label, value]) => `${label}: ${value}`)
+    .map(([label, value]) => `${label}: ${flattenLineBreaks(value!)}`)
     .join('\n');
 }
 
@@ -60,7 +66,7 @@ export function leadText(lead: LeadPayload): LeadText {
       ...attributionLines(lead.attribution),
     ]);
     return {
-      subject: `Нова заявка з сайту «${BRAND.name}» №${lead.id}: ${m.name}`,
+      subject: `Нова заявка з сайту «${BRAND.name}» №${lead.id}: ${flattenLineBreaks(m.name)}`,
       text: `Нова заявка з сайту «${BRAND.name}» №${lead.id}\n\n${head}\n\nПовідомлення:\n${m.message}`,
     };
   }
@@ -76,7 +82,7 @@ export function leadText(lead: LeadPayload): LeadText {
   ]);
   const about = a.resume_text ? `\n\nПро себе:\n${a.resume_text}` : '';
   return {
-    subject: `Відгук на вакансію «${a.position}» №${lead.id}: ${a.name}`,
+    subject: `Відгук на вакансію «${a.position}» №${lead.id}: ${flattenLineBreaks(a.name)}`,
     text: `Відгук на вакансію №${lead.id}\n\n${head}${about}`,
   };
 }

@@ -4,9 +4,11 @@ import {
   ContactMessageBodySchema,
   CreatedResponseSchema,
   ERROR_RESPONSES,
+  flattenLineBreaks,
   HONEYPOT_FIELD,
   IDEMPOTENCY_KEY_HEADER,
   JobApplicationBodySchema,
+  ONE_LINE_FIELDS,
   SubmissionHeadersSchema,
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -35,8 +37,11 @@ export interface SubmissionRoutesOptions {
  * Normalises every top-level string of the body before validation (see normalizeTextInput): one
  * Unicode form, trimmed, and empty when nothing in it is visible, so a name of zero-width
  * characters counts as not filled. NUL and lone surrogates are refused: PostgreSQL cannot store
- * NUL, a lone surrogate is not text, and no form sends either.
+ * NUL, a lone surrogate is not text, and no form sends either. One-line fields (a name, a city)
+ * are kept on one line: a line break in one becomes a space, never a refusal that loses the lead.
  */
+const ONE_LINE: ReadonlySet<string> = new Set(ONE_LINE_FIELDS);
+
 async function normalizeStrings(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
@@ -44,7 +49,7 @@ async function normalizeStrings(request: FastifyRequest): Promise<void> {
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
     if (typeof value !== 'string') continue;
-    const input = normalizeTextInput(value);
+    const input = normalizeTextInput(ONE_LINE.has(key) ? flattenLineBreaks(value) : value);
     if (input.ok) record[key] = input.text;
     else fields[key] = MESSAGES.nulCharacter;
   }

@@ -8,6 +8,7 @@ import {
   ContactMessageSchema,
   completeContactMessage,
   completeJobApplication,
+  flattenLineBreaks,
   JobApplicationBodySchema,
   JobApplicationSchema,
 } from './submissions';
@@ -73,5 +74,17 @@ describe('service_type and position choices', () => {
     const application = { name: 'Іван', email: 'ivan@example.com', phone: '+380671234567', city: 'Київ' };
     expect(Value.Check(JobApplicationSchema, { ...application, position: VACANCY_TITLES[0] })).toBe(true);
     expect(Value.Check(JobApplicationSchema, { ...application, position: 'Директор' })).toBe(false);
+  });
+});
+
+describe('flattenLineBreaks', () => {
+  it.each([
+    ['Олена\nПетренко', 'Олена Петренко'],
+    ['Олена \r\n  Петренко', 'Олена Петренко'],
+    ['a\rb\u000Bc\u000Cd\u0085e\u2028f\u2029g', 'a b c d e f g'],
+    ['трейлінг\n', 'трейлінг '],
+    ['без розривів, з\tтабом', 'без розривів, з\tтабом'],
+  ])('puts %j on one line as %j', (text, flat) => {
+    expect(flattenLineBreaks(text)).toBe(flat);
   });
 });

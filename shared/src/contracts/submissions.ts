@@ -83,6 +83,22 @@ export type ContactMessageBody = Static<typeof ContactMessageBodySchema>;
 export type JobApplicationBody = Static<typeof JobApplicationBodySchema>;
 export type CreatedResponse = Static<typeof CreatedResponseSchema>;
 
+/**
+ * Fields a person types on one line. Each is shown as one labelled line of a lead's notification
+ * («Імʼя: …»), so a line break in one would start a line that looks like another field: the API
+ * stores them with every line break made a space (see flattenLineBreaks).
+ */
+export const ONE_LINE_FIELDS = ['name', 'company', 'city', 'position'] as const satisfies readonly (keyof ContactMessage | keyof JobApplication)[];
+
+/** CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex -- vertical tab and form feed are line breaks too
+const LINE_BREAKS = /[ \t]*[\r\n\u000B\u000C\u0085\u2028\u2029][\s\u0085\u2028\u2029]*/g;
+
+/** The text on one line: every run of line breaks (with the spaces around it) becomes one space. */
+export function flattenLineBreaks(text: string): string {
+  return text.replace(LINE_BREAKS, ' ');
+}
+
 /** What the API stores for an optional field a client left out. */
 export const CONTACT_MESSAGE_DEFAULTS = { company: '', service_type: '' } as const satisfies Partial<ContactMessage>;
 export const JOB_APPLICATION_DEFAULTS = { resume_text: '' } as const satisfies Partial<JobApplication>;
