@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Response } from 'playwright-core';
@@ -26,6 +26,7 @@ jest.setTimeout(120_000);
 
 const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 const RATE_LIMIT_MAX = 5;
+const METRICS_TOKEN = 'topology-e2e-metrics';
 /** A valid contact message, as the form sends it. */
 const contactBody = (name: string) =>
   JSON.stringify({ name, email: 'limit.e2e@example.com', phone: '+380501112233', message: 'Перевірка ліміту.', website: '' });
@@ -58,6 +59,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
       TRUST_PROXY: '127.0.0.1',
       SITE_URL: shellOrigin,
       RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
+      METRICS_TOKEN,
       ...Object.fromEntries(REMOTE_NAMES.map((name) => [remoteUrlVariable(name), `${remotes[name].origin}/mf-manifest.json`])),
     };
     // One after the other: the first migrates the new database.
@@ -188,6 +190,46 @@ describeTopology('the container topology (nginx per app, two API processes, Post
       await db.kysely.updateTable('blog_posts').set({ title: post.title }).where('id', '=', post.id).execute();
       await db.destroy();
     }
+  });
+
+  it('keeps each page under its one address in nginx: 300 spellings and 300 campaign links of /privacy add no copy and no render', async () => {
+    /** Pages the API processes rendered so far (each process's own count, from its /metrics). */
+    const renders = async () => {
+      let total = 0;
+      for (const api of apis) {
+        const scraped = await (await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+        total += Number(/^agency_page_render_duration_seconds_count (\d+)$/m.exec(scraped)?.[1]);
+      }
+      return total;
+    };
+    /** Pages nginx keeps: one file per key (its name is the key's MD5). */
+    const keptPages = () =>
+      readdirSync(path.join(shell.runDir, 'pages'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && /^[0-9a-f]{32}$/.test(entry.name)).length;
+    // Both processes and nginx hold both pages first.
+    for (const base of [...apis.map((api) => api.baseUrl), shell.origin]) {
+      for (const url of ['/', '/privacy']) expect((await fetch(`${base}${url}`)).status).toBe(200);
+    }
+    const [pagesBefore, rendersBefore] = [keptPages(), await renders()];
+
+    const spellings = new Set<string>();
+    for (let i = 0; spellings.size < 300; i += 1) {
+      const letters = [...'privacy'].map((char, at) => ((i >> at) & 1 ? char.toUpperCase() : char));
+      if (i & 128) letters[0] = '%70';
+      spellings.add(`/${letters.join('')}${'/'.repeat(i % 3)}`);
+    }
+    spellings.delete('/privacy');
+    for (const spelling of spellings) {
+      const response = await fetch(`${shell.origin}${spelling}`, { redirect: 'manual' });
+      expect([spelling, response.status, response.headers.get('location')]).toEqual([spelling, 301, '/privacy']);
+    }
+    for (let i = 0; i < 300; i += 1) {
+      const response = await fetch(`${shell.origin}/privacy?utm_source=newsletter&gclid=click-${i}`);
+      expect(response.status).toBe(200);
+    }
+    expect(keptPages()).toBe(pagesBefore);
+    expect(await renders()).toBeLessThanOrEqual(rendersBefore + 1);
+    // The home page is still kept: nginx answers it without asking for a new render.
+    expect((await fetch(`${shell.origin}/`)).headers.get('x-cache-status')).toMatch(/^(HIT|STALE|UPDATING|REVALIDATED)$/);
   });
 
   it('shares the submission rate limit between the two API processes', async () => {

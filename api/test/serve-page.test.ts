@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { insertService } from '../src/db/repository';
-import { PAGE_CACHE_CONTROL } from '../src/pages/serve-page';
+import { PREVIEW_BANNER } from '@agency/shared';
+import { CANONICAL_REDIRECT_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../src/pages/serve-page';
 import { rollback } from '../src/releases/commands';
 import { startTestApp, TEST_SITE_URL, type TestContext } from './helpers/app';
 import { eventually } from './helpers/eventually';
@@ -159,6 +160,73 @@ describe('pages served from the page cache', () => {
       const home = await get('/?utm_source=fb&fbclid=abc');
       expect((await get('/')).body).toBe(home.body);
       expect((await get('/')).headers.etag).toBe(home.headers.etag);
+    });
+  });
+
+  describe('one page, one address', () => {
+    const stampOf = (response: HttpResponse) => /<!-- render (\d+) -->/.exec(response.body)?.[1];
+
+    it.each([
+      ['/PRIVACY', '/privacy'],
+      ['/%70rivacy', '/privacy'],
+      ['/privacy/', '/privacy'],
+      ['/privacy//', '/privacy'],
+      ['//privacy', '/privacy'],
+      ['/./privacy', '/privacy'],
+      ['/blog/../privacy', '/privacy'],
+      ['/Blog/1/?utm_source=fb&fbclid=abc', '/blog/1?utm_source=fb&fbclid=abc'],
+      ['/blog//?category=smm', '/blog?category=smm'],
+    ])('answers %s with a 301 to %s, kept by the browser only', async (spelling, canonical) => {
+      const response = await get(spelling);
+      expect(response.statusCode).toBe(301);
+      expect(response.headers.location).toBe(canonical);
+      expect(response.headers['cache-control']).toBe(CANONICAL_REDIRECT_CACHE_CONTROL);
+      expect(response.body).toBe('');
+    });
+
+    it('answers a path that names no page 404, as it is', async () => {
+      for (const path of ['/PRIVACY/x', '/privacy%20', '/Nowhere/']) {
+        const response = await get(path);
+        expect(response.statusCode).toBe(404);
+        expect(response.headers.location).toBeUndefined();
+      }
+    });
+
+    it('renders /privacy at most once for 300 spellings of it, and keeps / cached', async () => {
+      const home = await get('/');
+      const spellings = new Set<string>();
+      for (let i = 0; spellings.size < 300; i += 1) {
+        const letters = [...'privacy'].map((char, at) => ((i >> at) & 1 ? char.toUpperCase() : char));
+        if (i & 128) letters[0] = '%70';
+        spellings.add(`/${letters.join('')}${'/'.repeat(i % 3)}`);
+      }
+      spellings.delete('/privacy');
+      const stamps = new Set<string | undefined>();
+      for (const spelling of spellings) {
+        const redirect = await get(spelling);
+        expect(redirect.statusCode).toBe(301);
+        // The browser follows it.
+        const page = await get(String(redirect.headers.location));
+        expect(page.statusCode).toBe(200);
+        stamps.add(stampOf(page));
+      }
+      expect(stamps.size).toBe(1);
+      expect(stampOf(await get('/privacy'))).toBe([...stamps][0]);
+      // The home page was not pushed out: the same render.
+      expect(stampOf(await get('/'))).toBe(stampOf(home));
+    });
+
+    it('answers 300 forged preview links with the kept page and the banner, rendering nothing', async () => {
+      const home = await get('/');
+      for (let i = 0; i < 300; i += 1) {
+        const forged = await get(`/?preview=${i}.forged-signature-${i}`);
+        expect(forged.statusCode).toBe(200);
+        expect(forged.headers['cache-control']).toBe(PREVIEW_PAGE_CACHE_CONTROL);
+        expect(forged.headers['x-robots-tag']).toBe('noindex');
+        expect(forged.body).toContain(`>${PREVIEW_BANNER.invalid}<`);
+        expect(stampOf(forged)).toBe(stampOf(home));
+      }
+      expect((await get('/')).body).toBe(home.body);
     });
   });
 

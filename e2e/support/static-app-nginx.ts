@@ -17,6 +17,8 @@ export interface StaticAppOptions {
 export interface RunningStaticApp {
   origin: string;
   port: number;
+  /** NGINX_RUN_DIR: the shell's page cache is its `pages` folder. */
+  runDir: string;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startStaticApp({ folder, env, port: wanted }: StaticAppOpt
   const port = wanted ?? (await freePort());
   const workDir = mkdtempSync(path.join(os.tmpdir(), `agency-nginx-${folder}-`));
   const confDir = path.join(workDir, 'conf');
+  const runDir = path.join(workDir, 'run');
   cpSync(path.join(ROOT, NGINX_COMMON_DIR), confDir, { recursive: true });
   cpSync(path.join(ROOT, folder === 'shell' ? SITE_TEMPLATES.shell : SITE_TEMPLATES.remote), path.join(confDir, SITE_TEMPLATE_NAME));
   const child = spawn(path.join(ROOT, ENTRYPOINT), [], {
@@ -38,7 +41,7 @@ export async function startStaticApp({ folder, env, port: wanted }: StaticAppOpt
       APP_ROOT: path.join(ROOT, folder, 'dist'),
       LISTEN_PORT: String(port),
       NGINX_CONF_DIR: confDir,
-      NGINX_RUN_DIR: path.join(workDir, 'run'),
+      NGINX_RUN_DIR: runDir,
       // In a container nginx runs as its image's user; here the master may be root.
       ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
       ...env,
@@ -66,7 +69,7 @@ export async function startStaticApp({ folder, env, port: wanted }: StaticAppOpt
       (response) => response.status === 204,
       () => false,
     );
-    if (healthy) return { origin, port, stop };
+    if (healthy) return { origin, port, runDir, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`nginx of ${folder} did not answer on ${origin}:\n${output}`);

@@ -13,6 +13,7 @@ export * from './federation/resolved-shares';
 export * from './format/money';
 export * from './format/typography';
 export * from './page/page-meta';
+export * from './page/page-routes';
 export * from './page/server-rendering';
 export * from './page/server-data';
 export * from './api/submission-retry';

@@ -1,4 +1,4 @@
-import { pageRenderUrl, releaseSet, type RemotesDocument } from '@agency/shared';
+import { canonicalPagePath, pageRenderUrl, releaseSet, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../cache/cached-body';
 import { sendCached } from '../cache/send-cached';
@@ -25,6 +25,27 @@ export const CANARY_PAGE_CACHE_CONTROL = 'private, no-cache';
 
 /** A preview is for one browser, and never kept anywhere. */
 export const PREVIEW_PAGE_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * The redirect from another spelling of a page's path to its own: kept by the browser that asked,
+ * never by a shared cache, so however many spellings are asked for, nginx and a CDN keep pages
+ * under their one address only.
+ */
+export const CANONICAL_REDIRECT_CACHE_CONTROL = 'private, max-age=3600';
+
+/**
+ * A 301 to the page's own spelling when `url`'s path is another spelling of it (case, percent-
+ * encoded plain characters, doubled or trailing slashes, dot segments); its query is kept. False
+ * for the canonical spelling and for paths that name no page (answered 404 as they are).
+ */
+function redirectToCanonical(url: string, reply: FastifyReply): boolean {
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
+  const canonical = canonicalPagePath(pathname);
+  if (canonical === undefined || canonical === pathname) return false;
+  reply.header('cache-control', CANONICAL_REDIRECT_CACHE_CONTROL).redirect(`${canonical}${queryStart < 0 ? '' : url.slice(queryStart)}`, 301);
+  return true;
+}
 
 export interface PageServerOptions {
   renderer: ReturnType<typeof createPageRenderer>;
@@ -63,9 +84,10 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
   }
 
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (redirectToCanonical(request.url, reply)) return true;
     const [{ key }, visitor] = await Promise.all([generation(), visitorReleases(request, reply)]);
     const url = pageRenderUrl(request.url);
-    if (visitor.preview || visitor.previewNotice) {
+    if (visitor.preview) {
       const page = await timedRender(url, visitor.remotes, request);
       if (!page) return false;
       onLookup('miss');
@@ -94,6 +116,13 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     });
     if (!page) return false;
     onLookup(rendered ? 'miss' : 'hit');
+    if (visitor.previewNotice) {
+      // A preview link that cannot be used (forged, altered, expired) shows the page everyone
+      // gets, as kept, with the banner that says so: it costs no render, however many are sent.
+      reply.code(page.status).header('x-robots-tag', 'noindex').header('cache-control', PREVIEW_PAGE_CACHE_CONTROL).type('text/html; charset=utf-8');
+      reply.send(withPreviewBanner(page.body.text, visitor, request.url));
+      return true;
+    }
     sendCached(request, reply.code(page.status), page.body, {
       contentType: 'text/html; charset=utf-8',
       // During a canary even a page rendered without some part depends on the bucket: private too.

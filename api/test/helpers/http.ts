@@ -18,9 +18,14 @@ export interface HttpRequestOptions {
   localAddress?: string;
 }
 
-/** A plain HTTP request through a real socket (the suites run against listening servers). */
+/**
+ * A plain HTTP request through a real socket (the suites run against listening servers). A path of
+ * printable ASCII is sent exactly as written (`//x`, `/a/../b`, `%2e%2e` reach the server as a
+ * client could send them); any other is percent-encoded as a browser would.
+ */
 export function httpRequest(baseUrl: string, method: string, path: string, options: HttpRequestOptions = {}): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
+  const target = /^\/[\x21-\x7e]*$/.test(path) ? path : `${url.pathname}${url.search}`;
   const headers: Record<string, string> = { ...options.headers };
   let body = options.body;
   if (options.json !== undefined) {
@@ -30,7 +35,7 @@ export function httpRequest(baseUrl: string, method: string, path: string, optio
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { method, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers, localAddress: options.localAddress, agent: false },
+      { method, hostname: new URL(baseUrl).hostname, port: new URL(baseUrl).port, path: target, headers, localAddress: options.localAddress, agent: false },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 // Fake builds with real server bundles (CommonJS, as the build writes them): the shell's frame
 // names one slot and the home remote renders it, or the bundles fail as a broken release would.
-// The hero's page is at `/` and at every `/hero/…` address (one per test, so no test is served a
-// page another kept); `/blog…` shows the address it was rendered from.
+// The hero's page is at `/`, `/privacy` and every `/hero/…` address (one per test, so no test is
+// served a page another kept); `/blog…` shows the address it was rendered from.
 export const SHELL_TEMPLATE =
   '<!doctype html><html lang=uk><head><meta charset=utf-8><title>dev</title><script defer src=/main.3f2a9c1b7d.js></script></head>' +
   '<body><div id=root></div></body></html>';
@@ -22,7 +22,7 @@ exports.renderPage = (url, slots) => {
   }
   const hero = slots['home/Hero'];
   const slot = hero ? '<div data-remote-module="home/Hero" data-remote-release="' + hero.release + '">' + hero.html + '</div>' : '<div class="placeholder"></div>';
-  const known = url === '/' || url === '/boom' || url.startsWith('/hero/');
+  const known = url === '/' || url === '/boom' || url === '/privacy' || url.startsWith('/hero/');
   return {
     html: '<header>Хвиля</header><main>' + (known ? slot : '<h1>Сторінку не знайдено</h1>') + '</main>' + stamp(),
     meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },

@@ -1,3 +1,4 @@
+import { PAGE_ROUTES } from '@agency/shared';
 import { Route, Routes } from '@agency/shared/router';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
@@ -7,7 +8,6 @@ import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { PrivacyPage } from '../features/privacy/PrivacyPage';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
-import { PAGE_ROUTES } from '../features/navigation/page-routes';
 import { usePageViews } from '../features/telemetry/use-page-views';
 import styles from './App.module.css';
 

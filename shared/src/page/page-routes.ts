@@ -1,0 +1,54 @@
+import { BLOG_LISTING_PATH } from '../constants/blog';
+import { PRIVACY_PATH } from '../constants/privacy';
+
+/**
+ * The site's pages: the routes the shell renders, what telemetry reports a page as, and the paths
+ * the server answers under one spelling only.
+ */
+export const PAGE_ROUTES = {
+  home: '/',
+  blogListing: BLOG_LISTING_PATH,
+  blogPost: `${BLOG_LISTING_PATH}/:postId`,
+  privacy: PRIVACY_PATH,
+} as const;
+
+export type PageRoutePattern = (typeof PAGE_ROUTES)[keyof typeof PAGE_ROUTES];
+
+const PATTERNS: readonly (readonly string[])[] = Object.values(PAGE_ROUTES).map((pattern) => pattern.split('/').filter(Boolean));
+
+/** RFC 3986's unreserved characters: percent-encoding one of them changes nothing but the spelling. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+function decodeUnreserved(path: string): string {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape;
+  });
+}
+
+/** The path's segments with `.` and `..` resolved and empty ones (`//`, a trailing `/`) left out. */
+function segmentsOf(path: string): string[] {
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return segments;
+}
+
+/**
+ * The one spelling of the page a path asks for, or undefined when it names no page. The router
+ * takes a path whatever its case, its percent-encoding of plain characters, its doubled or
+ * trailing slashes and its dot segments (`/PRIVACY`, `/%70rivacy`, `/blog//`, `/Blog/1/`); the
+ * canonical form is the route's own spelling, with a parameter (a post's id) as it was written.
+ */
+export function canonicalPagePath(pathname: string): string | undefined {
+  const segments = segmentsOf(decodeUnreserved(pathname));
+  for (const pattern of PATTERNS) {
+    if (pattern.length !== segments.length) continue;
+    const matches = pattern.every((part, index) => part.startsWith(':') || part === segments[index]!.toLowerCase());
+    if (matches) return `/${pattern.map((part, index) => (part.startsWith(':') ? segments[index] : part)).join('/')}`;
+  }
+  return undefined;
+}
