@@ -6,7 +6,7 @@ const MiB = 1024 * 1024;
 const ROOMY = { maxBytes: 64 * MiB, maxEntries: PAGE_CACHE_MAX_ENTRIES };
 
 /** A render function that counts its calls per address and renders what `page` makes of the address. */
-function renderer(page: (url: string) => PageRender | undefined = (url) => ({ status: 200, html: htmlFor(url), complete: true })) {
+function renderer(page: (url: string) => PageRender | undefined = (url) => ({ status: 200, html: htmlFor(url), complete: true, apps: [] })) {
   const calls = new Map<string, number>();
   return {
     // The cache names the address it renders (pages rendered ahead are others than the one asked for).
@@ -40,19 +40,19 @@ const pageUrl = (index: number) => `/page/${String(index).padStart(5, '0')}`;
 /** The bytes a page takes in the cache: its address, its text and both compressed copies. */
 async function costOfOnePage(html: string): Promise<number> {
   const cache = new PageCache(ROOMY);
-  await cache.get('g1', pageUrl(0), async () => ({ status: 200, html, complete: true }));
+  await cache.get('g1', pageUrl(0), async () => ({ status: 200, html, complete: true, apps: [] }));
   return cache.size.bytes;
 }
 
 describe('PageCache', () => {
   it('renders the pages used last again as soon as a new generation starts, after the one asked for', async () => {
     const cache = new PageCache(ROOMY);
-    const render = renderer((url) => ({ status: url === '/no/such/page' ? 404 : 200, html: htmlFor(url), complete: true }));
+    const render = renderer((url) => ({ status: url === '/no/such/page' ? 404 : 200, html: htmlFor(url), complete: true, apps: [] }));
     for (const url of ['/', '/blog', '/blog/1', '/no/such/page']) await cache.get('g1', url, render.for(url));
     const rendered: string[] = [];
     const recording = async (url: string) => {
       rendered.push(url);
-      return { status: url === '/no/such/page' ? 404 : 200, html: htmlFor(`${url} g2`), complete: true };
+      return { status: url === '/no/such/page' ? 404 : 200, html: htmlFor(`${url} g2`), complete: true, apps: [] };
     };
     const asked = await cache.get('g2', '/blog', recording);
     expect(asked?.body.text).toBe(htmlFor('/blog g2'));
@@ -72,12 +72,12 @@ describe('PageCache', () => {
     const rendered: string[] = [];
     await cache.get('g2', '/c', async (url) => {
       rendered.push(url);
-      return url === '/b' ? slow.promise : { status: 200, html: htmlFor(url), complete: true };
+      return url === '/b' ? slow.promise : { status: 200, html: htmlFor(url), complete: true, apps: [] };
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rendered).toEqual(['/c', '/b']);
     await cache.get('g3', '/c', render.for('/c'));
-    slow.resolve({ status: 200, html: htmlFor('/b'), complete: true });
+    slow.resolve({ status: 200, html: htmlFor('/b'), complete: true, apps: [] });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rendered).toEqual(['/c', '/b']);
   });
@@ -100,7 +100,7 @@ describe('PageCache', () => {
   it('gives the page a strong ETag, brotli and gzip copies of its html and its size in bytes', async () => {
     const cache = new PageCache(ROOMY);
     const html = `<main>${randomBytes(3000).toString('base64')}${'Стаття '.repeat(300)}</main>`;
-    const page = await cache.get('g1', '/blog/1', async () => ({ status: 200, html, complete: true }));
+    const page = await cache.get('g1', '/blog/1', async () => ({ status: 200, html, complete: true, apps: [] }));
     const body = page!.body;
     expect(body.text).toBe(html);
     expect(body.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
@@ -112,16 +112,16 @@ describe('PageCache', () => {
 
   it('gives the same html the same ETag and other html another', async () => {
     const cache = new PageCache(ROOMY);
-    const one = await cache.get('g1', '/a', async () => ({ status: 200, html: '<p>same</p>', complete: true }));
-    const two = await cache.get('g1', '/b', async () => ({ status: 200, html: '<p>same</p>', complete: true }));
-    const three = await cache.get('g1', '/c', async () => ({ status: 200, html: '<p>other</p>', complete: true }));
+    const one = await cache.get('g1', '/a', async () => ({ status: 200, html: '<p>same</p>', complete: true, apps: [] }));
+    const two = await cache.get('g1', '/b', async () => ({ status: 200, html: '<p>same</p>', complete: true, apps: [] }));
+    const three = await cache.get('g1', '/c', async () => ({ status: 200, html: '<p>other</p>', complete: true, apps: [] }));
     expect(two?.body.etag).toBe(one?.body.etag);
     expect(three?.body.etag).not.toBe(one?.body.etag);
   });
 
   it('keeps a page with a status other than 200 as well', async () => {
     const cache = new PageCache(ROOMY);
-    const render = renderer((url) => ({ status: 404, html: `<h1>Сторінку ${url} не знайдено</h1>`, complete: true }));
+    const render = renderer((url) => ({ status: 404, html: `<h1>Сторінку ${url} не знайдено</h1>`, complete: true, apps: [] }));
     const page = await cache.get('g1', '/missing', render.for('/missing'));
     await cache.get('g1', '/missing', render.for('/missing'));
     expect(page).toMatchObject({ status: 404, cacheable: true });
@@ -161,7 +161,7 @@ describe('PageCache', () => {
     };
     const requests = Array.from({ length: 5 }, () => cache.get('g1', '/', render));
     expect(calls).toBe(1);
-    pending.resolve({ status: 200, html: htmlFor('/'), complete: true });
+    pending.resolve({ status: 200, html: htmlFor('/'), complete: true, apps: [] });
     const pages = await Promise.all(requests);
     expect(new Set(pages).size).toBe(1);
     expect(pages[0]?.body.text).toBe(htmlFor('/'));
@@ -171,7 +171,7 @@ describe('PageCache', () => {
 
   it('sends an incomplete page as not cacheable and does not keep it', async () => {
     const cache = new PageCache(ROOMY);
-    const render = renderer((url) => ({ status: 200, html: htmlFor(url), complete: false }));
+    const render = renderer((url) => ({ status: 200, html: htmlFor(url), complete: false, apps: [] }));
     const page = await cache.get('g1', '/', render.for('/'));
     expect(page).toMatchObject({ status: 200, cacheable: false });
     expect(page?.body.text).toBe(htmlFor('/'));
@@ -217,9 +217,9 @@ describe('PageCache', () => {
     const cache = new PageCache(ROOMY);
     const pending = deferred<PageRender>();
     const stale = cache.get('g1', '/', () => pending.promise);
-    const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true }));
+    const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true, apps: [] }));
     await cache.get('g2', '/blog', render.for('/blog'));
-    pending.resolve({ status: 200, html: 'old /', complete: true });
+    pending.resolve({ status: 200, html: 'old /', complete: true, apps: [] });
     expect((await stale)?.body.text).toBe('old /');
     expect(cache.size.entries).toBe(1);
 
@@ -231,11 +231,11 @@ describe('PageCache', () => {
     const cache = new PageCache(ROOMY);
     const pending = deferred<PageRender>();
     const stale = cache.get('g1', '/', () => pending.promise);
-    const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true }));
+    const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true, apps: [] }));
     const fresh = await cache.get('g2', '/', render.for('/'));
     expect(fresh?.body.text).toBe('new /');
     expect(render.calls('/')).toBe(1);
-    pending.resolve({ status: 200, html: 'old /', complete: true });
+    pending.resolve({ status: 200, html: 'old /', complete: true, apps: [] });
     expect((await stale)?.body.text).toBe('old /');
     expect((await cache.get('g2', '/', render.for('/')))?.body.text).toBe('new /');
     expect(render.calls('/')).toBe(1);
@@ -250,7 +250,7 @@ describe('PageCache', () => {
     const before = cache.size;
     expect(before.entries).toBe(80);
 
-    const notFound = renderer((url) => ({ status: 404, html: `<h1>${url}</h1>${'x'.repeat(500)}`, complete: true }));
+    const notFound = renderer((url) => ({ status: 404, html: `<h1>${url}</h1>${'x'.repeat(500)}`, complete: true, apps: [] }));
     let most = 0;
     for (let index = 0; index < 10_000; index += 1) {
       const url = `/${randomBytes(12).toString('hex')}`;
@@ -269,13 +269,13 @@ describe('PageCache', () => {
   it('keeps 200 pages through 10,000 unknown addresses whose pages would fill the bytes', async () => {
     const limits = { maxBytes: MiB, maxEntries: PAGE_CACHE_MAX_ENTRIES };
     const cache = new PageCache(limits);
-    const pages = renderer((url) => ({ status: 200, html: `<main>${url}</main>${'x'.repeat(2000)}`, complete: true }));
+    const pages = renderer((url) => ({ status: 200, html: `<main>${url}</main>${'x'.repeat(2000)}`, complete: true, apps: [] }));
     const realPages = Array.from({ length: 200 }, (_, index) => pageUrl(index));
     for (const url of realPages) await cache.get('g1', url, pages.for(url));
     const before = cache.size;
     expect(before.entries).toBe(200);
 
-    const notFound = renderer((url) => ({ status: 404, html: `<h1>${url}</h1><p>${randomBytes(1500).toString('base64')}</p>`, complete: true }));
+    const notFound = renderer((url) => ({ status: 404, html: `<h1>${url}</h1><p>${randomBytes(1500).toString('base64')}</p>`, complete: true, apps: [] }));
     let mostBytes = 0;
     let mostEntries = 0;
     for (let index = 0; index < 10_000; index += 1) {
@@ -327,7 +327,7 @@ describe('PageCache', () => {
     expect(found).toBeLessThan(201 * cost);
 
     const cache = new PageCache({ maxBytes, maxEntries: 10_000 });
-    const render = renderer(() => ({ status: 200, html, complete: true }));
+    const render = renderer(() => ({ status: 200, html, complete: true, apps: [] }));
     for (let index = 0; index < 200; index += 1) await cache.get('g1', pageUrl(index), render.for(pageUrl(index)));
     expect(cache.size).toEqual({ entries: 200, bytes: 200 * cost });
 
@@ -344,7 +344,7 @@ describe('PageCache', () => {
 
   it('serves a page larger than its whole share without keeping it or dropping others', async () => {
     const cache = new PageCache({ maxBytes: 64 * 1024, maxEntries: 100 });
-    const render = renderer((url) => ({ status: 200, html: url === '/huge' ? randomBytes(80 * 1024).toString('base64') : htmlFor(url), complete: true }));
+    const render = renderer((url) => ({ status: 200, html: url === '/huge' ? randomBytes(80 * 1024).toString('base64') : htmlFor(url), complete: true, apps: [] }));
     await cache.get('g1', '/', render.for('/'));
     const before = cache.size;
     const huge = await cache.get('g1', '/huge', render.for('/huge'));
@@ -371,7 +371,7 @@ describe('PageCache', () => {
       return pending.promise;
     };
     const requests = Array.from({ length: 4 }, () => cache.get('g1', '/blog', shared));
-    pending.resolve({ status: 200, html: htmlFor('/blog'), complete: true });
+    pending.resolve({ status: 200, html: htmlFor('/blog'), complete: true, apps: [] });
     const pages = await Promise.all(requests);
     expect(calls).toBe(1);
     expect(pages.every((page) => page?.body.text === htmlFor('/blog'))).toBe(true);

@@ -28,4 +28,11 @@ describe('the shell’s server render', () => {
     expect(casesSecondPage.meta?.path).toBe('/blog?category=%D0%9A%D0%B5%D0%B9%D1%81%D0%B8&page=2');
     expect(casesSecondPage.slots).toEqual([{ id: 'blog/BlogListPage', props: { category: 'Кейси', page: 2 } }]);
   });
+
+  it('names every slot of the home page, those rendered only in the browser as they near the viewport marked so', () => {
+    const { slots } = renderPage('/', {});
+    const lazy = slots.filter((slot) => slot.whenVisible).map((slot) => slot.id);
+    expect(lazy).toEqual(expect.arrayContaining(['blog/BlogTeaser', 'forms/ContactForm', 'forms/JobApplicationForm']));
+    expect(slots.filter((slot) => !slot.whenVisible).map((slot) => slot.id)).toContain('home/Hero');
+  });
 });

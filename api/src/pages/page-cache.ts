@@ -4,6 +4,8 @@ import { precompressedBody, type PrecompressedBody } from '../cache/cached-body'
 export interface CachedPage {
   status: number;
   body: PrecompressedBody;
+  /** The apps on the page (see PageRender). */
+  apps: readonly string[];
   /** False for a page rendered without some of its parts (see RenderedPage): sent, never kept. */
   cacheable: boolean;
 }
@@ -12,6 +14,8 @@ export interface CachedPage {
 export interface PageRender {
   status: number;
   html: string;
+  /** The apps on the page: the shell and each remote one of its slots names (every app when unknown). */
+  apps: readonly string[];
   /** Whether every part rendered as it should: only such a page is kept. */
   complete: boolean;
 }
@@ -140,8 +144,8 @@ export class PageCache {
     const page = render(url)
       .then((rendered): CachedPage | undefined => {
         if (!rendered) return undefined;
-        const { status, html, complete } = rendered;
-        const cached = { status, body: precompressedBody(html), cacheable: complete };
+        const { status, html, complete, apps } = rendered;
+        const cached = { status, body: precompressedBody(html), cacheable: complete, apps };
         if (complete && this.generation === generation) (status === 200 ? this.found : this.other).set(url, cached);
         return cached;
       })

@@ -3,6 +3,7 @@ import {
   HOME_PAGE_META,
   PAGE_DATA_IDS,
   releaseSet,
+  REMOTE_NAMES,
   TELEMETRY_SAMPLE_META,
   UNRELEASED,
   type PageMeta,
@@ -80,6 +81,8 @@ interface Frame {
   hints: string[];
   links: string[];
   complete: boolean;
+  /** The remotes the page's slots name; undefined when the frame was not rendered here (any may run). */
+  remotes?: RemoteName[];
 }
 
 /** A page the browser renders alone (the shell's empty template), as the server could not render it. */
@@ -225,9 +228,11 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, PAGE_DATA_TIMEOUT_MS)));
     const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
-    const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: true };
+    const onPage = [...new Set(frame.slots.map((slot) => slot.id.slice(0, slot.id.indexOf('/')) as RemoteName))];
+    const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: true, remotes: onPage };
     try {
       for (const slot of frame.slots) {
+        if (slot.whenVisible) continue;
         const rendered = await renderSlot(log, slot.id, slot.props, remotes, deadline);
         result.complete &&= rendered.complete;
         if (rendered.slot) serverSlots[slot.id] = rendered.slot;
@@ -282,7 +287,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     const template = shellDir && (await readBuildText(shellDir, 'index.html'));
     if (!shellDir || !template) return undefined;
     const pathname = url.split('?')[0] ?? '/';
-    const { body, meta, status, data, hints, links, complete } = await renderShell(shellDir, url, remotes, log);
+    const { body, meta, status, data, hints, links, complete, remotes: onPage = REMOTE_NAMES } = await renderShell(shellDir, url, remotes, log);
 
     const assets = await readBuildJson<PageAssets>(shellDir, BUILD_FILES.PAGE_ASSETS_FILE);
     // Slots of one remote share its manifest and entry: each link once. What the first paint
@@ -304,7 +309,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       .replace(/<script|<\/head>/, (tag) => `${head}\n    ${tag}`)
       // The shell's build minifies its template (`<div id=root>`).
       .replace(/<div id="?root"?><\/div>/, () => `<div id="root">${body}</div>${json}`);
-    return { status, html, complete };
+    return { status, html, complete, apps: [SHELL, ...onPage] };
   }
 
   return { render };

@@ -59,6 +59,8 @@ export interface PageServerOptions {
   onLookup?(result: 'hit' | 'miss'): void;
   /** Each render's duration, in seconds. */
   onRender?(seconds: number): void;
+  /** A page was sent (rendered or kept, any status): its releases and the apps on it. */
+  onPageSent?(request: FastifyRequest, page: { remotes: RemotesDocument; apps: readonly string[] }): void;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface PageServerOptions {
  * candidate and the current release side by side); a preview is rendered for its browser alone.
  * False, with nothing sent, when there is no shell build to render pages with.
  */
-export function createPageServer({ renderer, cache, generation, visitorReleases, origin, onLookup = () => {}, onRender = () => {} }: PageServerOptions) {
+export function createPageServer({ renderer, cache, generation, visitorReleases, origin, onLookup = () => {}, onRender = () => {}, onPageSent = () => {} }: PageServerOptions) {
   /** The release sets pages of this generation were rendered for, by their key: what a render ahead needs. */
   let sets = new Map<string, RemotesDocument>();
   let setsGeneration: string | undefined;
@@ -91,6 +93,7 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
       const page = await timedRender(url, visitor.remotes, request);
       if (!page) return false;
       onLookup('miss');
+      onPageSent(request, { remotes: visitor.remotes, apps: page.apps });
       reply.code(page.status).header('x-robots-tag', 'noindex');
       sendCached(request, reply, cachedBody(withPreviewBanner(page.html, visitor, request.url)), {
         contentType: 'text/html; charset=utf-8',
@@ -116,6 +119,7 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     });
     if (!page) return false;
     onLookup(rendered ? 'miss' : 'hit');
+    onPageSent(request, { remotes: visitor.remotes, apps: page.apps });
     if (visitor.previewNotice) {
       // A preview link that cannot be used (forged, altered, expired) shows the page everyone
       // gets, as kept, with the banner that says so: it costs no render, however many are sent.

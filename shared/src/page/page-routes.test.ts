@@ -1,5 +1,5 @@
 import { matchPath } from '../routing/router';
-import { canonicalPagePath, PAGE_ROUTES } from './page-routes';
+import { canonicalPagePath, matchPageRoute, PAGE_ROUTES } from './page-routes';
 
 describe('canonicalPagePath', () => {
   it.each([
@@ -39,5 +39,16 @@ describe('canonicalPagePath', () => {
       const routeOfSpelling = Object.values(PAGE_ROUTES).find((pattern) => matchPath(pattern, decodeURIComponent(path)));
       expect(route).toBe(routeOfSpelling);
     }
+  });
+});
+
+describe('matchPageRoute', () => {
+  it.each([
+    ['/', '/'],
+    ['/Blog/12/', '/blog/:postId'],
+    ['/PRIVACY', '/privacy'],
+    ['/about', undefined],
+  ])('reports %s as the route %s', (path, pattern) => {
+    expect(matchPageRoute(path)?.pattern).toBe(pattern);
   });
 });

@@ -14,7 +14,10 @@ export const PAGE_ROUTES = {
 
 export type PageRoutePattern = (typeof PAGE_ROUTES)[keyof typeof PAGE_ROUTES];
 
-const PATTERNS: readonly (readonly string[])[] = Object.values(PAGE_ROUTES).map((pattern) => pattern.split('/').filter(Boolean));
+/** Every route pattern (`/`, `/blog/:postId`…): what telemetry reports a page as, besides UNKNOWN_PAGE. */
+export const ROUTE_PATTERNS: readonly PageRoutePattern[] = Object.values(PAGE_ROUTES);
+
+const PATTERNS: readonly (readonly string[])[] = ROUTE_PATTERNS.map((pattern) => pattern.split('/').filter(Boolean));
 
 /** RFC 3986's unreserved characters: percent-encoding one of them changes nothing but the spelling. */
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
@@ -37,18 +40,32 @@ function segmentsOf(path: string): string[] {
   return segments;
 }
 
+/** The page a path asks for: its route, and the route's own spelling of the path. */
+export interface PageRouteMatch {
+  pattern: PageRoutePattern;
+  /** The canonical path: the route's spelling, with a parameter (a post's id) as it was written. */
+  path: string;
+}
+
 /**
- * The one spelling of the page a path asks for, or undefined when it names no page. The router
- * takes a path whatever its case, its percent-encoding of plain characters, its doubled or
- * trailing slashes and its dot segments (`/PRIVACY`, `/%70rivacy`, `/blog//`, `/Blog/1/`); the
- * canonical form is the route's own spelling, with a parameter (a post's id) as it was written.
+ * The page a path names, or undefined when it names none. The router takes a path whatever its
+ * case, its percent-encoding of plain characters, its doubled or trailing slashes and its dot
+ * segments (`/PRIVACY`, `/%70rivacy`, `/blog//`, `/Blog/1/`); all of them match here too.
  */
-export function canonicalPagePath(pathname: string): string | undefined {
+export function matchPageRoute(pathname: string): PageRouteMatch | undefined {
   const segments = segmentsOf(decodeUnreserved(pathname));
-  for (const pattern of PATTERNS) {
+  for (const [index, pattern] of PATTERNS.entries()) {
     if (pattern.length !== segments.length) continue;
-    const matches = pattern.every((part, index) => part.startsWith(':') || part === segments[index]!.toLowerCase());
-    if (matches) return `/${pattern.map((part, index) => (part.startsWith(':') ? segments[index] : part)).join('/')}`;
+    if (!pattern.every((part, at) => part.startsWith(':') || part === segments[at]!.toLowerCase())) continue;
+    return {
+      pattern: ROUTE_PATTERNS[index]!,
+      path: `/${pattern.map((part, at) => (part.startsWith(':') ? segments[at] : part)).join('/')}`,
+    };
   }
   return undefined;
+}
+
+/** The one spelling of the page a path asks for, or undefined when it names no page. */
+export function canonicalPagePath(pathname: string): string | undefined {
+  return matchPageRoute(pathname)?.path;
 }

@@ -33,6 +33,8 @@ export interface SlotRender {
 export interface SlotRequest {
   id: RemoteModuleId;
   props: object;
+  /** Rendered in the browser as it nears the viewport: on the page, but not rendered on the server. */
+  whenVisible?: boolean;
 }
 
 export interface ShellPageRender {
@@ -40,7 +42,7 @@ export interface ShellPageRender {
   /** Unset when a slot's remote gives the page its meta (a blog post). */
   meta?: PageMeta;
   status: number;
-  /** The slots on this route, in page order (each once). */
+  /** The slots on this route, in page order (each once), those rendered only in the browser included. */
   slots: SlotRequest[];
 }
 

@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import type { NoProps, PropsOf, RemoteModuleId } from '@agency/shared';
+import type { NoProps, PropsOf, RemoteModuleId, SlotRequest } from '@agency/shared';
 import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
 import { reportError } from '../telemetry/telemetry-capture';
 import { loadRemoteModule } from './load-remote-module';
@@ -127,7 +127,9 @@ export function RemoteSlot<Id extends RemoteModuleId>({
         {loading}
       </div>
     );
-  // Lower sections are rendered in the browser only, as they near the viewport.
+  // Lower sections are rendered in the browser only, as they near the viewport; the server notes
+  // them as on the page all the same.
+  if (whenVisible && collector) recordSlot(collector, { id, props: props ?? {}, whenVisible: true });
   if (whenVisible && (collector || !near)) return placeholder;
   // Taken here, outside the boundary: a failed load is forgotten, and the boundary's own retry of
   // its children must not start a new one (the next mount of the slot does).
@@ -140,9 +142,13 @@ export function RemoteSlot<Id extends RemoteModuleId>({
   );
 }
 
+function recordSlot(collector: PageRenderCollector, slot: SlotRequest): void {
+  if (!collector.slots.some((recorded) => recorded.id === slot.id)) collector.slots.push(slot);
+}
+
 /** On the server: the slot is recorded, and shows its remote's markup when there is some. */
 function serverContent(collector: PageRenderCollector, id: RemoteModuleId, props: object): ReactNode {
-  if (!collector.slots.some((slot) => slot.id === id)) collector.slots.push({ id, props });
+  recordSlot(collector, { id, props });
   const slot = collector.serverSlots[id];
   return slot ? <SlotWrapper id={id} release={slot.release} html={slot.html} /> : <RendersInBrowser />;
 }
