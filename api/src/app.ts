@@ -34,6 +34,8 @@ import { startCanaryController } from './delivery/canary-controller';
 import { createOpsWebhook } from './delivery/ops-webhook';
 import { loadPreviewSecret } from './delivery/preview-token';
 import { createVisitorReleases } from './delivery/visitor-releases';
+import { createEvidenceIntake } from './telemetry/evidence-intake';
+import { knownReleases } from './releases/known-releases';
 import { registerPreviewRoutes } from './routes/preview';
 import { remotesDocument } from './static/remotes-document';
 import { createPageRenderer } from './pages/render-page';
@@ -208,17 +210,6 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   // or slows a submission, and what is stored is delivered after a restart.
   const channels = createChannels(config.leads);
   const delivery = startDeliveryWorker({ db, channels, log: app.log });
-  // What browsers report is aggregated in memory and written about once a second.
-  const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'));
-  telemetry.start();
-  const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, app.log);
-  let stopCanaries = async () => {};
-  app.addHook('onClose', async () => {
-    // Deliveries in flight end (and are recorded), and pending reports are written, before the database closes.
-    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop(), stopCanaries()]);
-    if (!database) await db.destroy();
-  });
-
   // Published releases (npm run release), re-read about once a second: no restart to switch.
   const releases = new ReleaseReader(config.releasesDir, (error, name) =>
     app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
@@ -226,11 +217,28 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
   // An https site sends its cookies over https only.
   const secureCookies = config.siteUrl.startsWith('https:');
-  const visitorReleases = createVisitorReleases({
-    releases,
-    remoteUrls: config.remoteUrls,
-    previewSecret: once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir)),
-    secureCookies,
+  const siteSecret = once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir));
+  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret: siteSecret, secureCookies });
+
+  const metrics = createSiteMetrics({
+    currentReleases: async () => releaseSet(await currentRemotes()),
+    outbox: () => outboxBacklog(db),
+    vitalsP75: () => readVitalsP75(db, toMinute(Date.now()) - VITALS_WINDOW_MINUTES),
+    knownReleases: async () => knownReleases(releases, await currentRemotes()),
+  });
+  // What browsers report, and the pages the server sends, are aggregated in memory and written about once a second.
+  const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'), Date.now, {
+    onDropped: metrics.telemetryDropped,
+    onPruned: metrics.telemetryPruned,
+  });
+  telemetry.start();
+  const evidence = createEvidenceIntake({ recorder: telemetry, releases, visitorReleases, secret: siteSecret });
+  const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, () => telemetry.enforceBudget(), app.log);
+  let stopCanaries = async () => {};
+  app.addHook('onClose', async () => {
+    // Deliveries in flight end (and are recorded), and pending reports are written, before the database closes.
+    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop(), stopCanaries()]);
+    if (!database) await db.destroy();
   });
   // A canary's candidate is promoted or rolled back by what browsers report, by one process at a time.
   const canaries = startCanaryController({
@@ -243,11 +251,6 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
   stopCanaries = () => canaries.stop();
 
-  const metrics = createSiteMetrics({
-    currentReleases: async () => releaseSet(await currentRemotes()),
-    outbox: () => outboxBacklog(db),
-    vitalsP75: () => readVitalsP75(db, toMinute(Date.now()) - VITALS_WINDOW_MINUTES),
-  });
   app.addHook('onResponse', async (request, reply) => {
     // Pages and unknown paths are answered by the not-found handler, which has no route pattern.
     const page = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
@@ -323,6 +326,9 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   if (config.telemetry.enabled) {
     await app.register(telemetryRoutes, {
       recorder: telemetry,
+      admission: evidence.admission,
+      reporter: evidence.reporter,
+      onDropped: metrics.telemetryDropped,
       rateLimitPerMinute: config.telemetry.rateLimitPerMinute,
       onRecorded: ({ pageViews, errors }) => {
         for (const { app: name, release } of pageViews) metrics.browserPageView(name, release);
@@ -364,6 +370,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     origin: config.siteUrl,
     onLookup: metrics.pageCache,
     onRender: metrics.pageRender,
+    onPageSent: (request, page) =>
+      void evidence.pageSent(request, page).catch((error: unknown) => request.log.warn({ err: error }, 'telemetry: counting a sent page failed')),
   });
 
   app.setNotFoundHandler(async (request, reply) => {

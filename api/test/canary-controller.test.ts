@@ -52,16 +52,27 @@ function startTwoProcesses() {
   }
 }
 
-/** Page views (and errors on each) browsers reported of a blog release, written as the API writes them. */
+let clients = 0;
+
+/**
+ * Pages of a blog release the server sent, each to a client of its own, and the errors the first
+ * `errors` of those clients' browsers reported on them, written as the API writes them while the
+ * canary judges the release.
+ */
 async function report(release: string, views: number, errors = 0): Promise<void> {
   const recorder = new TelemetryRecorder(db, (error) => {
     throw error;
   });
   for (let view = 0; view < views; view += 1) {
-    recorder.record({
-      page_views: [{ page: '/', releases: { blog: release } }],
-      errors: errors > view ? [{ app: 'blog', release, kind: 'boundary', page: '/', message: 'BlogTeaser broke', count: 1 }] : [],
-    });
+    const evidence = { client: `client-${(clients += 1)}`, judged: () => true };
+    recorder.recordServedPage('/', { blog: release }, evidence);
+    recorder.record(
+      {
+        page_views: [{ page: '/', releases: { blog: release } }],
+        errors: errors > view ? [{ app: 'blog', release, kind: 'boundary', page: '/', message: 'BlogTeaser broke', count: 1 }] : [],
+      },
+      evidence,
+    );
   }
   await recorder.flush();
 }
@@ -85,7 +96,7 @@ it('rolls a failing candidate back once, however many processes look, and tells 
   expect(state.candidate).toBeUndefined();
   expect(state.current?.id).toBe(current);
   expect(decided.map((event) => event.action)).toEqual(['canary', 'rolled_back']);
-  expect(decided[1]).toMatchObject({ release: candidate, reason: expect.stringMatching(/^errors 100 % per page view over 10 page views, against 0 % of the current release over 10/) });
+  expect(decided[1]).toMatchObject({ release: candidate, reason: "errors from 10 of 10 clients (100 %) over 10 page views, against 0 % of the current release's 10 clients" });
 
   const [message] = await eventually('the ops message', () => receiver.accepted(), (accepted) => accepted.length > 0);
   // Let a second process have its chances to decide again: it must not.
@@ -117,7 +128,7 @@ it('promotes a healthy candidate after --promote-after page views', async () => 
   const state = await loadAppReleases(fixture.releasesDir, 'blog');
   expect(state.candidate).toBeUndefined();
   expect(state.events.map((event) => event.action)).toEqual(['canary', 'promoted']);
-  expect(state.events[1]!.reason).toBe("healthy over 8 page views (errors and load failures no worse than the current release's)");
+  expect(state.events[1]!.reason).toBe("healthy over 8 page views sent to 8 clients (errors and load failures no worse than the current release's)");
   const [message] = await eventually('the ops message', () => receiver.accepted(), (accepted) => accepted.length > 0);
   expect(JSON.parse(message!.body)).toMatchObject({ action: 'promoted', release: candidate, current: candidate });
 });

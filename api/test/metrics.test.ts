@@ -3,7 +3,8 @@ import { enqueueLead } from '../src/leads/outbox-store';
 import type { LeadPayload } from '../src/leads/lead-payload';
 import { startTestApp, testConfig, VALID_CONTACT, type TestContext } from './helpers/app';
 import { eventually } from './helpers/eventually';
-import { browserError, eventuallyStored } from './helpers/telemetry';
+import { publishFixture, setUpReleaseSuite } from './helpers/releases';
+import { browserError, eventuallyStored, readTelemetry, settleTelemetry } from './helpers/telemetry';
 
 // GET /metrics on a real server and database: Prometheus's text format for a scraper that holds
 // METRICS_TOKEN, and nothing for anyone else.
@@ -105,8 +106,9 @@ describe('with METRICS_TOKEN', () => {
   });
 
   it('counts the page views and errors of accepted beacons per app release, and p75 of the vitals once written', async () => {
-    const blog = 'metrics-blog-1';
-    const releases = { shell: 'metrics-shell-1', blog };
+    // What the server serves every visitor here: no app is released (dist).
+    const blog = 'dist';
+    const releases = { shell: 'dist', blog };
     const beacon = {
       page_views: [
         { page: '/blog/:postId', releases },
@@ -126,14 +128,14 @@ describe('with METRICS_TOKEN', () => {
 
     await eventuallyStored(ctx.db, 'blog', blog, (stored) => stored.minutes.some((row) => row.kind === 'LCP'));
     const text = await scrape();
-    expect(sample(text, `agency_browser_page_views_total{app="shell",release="metrics-shell-1"}`)).toBe(2);
+    expect(sample(text, `agency_browser_page_views_total{app="shell",release="dist"}`)).toBe(2);
     expect(sample(text, `agency_browser_page_views_total{app="blog",release="${blog}"}`)).toBe(2);
     expect(sample(text, `agency_browser_errors_total{app="blog",release="${blog}",kind="boundary"}`)).toBe(4);
     expect(sample(text, `agency_browser_errors_total{app="blog",release="${blog}",kind="load_retry"}`)).toBe(1);
     expect(sample(text, `agency_browser_errors_total{app="blog",release="${blog}",kind="uncaught"}`)).toBeUndefined();
     const lcp = sample(text, `agency_browser_vital_p75{app="blog",release="${blog}",vital="LCP"}`) ?? NaN;
     expect(Math.abs(lcp - 2000) / 2000).toBeLessThanOrEqual(0.04);
-    const cls = sample(text, `agency_browser_vital_p75{app="shell",release="metrics-shell-1",vital="CLS"}`) ?? NaN;
+    const cls = sample(text, `agency_browser_vital_p75{app="shell",release="dist",vital="CLS"}`) ?? NaN;
     expect(Math.abs(cls - 0.1) / 0.1).toBeLessThanOrEqual(0.04);
     expect(sample(text, `agency_browser_vital_p75{app="blog",release="${blog}",vital="INP"}`)).toBeUndefined();
   });
@@ -159,5 +161,49 @@ describe('with METRICS_TOKEN', () => {
     const text = await scrape();
     expect(sample(text, 'agency_outbox_notifications{status="pending"}')).toBe(2);
     expect(sample(text, 'agency_outbox_notifications{status="failed"}')).toBe(1);
+  });
+});
+
+describe('series of releases the site does not know', () => {
+  const suite = setUpReleaseSuite({ metricsToken: TOKEN });
+
+  const scrape = async () => (await suite.ctx.request('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).body;
+  /** Every series of the browsers' counters. */
+  const browserSeries = (text: string) => text.split('\n').filter((line) => /^agency_browser_(page_views|errors)_total\{/.test(line));
+  const servedBlog = async () => (await suite.ctx.request('GET', '/remotes.json')).json<{ remotes: { blog: { release: string } } }>().remotes.blog.release;
+
+  it('adds no series, and no row, for 2,000 made-up releases', async () => {
+    const before = browserSeries(await scrape());
+    for (let beacon = 0; beacon < 100; beacon += 1) {
+      const made = (index: number) => `made-up-${beacon * 20 + index}`;
+      const json = {
+        page_views: Array.from({ length: 20 }, (_, index) => ({ page: '/', releases: { shell: made(index), blog: made(index) } })),
+        errors: Array.from({ length: 20 }, (_, index) => browserError({ app: 'blog', release: made(index), message: `error ${index}` })),
+      };
+      expect((await suite.ctx.request('POST', '/api/telemetry', { json, localAddress: `127.0.2.${1 + (beacon % 200)}` })).statusCode).toBe(204);
+    }
+    await settleTelemetry(suite.ctx);
+    const text = await scrape();
+    expect(browserSeries(text)).toEqual(before);
+    expect(text).not.toContain('made-up-');
+    expect(Number(/^agency_telemetry_dropped_total\{reason="unassigned"\} (\d+)$/m.exec(text)?.[1])).toBe(2000 * 3);
+    expect((await readTelemetry(suite.ctx.db)).minutes.filter((row) => row.release.startsWith('made-up-'))).toEqual([]);
+  });
+
+  it('removes the series of a release once it is pruned', async () => {
+    const first = await publishFixture(suite.fixture, 'blog', { label: 'first' });
+    await eventually('the first release served', servedBlog, (release) => release === first);
+    const beacon = { page_views: [{ page: '/', releases: { blog: first } }], errors: [browserError({ app: 'blog', release: first })] };
+    expect((await suite.ctx.request('POST', '/api/telemetry', { json: beacon })).statusCode).toBe(204);
+    await eventually('its series', scrape, (text) => text.includes(`agency_browser_page_views_total{app="blog",release="${first}"} 1`));
+    expect(await scrape()).toContain(`agency_browser_errors_total{app="blog",release="${first}",kind="uncaught"} 1`);
+
+    // Two more releases, keeping one: the first is pruned (the current and the previous stay).
+    await publishFixture(suite.fixture, 'blog', { label: 'second' }, 1);
+    const third = await publishFixture(suite.fixture, 'blog', { label: 'third' }, 1);
+    await eventually('the third release served', servedBlog, (release) => release === third);
+    const text = await scrape();
+    expect(text).not.toContain(`release="${first}"`);
+    expect(text).toContain(`agency_release_info{app="blog",release="${third}"} 1`);
   });
 });

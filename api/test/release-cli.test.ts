@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../src/config';
 import { loadAppReleases } from '../src/releases/store';
 import type { ReleaseStatus } from '../src/telemetry/release-status';
 import { setUpReleaseSuite, type FixtureBuild } from './helpers/releases';
+import { eventually } from './helpers/eventually';
 import { runTs } from './helpers/server-process';
 import { browserError, eventuallyStored } from './helpers/telemetry';
 
@@ -125,6 +126,8 @@ describe('npm run release', () => {
 
   it('reports what visitors\' browsers saw of the releases (--status), from the server\'s database', async () => {
     const current = (await loadAppReleases(suite.fixture.releasesDir, 'blog')).current?.id ?? '';
+    // A report counts for the release the server serves: once it reads the new state (within a second).
+    await eventually('the current release served', remotesJson, (remotes) => remotes.remotes.blog?.release === current);
     const beacon = {
       page_views: [{ page: '/blog', releases: { shell: 'dist', blog: current } }],
       errors: [browserError({ kind: 'boundary', app: 'blog', release: current, page: '/blog', message: 'Teaser failed' })],

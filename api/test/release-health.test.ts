@@ -1,8 +1,9 @@
-import { VISIT_SESSION_RETENTION_MONTHS, type TelemetryBatch } from '@agency/shared';
+import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS, type TelemetryBatch } from '@agency/shared';
 import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../src/telemetry/release-health';
 import { toMinute } from '../src/telemetry/telemetry-kinds';
+import { ERROR_SAMPLES_PER_HOUR } from '../src/telemetry/telemetry-limits';
 import { TelemetryRecorder } from '../src/telemetry/telemetry-recorder';
 import { pruneTelemetry } from '../src/telemetry/telemetry-retention';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
@@ -134,6 +135,8 @@ describe('readReleaseHealth', () => {
       id: 'dist',
       current: false,
       page_views: 0,
+      served_page_views: 0,
+      clients: { served: 0, error: 0, load_failure: 0, vitals: 0 },
       errors: 0,
       error_rate: null,
       load_failures: 0,
@@ -154,6 +157,34 @@ describe('readReleaseHealth', () => {
       { message: 'error A', count: 107 },
     ]);
     expect(within(r2?.vitals.lcp_p75_ms ?? null, 60_000)).toBe(true);
+  });
+
+  it('counts the pages the server sent, and the distinct clients of a judged release’s evidence only', async () => {
+    at('2026-11-24T09:00:00Z');
+    const judged = (app: string, release: string) => app === 'blog' && release === 'r2';
+    const client = (name: string) => ({ client: name, judged });
+    for (const name of ['a', 'a', 'a', 'b', 'c']) {
+      recorder.recordServedPage('/blog/:postId', { shell: 'shell-1', blog: 'r2' }, client(name));
+      recorder.recordServedPage('/', { shell: 'shell-1', blog: 'r1' }, client(name));
+    }
+    recorder.record(error('r2', 'thrown', 3), client('a'));
+    recorder.record(error('r2', 'thrown', 1), client('b'));
+    recorder.record(error('r2', 'chunk', 1, 'load_failure'), client('c'));
+    recorder.record(error('r2', 'retried', 1, 'load_retry'), client('c'));
+    recorder.record(vitals('r2', 'LCP', [1200]), client('b'));
+    recorder.record(vitals('r2', 'CLS', [0.1]), client('c'));
+    recorder.record(error('r1', 'not judged', 1), client('a'));
+    await recorder.flush();
+
+    const [r2, r1] = await readReleaseHealth(db, 'blog', [{ id: 'r2', current: true }, { id: 'r1', current: false }], toMinute(Date.parse(windowStart)), locate);
+    expect(r2).toMatchObject({ served_page_views: 5, page_views: 0, errors: 4, load_failures: 1, clients: { served: 3, error: 2, load_failure: 1, vitals: 1 } });
+    // Sent pages are the server's count, not an error nor a browser's page view.
+    expect(r2?.error_rate).toBeNull();
+    expect(r1).toMatchObject({ served_page_views: 5, errors: 1, clients: { served: 0, error: 0, load_failure: 0, vitals: 0 } });
+    // Only the hashes a judged release's evidence names are kept.
+    const kept = await db.kysely.selectFrom('telemetry_clients').select(['release', 'kind', 'client']).orderBy('kind').orderBy('client').execute();
+    expect(kept.every((row) => row.release === 'r2')).toBe(true);
+    expect(kept).toHaveLength(7);
   });
 
   it('reports nothing for no releases', async () => {
@@ -235,7 +266,52 @@ describe('pruneTelemetry', () => {
   });
 });
 
+describe('pruneTelemetry and the clients’ fingerprints', () => {
+  it(`deletes a client's fingerprint ${TELEMETRY_CLIENT_RETENTION_DAYS} days after it was last seen`, async () => {
+    const today = Date.parse('2026-11-24T09:30:00Z');
+    const judged = () => true;
+    now = today - (TELEMETRY_CLIENT_RETENTION_DAYS * 24 + 1) * 60 * 60 * 1000;
+    recorder.recordServedPage('/', { blog: 'r1' }, { client: 'gone', judged });
+    now = today - 60 * 60 * 1000;
+    recorder.recordServedPage('/', { blog: 'r1' }, { client: 'kept', judged });
+    await recorder.flush();
+    await pruneTelemetry(db, 14, today);
+    expect((await db.kysely.selectFrom('telemetry_clients').select('client').execute()).map((row) => row.client)).toEqual(['kept']);
+  });
+});
+
 describe('TelemetryRecorder', () => {
+  it(`stores at most ${ERROR_SAMPLES_PER_HOUR} new distinct errors of a release an hour, and counts all of them`, async () => {
+    at('2026-11-24T09:05:00Z');
+    recorder.record(error('r1', 'seen before', 1));
+    await recorder.flush();
+    at('2026-11-24T10:10:00Z');
+    const distinct = ERROR_SAMPLES_PER_HOUR + 10;
+    for (let i = 0; i < distinct; i += 1) recorder.record(error('r1', `made-up ${i}`, 1));
+    // An error stored in an earlier hour is not new: its sample stays, and its count goes on.
+    recorder.record(error('r1', 'seen before', 2));
+    await recorder.flush();
+    at('2026-11-24T10:50:00Z');
+    recorder.record(error('r1', 'still this hour', 1));
+    await recorder.flush();
+
+    const stored = await readTelemetry(db);
+    const samples = stored.errors.filter((row) => row.release === 'r1').map((row) => row.message);
+    expect(samples).toHaveLength(ERROR_SAMPLES_PER_HOUR + 1);
+    expect(samples).toContain('seen before');
+    expect(samples).not.toContain('still this hour');
+    expect(stored.errorMinutes.filter((row) => row.release === 'r1').reduce((sum, row) => sum + row.count, 0)).toBe(ERROR_SAMPLES_PER_HOUR + 3);
+    // Every one is counted by its kind.
+    expect(stored.minutes.filter((row) => row.app === 'blog' && row.kind === 'uncaught').reduce((sum, row) => sum + row.count, 0)).toBe(distinct + 4);
+
+    // The next hour has room again.
+    at('2026-11-24T11:00:00Z');
+    recorder.record(error('r1', 'next hour', 1));
+    await recorder.flush();
+    expect((await readTelemetry(db)).errors.map((row) => row.message)).toContain('next hour');
+  });
+
+
   it('keeps what a failed write held and writes it, merged with newer reports, next time', async () => {
     at('2026-11-24T09:00:00Z');
     recorder.record({ ...views('r1', 2), ...error('r1', 'kept', 3) });

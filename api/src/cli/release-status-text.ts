@@ -16,6 +16,13 @@ export function formatReleaseStatus(status: ReleaseStatus): string[] {
       `    page views ${release.page_views} · errors ${release.errors}${rate} · load failures ${release.load_failures} · load retries ${release.load_retries}`,
       `    p75: LCP ${ms(vitals.lcp_p75_ms)} · INP ${ms(vitals.inp_p75_ms)} · CLS ${vitals.cls_p75 ?? '–'} · FCP ${ms(vitals.fcp_p75_ms)} · TTFB ${ms(vitals.ttfb_p75_ms)}`,
     );
+    const { clients } = release;
+    if (release.served_page_views > 0 || Object.values(clients).some((count) => count > 0)) {
+      lines.push(
+        `    pages the server sent ${release.served_page_views} · distinct clients while a canary judged it: ${clients.served} sent pages, ` +
+          `${clients.error} reporting errors, ${clients.load_failure} load failures, ${clients.vitals} LCP or INP`,
+      );
+    }
     if (release.top_errors.length === 0) continue;
     lines.push('    top errors:');
     for (const error of release.top_errors) {

@@ -156,6 +156,17 @@ export interface VisitSessionsTable {
   campaign: string;
 }
 
+/** A distinct client that gave evidence about an app release while a canary judged it (migration 0010). */
+export interface TelemetryClientsTable {
+  app: string;
+  release: string;
+  /** `served`, `error`, `load_failure` or `vitals` (telemetry/telemetry-kinds.ts). */
+  kind: string;
+  /** A keyed hash of the client's address (telemetry/client-identity.ts). */
+  client: string;
+  last_minute: Minute;
+}
+
 /** Which API process does a kind of site-wide work for now (migration 0009). */
 export interface ReleaseLeasesTable {
   name: string;
@@ -176,6 +187,7 @@ export interface DatabaseSchema {
   telemetry_errors: TelemetryErrorsTable;
   telemetry_error_minutes: TelemetryErrorMinutesTable;
   visit_sessions: VisitSessionsTable;
+  telemetry_clients: TelemetryClientsTable;
   release_leases: ReleaseLeasesTable;
 }
 

@@ -8,6 +8,39 @@ export interface MetricsSources {
   outbox(): Promise<{ pending: number; failed: number }>;
   /** p75 of each Web Vital per app release over the last minutes (VITALS_WINDOW_MINUTES). */
   vitalsP75(): Promise<{ app: string; release: string; vital: string; p75: number }[]>;
+  /** Whether the site knows a release of an app (kept or served): series of any other go. */
+  knownReleases(): Promise<(app: string, release: string) => boolean>;
+}
+
+type ReleaseLabels = { app: string; release: string; kind?: string };
+
+/**
+ * A counter per app release whose series live as long as the site knows the release: each scrape
+ * first removes the series of a release pruned since, so /metrics holds a bounded set of series
+ * whatever was counted.
+ */
+function releaseCounter(
+  config: { name: string; help: string; labelNames: readonly ('app' | 'release' | 'kind')[]; registers: Registry[] },
+  knownReleases: MetricsSources['knownReleases'],
+) {
+  const series = new Map<string, ReleaseLabels>();
+  const counter: Counter<string> = new Counter({
+    ...config,
+    async collect() {
+      const known = await knownReleases();
+      for (const [key, labels] of series) {
+        if (known(labels.app, labels.release)) continue;
+        counter.remove(labels);
+        series.delete(key);
+      }
+    },
+  });
+  return {
+    inc(labels: ReleaseLabels, value = 1) {
+      series.set(JSON.stringify(labels), labels);
+      counter.inc(labels, value);
+    },
+  };
 }
 
 /** The window the vitals' p75 gauges cover. */
@@ -52,28 +85,49 @@ export function createSiteMetrics(sources: MetricsSources) {
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const renderErrors = new Counter({
-    name: 'agency_page_render_errors_total',
-    help: 'Server renders in which an app release failed (that part then renders in the browser)',
-    labelNames: ['app', 'release'] as const,
-    registers,
-  });
+  const renderErrors = releaseCounter(
+    {
+      name: 'agency_page_render_errors_total',
+      help: 'Server renders in which an app release failed (that part then renders in the browser)',
+      labelNames: ['app', 'release'],
+      registers,
+    },
+    sources.knownReleases,
+  );
   const pageCache = new Counter({
     name: 'agency_page_cache_requests_total',
     help: 'Page requests answered from the page cache (hit) or by a render (miss)',
     labelNames: ['result'] as const,
     registers,
   });
-  const browserPageViews = new Counter({
-    name: 'agency_browser_page_views_total',
-    help: 'Page views visitors browsers reported, per app release on the page',
-    labelNames: ['app', 'release'] as const,
+  const browserPageViews = releaseCounter(
+    {
+      name: 'agency_browser_page_views_total',
+      help: 'Page views visitors browsers reported, per app release on the page',
+      labelNames: ['app', 'release'],
+      registers,
+    },
+    sources.knownReleases,
+  );
+  const browserErrors = releaseCounter(
+    {
+      name: 'agency_browser_errors_total',
+      help: 'Errors visitors browsers reported, per app release and kind',
+      labelNames: ['app', 'release', 'kind'],
+      registers,
+    },
+    sources.knownReleases,
+  );
+  const telemetryDropped = new Counter({
+    name: 'agency_telemetry_dropped_total',
+    help: 'Reported events not counted: for a release the client is not assigned (unassigned), past its allowance (client_limit), new errors past the hourly samples (error_samples), or while writes were failing (buffer_full)',
+    labelNames: ['reason'] as const,
     registers,
   });
-  const browserErrors = new Counter({
-    name: 'agency_browser_errors_total',
-    help: 'Errors visitors browsers reported, per app release and kind',
-    labelNames: ['app', 'release', 'kind'] as const,
+  const telemetryPruned = new Counter({
+    name: 'agency_telemetry_pruned_rows_total',
+    help: 'Oldest telemetry rows deleted to keep a table within its budget, per table',
+    labelNames: ['table'] as const,
     registers,
   });
   new Gauge({
@@ -120,6 +174,12 @@ export function createSiteMetrics(sources: MetricsSources) {
     },
     pageRenderError(app: string, release: string) {
       renderErrors.inc({ app, release });
+    },
+    telemetryDropped(reason: string, count: number) {
+      telemetryDropped.inc({ reason }, count);
+    },
+    telemetryPruned(table: string, deleted: number) {
+      telemetryPruned.inc({ table }, deleted);
     },
     pageCache(result: 'hit' | 'miss') {
       pageCache.inc({ result });

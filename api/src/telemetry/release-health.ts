@@ -1,7 +1,7 @@
 import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
 import type { Database } from '../db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
-import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND } from './telemetry-kinds';
+import { CLIENT_EVIDENCE, PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
 
 /** How many of a release's errors the report lists, most frequent first. */
 export const TOP_ERRORS = 5;
@@ -20,7 +20,16 @@ export interface TopError {
 export interface ReleaseHealth {
   id: string;
   current: boolean;
+  /** Page views browsers reported (the same visitors, and sample, as the errors). */
   page_views: number;
+  /** Pages the server sent browsers' navigations with this release on them: its own count, which no browser can add to. */
+  served_page_views: number;
+  /**
+   * Distinct clients (by address) of each kind of evidence, counted while a canary judges the
+   * release (its candidate and the current release; 0 otherwise): sent its pages, reporting its
+   * errors, its load failures, its LCP or INP.
+   */
+  clients: Record<ClientEvidence, number>;
   /** Errors in the page (uncaught, unhandled rejections, a slot's fallback), not load failures. */
   errors: number;
   /** Errors per page view; null without page views. */
@@ -69,6 +78,27 @@ async function readCounts(db: Database, app: string, releaseIds: readonly string
   return counts;
 }
 
+/** Distinct clients per release and evidence, seen since `sinceMinute`. */
+async function readClients(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
+  const rows = await db.kysely
+    .selectFrom('telemetry_clients')
+    .select(['release', 'kind', (eb) => eb.fn.countAll<string | number>().as('clients')])
+    .where('app', '=', app)
+    .where('release', 'in', releaseIds)
+    .where('last_minute', '>=', sinceMinute)
+    .groupBy(['release', 'kind'])
+    .execute();
+  const clients = new Map<string, Record<ClientEvidence, number>>();
+  for (const row of rows) {
+    const counts = clients.get(row.release) ?? noClients();
+    clients.set(row.release, counts);
+    if ((CLIENT_EVIDENCE as readonly string[]).includes(row.kind)) counts[row.kind as ClientEvidence] = db.dialect.readCount(row.clients);
+  }
+  return clients;
+}
+
+const noClients = (): Record<ClientEvidence, number> => ({ served: 0, error: 0, load_failure: 0, vitals: 0 });
+
 async function readTopErrors(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
   const rows = await db.kysely
     .selectFrom('telemetry_error_minutes as m')
@@ -99,14 +129,18 @@ export async function readReleaseHealth(
 ): Promise<ReleaseHealth[]> {
   const ids = releases.map((release) => release.id);
   if (ids.length === 0) return [];
-  const [counts, errors] = await Promise.all([readCounts(db, app, ids, sinceMinute), readTopErrors(db, app, ids, sinceMinute)]);
+  const [counts, errors, clients] = await Promise.all([
+    readCounts(db, app, ids, sinceMinute),
+    readTopErrors(db, app, ids, sinceMinute),
+    readClients(db, app, ids, sinceMinute),
+  ]);
   return Promise.all(
     releases.map(async ({ id, current }) => {
       const byKind = counts.get(id) ?? new Map<string, Map<number, number>>();
       const total = (kind: string) => [...(byKind.get(kind)?.values() ?? [])].reduce((sum, count) => sum + count, 0);
       let pageErrors = 0;
       for (const kind of byKind.keys()) {
-        const counted = kind === PAGE_VIEW_KIND || kind === RENDER_FAILURE_KIND || isVital(kind) || LOAD_ERROR_KINDS.includes(kind as never);
+        const counted = [PAGE_VIEW_KIND, SERVED_PAGE_KIND, RENDER_FAILURE_KIND].includes(kind) || isVital(kind) || LOAD_ERROR_KINDS.includes(kind as never);
         if (!counted) pageErrors += total(kind);
       }
       const pageViews = total(PAGE_VIEW_KIND);
@@ -115,6 +149,8 @@ export async function readReleaseHealth(
         id,
         current,
         page_views: pageViews,
+        served_page_views: total(SERVED_PAGE_KIND),
+        clients: clients.get(id) ?? noClients(),
         errors: pageErrors,
         error_rate: pageViews > 0 ? Math.round((pageErrors / pageViews) * 10_000) / 10_000 : null,
         load_failures: total('load_failure'),

@@ -1,10 +1,13 @@
-import { VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/connection';
 import { toMinute } from './telemetry-kinds';
 
 /** How often old telemetry is deleted (also once at start). */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** How often every telemetry table is counted against its budget (each process also checks what it writes). */
+export const BUDGET_INTERVAL_MS = 60 * 1000;
 
 const MS_PER_DAY = 24 * 60 * 60 * 1000;
 
@@ -16,39 +19,63 @@ function monthsBefore(now: number, months: number): number {
 }
 
 /**
- * Deletes telemetry older than `retentionDays` before `now`, and visits older than the privacy
- * page's VISIT_SESSION_RETENTION_MONTHS; resolves with the rows deleted.
+ * Deletes telemetry older than `retentionDays` before `now`, visits older than the privacy page's
+ * VISIT_SESSION_RETENTION_MONTHS and clients' fingerprints older than its
+ * TELEMETRY_CLIENT_RETENTION_DAYS; resolves with the rows deleted.
  */
 export async function pruneTelemetry(db: Database, retentionDays: number, now = Date.now()): Promise<number> {
   const cutoff = toMinute(now - retentionDays * MS_PER_DAY);
   const visitCutoff = toMinute(monthsBefore(now, VISIT_SESSION_RETENTION_MONTHS));
+  const clientCutoff = toMinute(now - TELEMETRY_CLIENT_RETENTION_DAYS * MS_PER_DAY);
   return db.kysely.transaction().execute(async (trx) => {
     const results = [
       await trx.deleteFrom('telemetry_minutes').where('minute', '<', cutoff).executeTakeFirst(),
       await trx.deleteFrom('telemetry_error_minutes').where('minute', '<', cutoff).executeTakeFirst(),
       await trx.deleteFrom('telemetry_errors').where('last_minute', '<', cutoff).executeTakeFirst(),
       await trx.deleteFrom('visit_sessions').where('first_minute', '<', visitCutoff).executeTakeFirst(),
+      await trx.deleteFrom('telemetry_clients').where('last_minute', '<', clientCutoff).executeTakeFirst(),
     ];
     return results.reduce((sum, result) => sum + Number(result.numDeletedRows), 0);
   });
 }
 
-/** Prunes at start and then every hour until stopped. */
-export function startTelemetryPruning(db: Database, retentionDays: number, log: FastifyBaseLogger): { stop(): Promise<void> } {
+/**
+ * Prunes past retention at start and then every hour, and keeps every table within its budget
+ * (`enforceBudget`: the recorder's) every minute, until stopped. Runs one at a time.
+ */
+export function startTelemetryPruning(
+  db: Database,
+  retentionDays: number,
+  enforceBudget: () => Promise<number>,
+  log: FastifyBaseLogger,
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
-  const prune = () => {
-    running = pruneTelemetry(db, retentionDays).then(
-      (deleted) => {
-        if (deleted > 0) log.info({ deleted, retentionDays }, 'telemetry: deleted rows past retention');
-      },
-      (error: unknown) => log.warn({ err: error }, 'telemetry: pruning failed; tried again within the hour'),
-    );
+  const after = (work: () => Promise<void>) => {
+    running = running.then(work);
   };
+  const prune = () =>
+    after(() =>
+      pruneTelemetry(db, retentionDays).then(
+        (deleted) => {
+          if (deleted > 0) log.info({ deleted, retentionDays }, 'telemetry: deleted rows past retention');
+        },
+        (error: unknown) => log.warn({ err: error }, 'telemetry: pruning failed; tried again within the hour'),
+      ),
+    );
+  const keepBudget = () =>
+    after(() =>
+      enforceBudget().then(
+        (deleted) => {
+          if (deleted > 0) log.warn({ deleted }, 'telemetry: deleted the oldest rows to stay within the budget');
+        },
+        (error: unknown) => log.warn({ err: error }, 'telemetry: keeping the budget failed; tried again within a minute'),
+      ),
+    );
   prune();
-  const timer = setInterval(prune, PRUNE_INTERVAL_MS).unref();
+  const timers = [setInterval(prune, PRUNE_INTERVAL_MS).unref(), setInterval(keepBudget, BUDGET_INTERVAL_MS).unref()];
   return {
     async stop() {
-      clearInterval(timer);
+      timers.forEach((timer) => clearInterval(timer));
       await running;
     },
   };

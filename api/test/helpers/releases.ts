@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../../src/config';
+import { REPO_ROOT, type AppConfig } from '../../src/config';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/releases/apps';
 import { publish, type ReleaseContext } from '../../src/releases/commands';
 import { loadAppReleases } from '../../src/releases/store';
@@ -114,14 +114,15 @@ export interface ReleaseSuite {
 }
 
 /**
- * A release fixture and a server on it for the enclosing `describe` (or file), stopped after it.
+ * A release fixture and a server on it (with `overrides` of its settings) for the enclosing
+ * `describe` (or file), stopped after it.
  * Read `fixture` and `ctx` inside tests and later hooks, once they have started.
  */
-export function setUpReleaseSuite(): ReleaseSuite {
+export function setUpReleaseSuite(overrides: Partial<AppConfig> = {}): ReleaseSuite {
   const suite = {} as ReleaseSuite;
   beforeAll(async () => {
     suite.fixture = createReleaseFixture();
-    suite.ctx = await startTestApp({ staticRoot: suite.fixture.staticRoot, releasesDir: suite.fixture.releasesDir });
+    suite.ctx = await startTestApp({ staticRoot: suite.fixture.staticRoot, releasesDir: suite.fixture.releasesDir, ...overrides });
   });
   afterAll(async () => {
     await suite.ctx?.close();

@@ -1,5 +1,6 @@
-import type { TelemetryBatch, TelemetryError } from '@agency/shared';
+import { randomId, type TelemetryBatch, type TelemetryError } from '@agency/shared';
 import type { Database } from '../../src/db/connection';
+import type { TestContext } from './app';
 import { eventually } from './eventually';
 
 /** What the three telemetry tables hold, in a stable order, counts as numbers. */
@@ -66,4 +67,20 @@ export function browserError(fields: Partial<TelemetryError> & Pick<TelemetryErr
 /** A beacon with one page view of the shell and `app` (and no vitals or errors unless given). */
 export function pageViewBatch(releases: Record<string, string>, page = '/', extra: Omit<TelemetryBatch, 'page_views'> = {}): TelemetryBatch {
   return { page_views: [{ page, releases }], ...extra };
+}
+
+let markers = 0;
+
+/**
+ * Sends a beacon with nothing but a fresh session and waits until that session is stored: the
+ * recorder writes all it holds at once, so everything handed to it before is written too. Each
+ * marker comes from an address of its own (sessions are counted per client and hour).
+ */
+export async function settleTelemetry(ctx: Pick<TestContext, 'db' | 'request'>): Promise<void> {
+  markers += 1;
+  const id = randomId();
+  const localAddress = `127.0.${1 + Math.floor(markers / 250)}.${1 + (markers % 250)}`;
+  const response = await ctx.request('POST', '/api/telemetry', { json: { session: { id, source: 'marker', medium: 'marker', campaign: 'marker' } }, localAddress });
+  if (response.statusCode !== 204) throw new Error(`the marker beacon was answered ${response.statusCode}`);
+  await eventually(`the marker session ${id}`, () => ctx.db.kysely.selectFrom('visit_sessions').select('id').where('id', '=', id).execute(), (rows) => rows.length === 1, 10_000);
 }

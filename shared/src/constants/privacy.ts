@@ -13,3 +13,9 @@ export const PRIVACY_CONSENT = {
  * campaign) for conversion by source. The privacy page says it; the API deletes older ones.
  */
 export const VISIT_SESSION_RETENTION_MONTHS = 13;
+
+/**
+ * How long the server keeps the keyed fingerprint of an address that tells one visitor from another
+ * while a new version is tried on a share of visitors (telemetry_clients). The privacy page says it.
+ */
+export const TELEMETRY_CLIENT_RETENTION_DAYS = 2;

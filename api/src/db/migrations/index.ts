@@ -8,6 +8,7 @@ import * as m0006 from './0006_submission_idempotency';
 import * as m0007 from './0007_release_telemetry';
 import * as m0008 from './0008_lead_attribution';
 import * as m0009 from './0009_release_leases';
+import * as m0010 from './0010_telemetry_clients';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_release_telemetry': m0007,
   '0008_lead_attribution': m0008,
   '0009_release_leases': m0009,
+  '0010_telemetry_clients': m0010,
 };
