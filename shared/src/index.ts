@@ -11,6 +11,7 @@ export * from './federation/remotes';
 export * from './federation/contract';
 export * from './federation/resolved-shares';
 export * from './format/money';
+export * from './format/plural';
 export * from './format/typography';
 export * from './page/page-meta';
 export * from './page/page-routes';

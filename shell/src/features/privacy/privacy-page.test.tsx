@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BRAND, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BRAND, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -35,6 +35,8 @@ describe('PrivacyPage', () => {
     // The one cookie every visitor may get (while a new release is tried on a share of them), and the preview's.
     expect(text).toMatch(new RegExp(`${RELEASE_BUCKET_COOKIE}\\s—\\sсуто службовий.*${RELEASE_BUCKET_MAX_AGE_DAYS}\\sднів`));
     expect(text).toContain(PREVIEW_COOKIE);
+    // While a release is tried, visitors are told apart by a keyed fingerprint of the address, kept days.
+    expect(text).toMatch(new RegExp(`не\\sIP-адресу,\\sа\\sїї\\sнезворотний\\sвідбиток.*через\\s${TELEMETRY_CLIENT_RETENTION_DAYS}\\sд`));
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
   });
 
