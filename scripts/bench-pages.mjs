@@ -35,7 +35,8 @@ const MISSES = option('misses', 10);
 const BASELINE = textOption('baseline') && path.resolve(textOption('baseline'));
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
-const PAGE_HEADERS = { ...BROWSER, accept: 'text/html,application/xhtml+xml' };
+// A browser's navigation, as browsers send it (the server counts those as page views).
+const PAGE_HEADERS = { ...BROWSER, accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 const PAGES = ['/', '/blog/1', '/blog'];
 const TARGETS = [
   ...PAGES.map((url) => ({ url, headers: PAGE_HEADERS })),

@@ -34,16 +34,22 @@ const PAGE_RATE = option('page-rate', 200);
 const BEACON_RATE = option('beacon-rate', 2000);
 const CONNECTIONS = option('connections', 50);
 
-const PAGE_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd', accept: 'text/html,application/xhtml+xml' };
+// A browser's navigation, as browsers send it (the server counts those as page views).
+const PAGE_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd', accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 const PAGES = [
   { page: '/', url: '/' },
   { page: '/blog/:postId', url: '/blog/1' },
   { page: '/blog', url: '/blog' },
 ];
-const RELEASES = { shell: 'r-2026-11-24.1', home: 'r-2026-11-20.3', blog: 'r-2026-11-23.2', forms: 'r-2026-11-18.1' };
+// The releases the server serves here (no release is published: every app's build folder), as a
+// page names them: the API counts a report only for the releases it serves its client.
+const RELEASES = { shell: 'dist', home: 'dist', blog: 'dist', forms: 'dist' };
 const METRICS_TOKEN = 'bench-telemetry';
-/** Distinct visitors' addresses the beacons come from. */
-const VISITORS = 5000;
+/**
+ * Distinct visitors' addresses the beacons come from: enough that each sends about one beacon a
+ * phase, as real visitors do, well inside what the API counts per client and minute.
+ */
+const VISITORS = 60_000;
 
 /** A beacon as a page view sends it at hide; `index` picks the page, the vitals' values and an occasional error. */
 function beaconBody(index) {
@@ -92,7 +98,7 @@ async function sendBeacons(base) {
             ...request,
             headers: {
               'content-type': 'application/json',
-              'x-forwarded-for': `10.${(sent % VISITORS) >> 8}.${sent % 256}.7`,
+              'x-forwarded-for': `10.${(sent % VISITORS) >> 16}.${((sent % VISITORS) >> 8) & 255}.${sent & 255}`,
             },
             body: beaconBody(sent),
           };
