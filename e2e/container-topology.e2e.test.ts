@@ -6,6 +6,7 @@ import { FEDERATION_REGISTRY, REMOTE_NAMES, remoteUrlVariable, SECTION_IDS, type
 import { createDatabase } from '../api/src/db/connection';
 import { cacheControlFor } from '../api/src/static/cache-policy';
 import { eventually } from '../api/test/helpers/eventually';
+import { privacySpellings } from '../api/test/helpers/page-spellings';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
 import { describeWithTools } from '../api/test/helpers/system-tools';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
@@ -211,14 +212,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     }
     const [pagesBefore, rendersBefore] = [keptPages(), await renders()];
 
-    const spellings = new Set<string>();
-    for (let i = 0; spellings.size < 300; i += 1) {
-      const letters = [...'privacy'].map((char, at) => ((i >> at) & 1 ? char.toUpperCase() : char));
-      if (i & 128) letters[0] = '%70';
-      spellings.add(`/${letters.join('')}${'/'.repeat(i % 3)}`);
-    }
-    spellings.delete('/privacy');
-    for (const spelling of spellings) {
+    for (const spelling of privacySpellings(300)) {
       const response = await fetch(`${shell.origin}${spelling}`, { redirect: 'manual' });
       expect([spelling, response.status, response.headers.get('location')]).toEqual([spelling, 301, '/privacy']);
     }

@@ -6,6 +6,7 @@ import { CANONICAL_REDIRECT_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACH
 import { rollback } from '../src/releases/commands';
 import { startTestApp, TEST_SITE_URL, type TestContext } from './helpers/app';
 import { eventually } from './helpers/eventually';
+import { privacySpellings } from './helpers/page-spellings';
 import { openRawClient } from './helpers/raw-socket';
 import type { HttpResponse } from './helpers/http';
 import { writeBuilds } from './helpers/page-builds';
@@ -194,13 +195,7 @@ describe('pages served from the page cache', () => {
 
     it('renders /privacy at most once for 300 spellings of it, and keeps / cached', async () => {
       const home = await get('/');
-      const spellings = new Set<string>();
-      for (let i = 0; spellings.size < 300; i += 1) {
-        const letters = [...'privacy'].map((char, at) => ((i >> at) & 1 ? char.toUpperCase() : char));
-        if (i & 128) letters[0] = '%70';
-        spellings.add(`/${letters.join('')}${'/'.repeat(i % 3)}`);
-      }
-      spellings.delete('/privacy');
+      const spellings = privacySpellings(300);
       const stamps = new Set<string | undefined>();
       for (const spelling of spellings) {
         const redirect = await get(spelling);
