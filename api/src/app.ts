@@ -228,6 +228,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   });
   // What browsers report, and the pages the server sends, are aggregated in memory and written about once a second.
   const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'), Date.now, {
+    budget: config.telemetry.budget,
     onDropped: metrics.telemetryDropped,
     onPruned: metrics.telemetryPruned,
   });

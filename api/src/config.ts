@@ -3,6 +3,7 @@ import path from 'node:path';
 import { remoteUrlOverrides, type RemoteName } from '@agency/shared';
 import { loadLeadsConfig, type LeadsConfig } from './leads/leads-config';
 import { loadOpsWebhookConfig, type OpsWebhookConfig } from './delivery/ops-webhook';
+import type { TelemetryBudget } from './telemetry/telemetry-limits';
 
 /** The monorepo root: api/src (tsx) and api/dist (compiled) both sit two levels below it. */
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -84,6 +85,8 @@ export interface TelemetryConfig {
   retentionDays: number;
   /** TELEMETRY_RATE_LIMIT: beacons one IP address may send per minute (default 120). */
   rateLimitPerMinute: number;
+  /** Rows each telemetry table may hold; TELEMETRY_BUDGET unless a test sets a smaller one. */
+  budget?: TelemetryBudget;
 }
 
 type Env = Record<string, string | undefined>;

@@ -421,6 +421,61 @@ describe('the per-address limit (TELEMETRY_RATE_LIMIT)', () => {
   });
 });
 
+describe('a flood at the rate limit', () => {
+  const BUDGET = { telemetry_minutes: 120, telemetry_error_minutes: 40, telemetry_errors: 15, telemetry_clients: 20, visit_sessions: 30 };
+  const RATE = 10;
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ telemetry: { ...TELEMETRY, rateLimitPerMinute: RATE, budget: BUDGET } });
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  /** A beacon as large and as varied as the contract lets it be: every row it adds a new one. */
+  function hostileBeacon(from: number, index: number): TelemetryBatch {
+    const pages = ['/', '/blog', '/blog/:postId', '/privacy', '*'];
+    const page = (at: number) => pages[at % pages.length]!;
+    return {
+      page_views: Array.from({ length: TELEMETRY_LIMITS.pageViews }, (_, at) => ({ page: page(at), releases: { shell: SERVED, home: SERVED, blog: SERVED, forms: SERVED } })),
+      vitals: Array.from({ length: TELEMETRY_LIMITS.vitals }, (_, at) => ({ name: 'LCP' as const, value: 1 + ((from * 997 + index * 131 + at * 37) % 60_000), page: page(at), releases: { shell: SERVED } })),
+      errors: Array.from({ length: TELEMETRY_LIMITS.errors }, (_, at) => browserError({ app: 'blog', release: SERVED, page: page(at), message: `flood ${from} ${index} ${at} ${'x'.repeat(400)}` })),
+      session: { id: randomId(), source: 's'.repeat(ATTRIBUTION_VALUE_MAX), medium: 'm', campaign: 'c' },
+    };
+  }
+
+  it('keeps every telemetry table within its budget, whatever ten addresses send at the limit', async () => {
+    const tables = Object.keys(BUDGET) as (keyof typeof BUDGET)[];
+    const rows = async () =>
+      Object.fromEntries(
+        await Promise.all(tables.map(async (name) => [name, Number((await ctx.db.kysely.selectFrom(name).select(ctx.db.kysely.fn.countAll().as('rows')).executeTakeFirstOrThrow()).rows)])),
+      ) as Record<keyof typeof BUDGET, number>;
+    // Written once nothing changes over more than the recorder's write interval (a marker
+    // session could be among the rows the budget deletes).
+    const written = async () => {
+      let last = '';
+      for (;;) {
+        const now = JSON.stringify(await rows());
+        if (now === last) return JSON.parse(now) as Record<keyof typeof BUDGET, number>;
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+    };
+    for (let from = 1; from <= 10; from += 1) {
+      const statuses: number[] = [];
+      for (let index = 0; index <= RATE; index += 1) statuses.push((await post(ctx, hostileBeacon(from, index), { localAddress: `127.0.9.${from}` })).statusCode);
+      expect(statuses).toEqual([...Array<number>(RATE).fill(204), 429]);
+      const counted = await written();
+      for (const name of tables) expect([name, counted[name] <= BUDGET[name]]).toEqual([name, true]);
+    }
+    // It was a flood: every table filled up to its budget (but the clients', kept only while a canary runs).
+    const filled = await rows();
+    for (const name of tables.filter((table) => table !== 'telemetry_clients')) expect([name, filled[name] >= BUDGET[name] / 2]).toEqual([name, true]);
+  });
+});
+
 describe('TELEMETRY=off', () => {
   let ctx: TestContext;
 

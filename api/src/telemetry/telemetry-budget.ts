@@ -3,14 +3,17 @@ import type { Database } from '../db/connection';
 import type { DatabaseSchema } from '../db/schema';
 import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from './telemetry-limits';
 
-/** The column each table's rows age by: the oldest go first. */
-const AGE_COLUMN = {
-  telemetry_minutes: 'minute',
-  telemetry_error_minutes: 'minute',
-  telemetry_errors: 'last_minute',
-  telemetry_clients: 'last_minute',
-  visit_sessions: 'first_minute',
-} as const satisfies Record<TelemetryTable, string>;
+/**
+ * The order each table's rows go in: by the minute they age by, the oldest first, then by their
+ * primary key, so that rows of one minute (a flood's) go some, not all, at a time.
+ */
+const PRUNE_ORDER = {
+  telemetry_minutes: ['minute', 'app', 'release', 'page', 'kind', 'bucket'],
+  telemetry_error_minutes: ['minute', 'app', 'release', 'fingerprint'],
+  telemetry_errors: ['last_minute', 'app', 'release', 'fingerprint'],
+  telemetry_clients: ['last_minute', 'app', 'release', 'kind', 'client'],
+  visit_sessions: ['first_minute', 'id'],
+} as const satisfies Record<TelemetryTable, readonly string[]>;
 
 /** A table over its budget is pruned to this share of it, so it is not pruned again at every write. */
 const PRUNED_TO = 0.9;
@@ -23,26 +26,24 @@ async function countRows(db: Db, dialect: Database['dialect'], table: TelemetryT
 }
 
 /**
- * Keeps `table` within its budget: when it holds more rows, the oldest are deleted until at most
- * nine tenths of the budget are left (rows of one minute go together). Resolves with the rows it
- * holds after, and how many were deleted.
+ * Keeps `table` within its budget: when it holds more rows, the oldest are deleted until nine
+ * tenths of the budget are left. Resolves with the rows it holds after, and how many were deleted.
  */
 export async function pruneToBudget(db: Db, dialect: Database['dialect'], table: TelemetryTable, budget: number): Promise<{ rows: number; deleted: number }> {
   const rows = await countRows(db, dialect, table);
   if (rows <= budget) return { rows, deleted: 0 };
-  const column = AGE_COLUMN[table];
+  const columns = PRUNE_ORDER[table];
   const kept = Math.floor(budget * PRUNED_TO);
-  // The age of the newest row past what is kept: it and every older row go.
-  const oldestGone = await db
-    .selectFrom(table)
-    .select(sql<number>`${sql.ref(column)}`.as('age'))
-    .orderBy(sql.ref(column), 'desc')
-    .limit(1)
-    .offset(kept)
-    .executeTakeFirst();
-  if (!oldestGone) return { rows, deleted: 0 };
-  const result = await db.deleteFrom(table).where(sql.ref(column), '<=', oldestGone.age).executeTakeFirst();
-  const deleted = Number(result.numDeletedRows);
+  // The newest row past what is kept: it and every row before it in that order go.
+  const newestGone = await sql<Record<string, unknown>>`select ${sql.join(columns.map((column) => sql.ref(column)))} from ${sql.table(table)}
+    order by ${sql.join(columns.map((column) => sql`${sql.ref(column)} desc`))} limit 1 offset ${kept}`.execute(db);
+  const cutoff = newestGone.rows[0];
+  if (!cutoff) return { rows, deleted: 0 };
+  // A row-value comparison orders the columns as the query above did (both databases have it).
+  const result = await sql`delete from ${sql.table(table)} where (${sql.join(columns.map((column) => sql.ref(column)))}) <= (${sql.join(
+    columns.map((column) => cutoff[column]),
+  )})`.execute(db);
+  const deleted = Number(result.numAffectedRows ?? 0);
   return { rows: rows - deleted, deleted };
 }
 
