@@ -34,7 +34,8 @@ import { startCanaryController } from './delivery/canary-controller';
 import { createOpsWebhook } from './delivery/ops-webhook';
 import { loadPreviewSecret } from './delivery/preview-token';
 import { createVisitorReleases } from './delivery/visitor-releases';
-import { createEvidenceIntake } from './telemetry/evidence-intake';
+import { createEvidenceIntake, TELEMETRY_CLIENT_KEY } from './telemetry/evidence-intake';
+import { siteSecret } from './db/site-secrets';
 import { knownReleases } from './releases/known-releases';
 import { registerPreviewRoutes } from './routes/preview';
 import { remotesDocument } from './static/remotes-document';
@@ -217,8 +218,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
   // An https site sends its cookies over https only.
   const secureCookies = config.siteUrl.startsWith('https:');
-  const siteSecret = once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir));
-  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret: siteSecret, secureCookies });
+  const previewSecret = once(() => loadPreviewSecret({ RELEASE_PREVIEW_SECRET: config.previewSecret }, config.releasesDir));
+  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret, secureCookies });
 
   const metrics = createSiteMetrics({
     currentReleases: async () => releaseSet(await currentRemotes()),
@@ -233,7 +234,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     onPruned: metrics.telemetryPruned,
   });
   telemetry.start();
-  const evidence = createEvidenceIntake({ recorder: telemetry, releases, visitorReleases, secret: siteSecret });
+  const evidence = createEvidenceIntake({ recorder: telemetry, releases, visitorReleases, secret: () => siteSecret(db, TELEMETRY_CLIENT_KEY) });
   const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, () => telemetry.enforceBudget(), app.log);
   let stopCanaries = async () => {};
   app.addHook('onClose', async () => {

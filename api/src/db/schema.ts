@@ -167,6 +167,12 @@ export interface TelemetryClientsTable {
   last_minute: Minute;
 }
 
+/** A random secret every API process of the site shares (migration 0010). */
+export interface SiteSecretsTable {
+  name: string;
+  value: string;
+}
+
 /** Which API process does a kind of site-wide work for now (migration 0009). */
 export interface ReleaseLeasesTable {
   name: string;
@@ -188,6 +194,7 @@ export interface DatabaseSchema {
   telemetry_error_minutes: TelemetryErrorMinutesTable;
   visit_sessions: VisitSessionsTable;
   telemetry_clients: TelemetryClientsTable;
+  site_secrets: SiteSecretsTable;
   release_leases: ReleaseLeasesTable;
 }
 

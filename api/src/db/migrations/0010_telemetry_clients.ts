@@ -9,6 +9,10 @@ import type { Kysely } from 'kysely';
  * server sent it a page of the release; `error`, `load_failure`, `vitals`: it reported them while
  * assigned the release) and client, with the last minute it was seen (whole minutes since the
  * epoch). A client is a keyed hash of its address, never the address.
+ *
+ * site_secrets: random secrets every API process of the site shares through its database, made by
+ * whichever process needs one first (the key of those hashes), so no process needs a writable
+ * folder or a setting for them.
  */
 
 // Migrations must not depend on the application's schema types (Kysely docs).
@@ -27,8 +31,15 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   // Retention and the row budget delete by age.
   await db.schema.createIndex('telemetry_clients_last_minute_idx').on('telemetry_clients').column('last_minute').execute();
+
+  await db.schema
+    .createTable('site_secrets')
+    .addColumn('name', 'text', (col) => col.primaryKey())
+    .addColumn('value', 'text', (col) => col.notNull())
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropTable('site_secrets').execute();
   await db.schema.dropTable('telemetry_clients').execute();
 }
