@@ -1,4 +1,4 @@
-import { canonicalPagePath, pageRenderUrl, releaseSet, type RemotesDocument } from '@agency/shared';
+import { matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../cache/cached-body';
 import { sendCached } from '../cache/send-cached';
@@ -34,17 +34,27 @@ export const PREVIEW_PAGE_CACHE_CONTROL = 'private, no-store';
 export const CANONICAL_REDIRECT_CACHE_CONTROL = 'private, max-age=3600';
 
 /**
- * A 301 to the page's own spelling when `url`'s path is another spelling of it (case, percent-
- * encoded plain characters, doubled or trailing slashes, dot segments); its query is kept. False
- * for the canonical spelling and for paths that name no page (answered 404 as they are).
+ * The route `url`'s path names (UNKNOWN_PAGE for none), or undefined once it has answered with a
+ * 301 to the page's own spelling: when the path is another spelling of it (case, percent-encoded
+ * plain characters, doubled or trailing slashes, dot segments); its query is kept. A path that
+ * names no page is answered 404 as it is.
  */
-function redirectToCanonical(url: string, reply: FastifyReply): boolean {
+function routeOrRedirect(url: string, reply: FastifyReply): string | undefined {
   const queryStart = url.indexOf('?');
   const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-  const canonical = canonicalPagePath(pathname);
-  if (canonical === undefined || canonical === pathname) return false;
-  reply.header('cache-control', CANONICAL_REDIRECT_CACHE_CONTROL).redirect(`${canonical}${queryStart < 0 ? '' : url.slice(queryStart)}`, 301);
-  return true;
+  const route = matchPageRoute(pathname);
+  if (!route) return UNKNOWN_PAGE;
+  if (route.path === pathname) return route.pattern;
+  reply.header('cache-control', CANONICAL_REDIRECT_CACHE_CONTROL).redirect(`${route.path}${queryStart < 0 ? '' : url.slice(queryStart)}`, 301);
+  return undefined;
+}
+
+/** A page the server sent: the releases it was rendered from, the apps on it and its route. */
+export interface SentPage {
+  remotes: RemotesDocument;
+  apps: readonly string[];
+  /** Its route pattern (`/blog/:postId`), or UNKNOWN_PAGE. */
+  pattern: string;
 }
 
 export interface PageServerOptions {
@@ -59,8 +69,8 @@ export interface PageServerOptions {
   onLookup?(result: 'hit' | 'miss'): void;
   /** Each render's duration, in seconds. */
   onRender?(seconds: number): void;
-  /** A page was sent (rendered or kept, any status): its releases and the apps on it. */
-  onPageSent?(request: FastifyRequest, page: { remotes: RemotesDocument; apps: readonly string[] }): void;
+  /** A page was sent (rendered or kept, any status): its releases, the apps on it and its route. */
+  onPageSent?(request: FastifyRequest, page: SentPage): void;
 }
 
 /**
@@ -86,14 +96,15 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
   }
 
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    if (redirectToCanonical(request.url, reply)) return true;
+    const pattern = routeOrRedirect(request.url, reply);
+    if (pattern === undefined) return true;
     const [{ key }, visitor] = await Promise.all([generation(), visitorReleases(request, reply)]);
     const url = pageRenderUrl(request.url);
     if (visitor.preview) {
       const page = await timedRender(url, visitor.remotes, request);
       if (!page) return false;
       onLookup('miss');
-      onPageSent(request, { remotes: visitor.remotes, apps: page.apps });
+      onPageSent(request, { remotes: visitor.remotes, apps: page.apps, pattern });
       reply.code(page.status).header('x-robots-tag', 'noindex');
       sendCached(request, reply, cachedBody(withPreviewBanner(page.html, visitor, request.url)), {
         contentType: 'text/html; charset=utf-8',
@@ -119,7 +130,7 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     });
     if (!page) return false;
     onLookup(rendered ? 'miss' : 'hit');
-    onPageSent(request, { remotes: visitor.remotes, apps: page.apps });
+    onPageSent(request, { remotes: visitor.remotes, apps: page.apps, pattern });
     if (visitor.previewNotice) {
       // A preview link that cannot be used (forged, altered, expired) shows the page everyone
       // gets, as kept, with the banner that says so: it costs no render, however many are sent.

@@ -1,11 +1,15 @@
-import { matchPageRoute, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
+import { releaseSet } from '@agency/shared';
 import type { FastifyRequest } from 'fastify';
-import { judgedReleases } from '../delivery/judged-releases';
+import { judgedReleases, type Judged } from '../delivery/judged-releases';
 import type { VisitorReleases } from '../delivery/visitor-releases';
-import type { ReleaseReader } from '../releases/reader';
+import type { SentPage } from '../pages/serve-page';
+import { REFRESH_MS, type ReleaseReader } from '../releases/reader';
 import { clientId } from './client-identity';
 import { createReportAdmission, type ReportAdmission } from './report-admission';
 import type { TelemetryRecorder } from './telemetry-recorder';
+
+/** Addresses whose identity is kept in memory at most (the map starts afresh past it). */
+const IDENTITIES_KEPT = 10_000;
 
 /** The name of the site secret clients' identities are keyed with (db/site-secrets.ts). */
 export const TELEMETRY_CLIENT_KEY = 'telemetry-client-key';
@@ -37,25 +41,49 @@ export function createEvidenceIntake({ recorder, releases, visitorReleases, secr
   // Read once it has been read successfully (the database may be away at first).
   let key: Promise<string> | undefined;
   const keyed = () => (key ??= secret().catch((error: unknown) => ((key = undefined), Promise.reject(error))));
+  // A page or beacon is counted on every request: an address's identity (a keyed hash) is made
+  // once, and the releases a canary judges are looked up once a second (the release state is read
+  // no more often), so a page sent to a known address costs no wait.
+  const identities = new Map<string, string>();
+  async function identify(address: string): Promise<string> {
+    const id = clientId(address, await keyed());
+    if (identities.size >= IDENTITIES_KEPT) identities.clear();
+    identities.set(address, id);
+    return id;
+  }
+  let judging: { at: number; judged: Promise<Judged>; known?: Judged } | undefined;
+  function judgedNow(): { judged: Promise<Judged>; known?: Judged } {
+    if (!judging || Date.now() - judging.at >= REFRESH_MS) {
+      const entry: NonNullable<typeof judging> = { at: Date.now(), judged: judgedReleases(releases) };
+      void entry.judged.then((judged) => (entry.known = judged), () => undefined);
+      judging = entry;
+    }
+    return judging;
+  }
+
+  function countSentPage(page: SentPage, client: string, judged: Judged): void {
+    const set = releaseSet(page.remotes);
+    const onPage: Record<string, string> = {};
+    for (const app of page.apps) if (set[app]) onPage[app] = set[app];
+    recorder.recordServedPage(page.pattern, admission.servedPage(onPage, { id: client }), { client, judged });
+  }
 
   return {
     admission,
 
     /** Who sent a beacon: its client with the releases the server assigns it, and which releases a canary judges now. */
     async reporter(request: FastifyRequest) {
-      const [visitor, judged, secretKey] = await Promise.all([visitorReleases(request), judgedReleases(releases), keyed()]);
-      return { client: { id: clientId(request.ip, secretKey), assigned: releaseSet(visitor.remotes) }, judged };
+      const [visitor, judged, id] = await Promise.all([visitorReleases(request), judgedNow().judged, identities.get(request.ip) ?? identify(request.ip)]);
+      return { client: { id, assigned: releaseSet(visitor.remotes) }, judged };
     },
 
     /** A page was sent: a browser's navigation counts as a page view of each app release on it. */
-    async pageSent(request: FastifyRequest, page: { remotes: RemotesDocument; apps: readonly string[] }): Promise<void> {
+    async pageSent(request: FastifyRequest, page: SentPage): Promise<void> {
       if (!isNavigation(request)) return;
-      const set = releaseSet(page.remotes);
-      const onPage = Object.fromEntries(page.apps.flatMap((app) => (set[app] ? [[app, set[app]]] : [])));
-      const client = clientId(request.ip, await keyed());
-      const counted = admission.servedPage(onPage, { id: client });
-      const pattern = matchPageRoute(request.url.split('?')[0] ?? '/')?.pattern ?? UNKNOWN_PAGE;
-      recorder.recordServedPage(pattern, counted, { client, judged: await judgedReleases(releases) });
+      const client = identities.get(request.ip);
+      const { judged, known } = judgedNow();
+      if (client && known) countSentPage(page, client, known);
+      else countSentPage(page, client ?? (await identify(request.ip)), known ?? (await judged));
     },
   };
 }
