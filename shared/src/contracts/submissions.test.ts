@@ -88,3 +88,12 @@ describe('flattenLineBreaks', () => {
     expect(flattenLineBreaks(text)).toBe(flat);
   });
 });
+
+describe('flattenLineBreaks on what a client may send before limits apply', () => {
+  it('flattens 64 KiB of spaces and breaks whole, keeping the text', () => {
+    const spaces = ' '.repeat(64 * 1024);
+    expect(flattenLineBreaks(`a${spaces}b`)).toBe(`a${spaces}b`);
+    expect(flattenLineBreaks(`a${spaces}\n${spaces}b`)).toBe('a b');
+    expect(flattenLineBreaks('\n'.repeat(64 * 1024))).toBe(' ');
+  });
+});
