@@ -226,6 +226,27 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     expect((await fetch(`${shell.origin}/`)).headers.get('x-cache-status')).toMatch(/^(HIT|STALE|UPDATING|REVALIDATED)$/);
   });
 
+  it('never keeps a blog listing under another listing’s address, however a link spells its query', async () => {
+    const listing = (await (await fetch(`${shell.origin}/api/blog/listing`)).json()) as { categories: { name: string }[] };
+    const category = encodeURIComponent(listing.categories[0]!.name);
+    // The plain listing, as the API renders it and as nginx keeps it.
+    const plain = await (await fetch(`${apis[0]!.baseUrl}/blog`)).text();
+    expect(await (await fetch(`${shell.origin}/blog`)).text()).toBe(plain);
+    // Each of these the page reads as that category (or another), which nginx would read otherwise.
+    const pastSMaxAge = () => new Promise((resolve) => setTimeout(resolve, 1200));
+    for (const query of [`%63ategory=${category}`, `CATEGORY=${category}&category=`, `category=${category}&category=`, `page=1&category=${category}`]) {
+      // Once the kept copies are stale, the next request under their key is the one nginx refreshes them with.
+      await pastSMaxAge();
+      for (let i = 0; i < 3; i += 1) expect([query, (await fetch(`${shell.origin}/blog?${query}`)).status]).toEqual([query, 200]);
+      await pastSMaxAge();
+      expect([query, await (await fetch(`${shell.origin}/blog`)).text()]).toEqual([query, plain]);
+      for (const kept of ['category=', `category=${category}`]) {
+        const fromApi = await (await fetch(`${apis[0]!.baseUrl}/blog?${kept}`)).text();
+        expect([query, kept, await (await fetch(`${shell.origin}/blog?${kept}`)).text()]).toEqual([query, kept, fromApi]);
+      }
+    }
+  });
+
   it('shares the submission rate limit between the two API processes', async () => {
     // One client (its address forwarded by a trusted proxy), its requests spread over both processes.
     const send = (api: RunningSite) =>
