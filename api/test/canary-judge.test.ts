@@ -16,7 +16,7 @@ interface Shape {
 
 function health({ views = 0, served = 0, erring = 0, failing = 0, vitalsClients = 0, render_failures = 0, lcp = null, lcpSamples = 0 }: Shape): Health {
   return {
-    served_page_views: views,
+    judged_page_views: views,
     clients: { served, error: erring, load_failure: failing, vitals: vitalsClients },
     render_failures,
     vitals: { lcp_p75_ms: lcp, inp_p75_ms: null, cls_p75: null, fcp_p75_ms: null, ttfb_p75_ms: null },

@@ -3,7 +3,7 @@ import { createDatabase, type Database } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrate';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../src/telemetry/release-health';
 import { toMinute } from '../src/telemetry/telemetry-kinds';
-import { ERROR_SAMPLES_PER_HOUR } from '../src/telemetry/telemetry-limits';
+import { ERROR_SAMPLES_PER_HOUR, PAGES_COUNTED_PER_CLIENT } from '../src/telemetry/telemetry-limits';
 import { TelemetryRecorder } from '../src/telemetry/telemetry-recorder';
 import { pruneTelemetry } from '../src/telemetry/telemetry-retention';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
@@ -136,6 +136,7 @@ describe('readReleaseHealth', () => {
       current: false,
       page_views: 0,
       served_page_views: 0,
+      judged_page_views: 0,
       clients: { served: 0, error: 0, load_failure: 0, vitals: 0 },
       errors: 0,
       error_rate: null,
@@ -177,14 +178,24 @@ describe('readReleaseHealth', () => {
     await recorder.flush();
 
     const [r2, r1] = await readReleaseHealth(db, 'blog', [{ id: 'r2', current: true }, { id: 'r1', current: false }], toMinute(Date.parse(windowStart)), locate);
-    expect(r2).toMatchObject({ served_page_views: 5, page_views: 0, errors: 4, load_failures: 1, clients: { served: 3, error: 2, load_failure: 1, vitals: 1 } });
+    expect(r2).toMatchObject({ served_page_views: 5, judged_page_views: 5, page_views: 0, errors: 4, load_failures: 1, clients: { served: 3, error: 2, load_failure: 1, vitals: 1 } });
     // Sent pages are the server's count, not an error nor a browser's page view.
     expect(r2?.error_rate).toBeNull();
-    expect(r1).toMatchObject({ served_page_views: 5, errors: 1, clients: { served: 0, error: 0, load_failure: 0, vitals: 0 } });
+    expect(r1).toMatchObject({ served_page_views: 5, judged_page_views: 0, errors: 1, clients: { served: 0, error: 0, load_failure: 0, vitals: 0 } });
     // Only the hashes a judged release's evidence names are kept.
     const kept = await db.kysely.selectFrom('telemetry_clients').select(['release', 'kind', 'client']).orderBy('kind').orderBy('client').execute();
     expect(kept.every((row) => row.release === 'r2')).toBe(true);
     expect(kept).toHaveLength(7);
+  });
+
+  it(`counts at most ${PAGES_COUNTED_PER_CLIENT} pages per client toward a canary's page views`, async () => {
+    at('2026-11-24T09:00:00Z');
+    const judged = () => true;
+    for (let page = 0; page < 40; page += 1) recorder.recordServedPage('/', { blog: 'r2' }, { client: 'eager', judged });
+    for (const name of ['a', 'b']) recorder.recordServedPage('/', { blog: 'r2' }, { client: name, judged });
+    await recorder.flush();
+    const [r2] = await readReleaseHealth(db, 'blog', [{ id: 'r2', current: true }], toMinute(Date.parse(windowStart)), locate);
+    expect(r2).toMatchObject({ served_page_views: 42, judged_page_views: PAGES_COUNTED_PER_CLIENT + 2, clients: { served: 3 } });
   });
 
   it('reports nothing for no releases', async () => {

@@ -144,6 +144,7 @@ describe('npm run release -- <app> --status', () => {
       current: true,
       page_views: 3,
       served_page_views: 0,
+      judged_page_views: 0,
       clients: { served: 0, error: 0, load_failure: 0, vitals: 0 },
       errors: 2,
       error_rate: 0.6667,

@@ -72,3 +72,16 @@ describe('servedPage', () => {
     expect(gate.servedPage({ blog: 'b1' }, { id: 'b' })).toEqual({ blog: 'b1' });
   });
 });
+
+describe('vitals', () => {
+  it(`counts ${CLIENT_LIMITS.vitalsPerHour} values of each vital an hour per client and app release`, () => {
+    const gate = admission();
+    now = Date.parse('2026-11-25T12:00:00Z');
+    const lcp = (count: number): TelemetryBatch => ({ vitals: Array.from({ length: count }, () => ({ name: 'LCP' as const, value: 100, page: '/', releases: { blog: 'b1' } })) });
+    expect(gate.report(lcp(CLIENT_LIMITS.vitalsPerHour + 3), { id: 'a', assigned: SERVED }).batch.vitals).toHaveLength(CLIENT_LIMITS.vitalsPerHour);
+    now = Date.parse('2026-11-25T12:30:00Z');
+    expect(gate.report(lcp(1), { id: 'a', assigned: SERVED }).batch.vitals).toHaveLength(0);
+    expect(gate.report({ vitals: [{ name: 'INP', value: 40, page: '/', releases: { blog: 'b1' } }] }, { id: 'a', assigned: SERVED }).batch.vitals).toHaveLength(1);
+    expect(gate.report(lcp(1), { id: 'b', assigned: SERVED }).batch.vitals).toHaveLength(1);
+  });
+});

@@ -19,8 +19,8 @@ export function formatReleaseStatus(status: ReleaseStatus): string[] {
     const { clients } = release;
     if (release.served_page_views > 0 || Object.values(clients).some((count) => count > 0)) {
       lines.push(
-        `    pages the server sent ${release.served_page_views} · distinct clients while a canary judged it: ${clients.served} sent pages, ` +
-          `${clients.error} reporting errors, ${clients.load_failure} load failures, ${clients.vitals} LCP or INP`,
+        `    pages the server sent ${release.served_page_views} · while a canary judged it: ${release.judged_page_views} page views counted, ` +
+          `distinct clients ${clients.served} sent pages, ${clients.error} reporting errors, ${clients.load_failure} load failures, ${clients.vitals} LCP or INP`,
       );
     }
     if (release.top_errors.length === 0) continue;

@@ -164,6 +164,8 @@ export interface TelemetryClientsTable {
   kind: string;
   /** A keyed hash of the client's address (telemetry/client-identity.ts). */
   client: string;
+  /** How often: pages sent to it, or reports of this kind it sent. */
+  count: Count;
   last_minute: Minute;
 }
 

@@ -35,7 +35,7 @@ export type Verdict =
   | { action: 'hold'; reason: string }
   | { action: 'wait'; reason: string };
 
-type Health = Pick<ReleaseHealth, 'served_page_views' | 'clients' | 'render_failures' | 'vitals' | 'vitals_samples'>;
+type Health = Pick<ReleaseHealth, 'judged_page_views' | 'clients' | 'render_failures' | 'vitals' | 'vitals_samples'>;
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10} %`;
 
@@ -53,7 +53,7 @@ function worse(what: string, evidence: 'error' | 'load_failure', candidate: Heal
   if (mine.reporting < MIN_CLIENTS) return undefined;
   if (mine.share > theirs.share * WORSE_THAN_CURRENT.ratio && mine.share - theirs.share >= WORSE_THAN_CURRENT.points) {
     return (
-      `${what} from ${mine.reporting} of ${mine.of} clients (${percent(mine.share)}) over ${candidate.served_page_views} page views, ` +
+      `${what} from ${mine.reporting} of ${mine.of} clients (${percent(mine.share)}) over ${candidate.judged_page_views} page views, ` +
       `against ${percent(theirs.share)} of the current release's ${theirs.of} clients`
     );
   }
@@ -80,13 +80,14 @@ function vitalsRegression(candidate: Health, current: Health): string | undefine
  * The verdict on a canary's candidate from its health and the current release's over the same
  * window. A failed server render rolls it back at once (unless the current release fails as
  * often): the server's own evidence. The rest waits for `minViews` pages the server sent with the
- * candidate on them; what browsers report only counts from the clients the server assigned the
- * release to, and decides only when enough distinct clients agree (MIN_CLIENTS).
+ * candidate on them (a few per client at most: PAGES_COUNTED_PER_CLIENT); what browsers report
+ * only counts from the clients the server assigned the release to, and decides only when enough
+ * distinct clients agree (MIN_CLIENTS).
  */
 export function judgeCandidate(candidate: Pick<Candidate, 'minViews' | 'promoteAfter'>, health: { candidate: Health; current: Health }): Verdict {
   const mine = health.candidate;
   const theirs = health.current;
-  const views = mine.served_page_views;
+  const views = mine.judged_page_views;
   if (mine.render_failures > 0 && mine.render_failures > theirs.render_failures) {
     return { action: 'roll_back', reason: `its server render failed ${mine.render_failures} time(s), the current release's ${theirs.render_failures}` };
   }

@@ -1,6 +1,8 @@
 import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
+import { sql } from 'kysely';
 import type { Database } from '../db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
+import { PAGES_COUNTED_PER_CLIENT } from './telemetry-limits';
 import { CLIENT_EVIDENCE, PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
 
 /** How many of a release's errors the report lists, most frequent first. */
@@ -24,6 +26,11 @@ export interface ReleaseHealth {
   page_views: number;
   /** Pages the server sent browsers' navigations with this release on them: its own count, which no browser can add to. */
   served_page_views: number;
+  /**
+   * The pages sent while a canary judged the release, at most PAGES_COUNTED_PER_CLIENT per client:
+   * what its `--min-views` and `--promote-after` count (0 when no canary judged it).
+   */
+  judged_page_views: number;
   /**
    * Distinct clients (by address) of each kind of evidence, counted while a canary judges the
    * release (its candidate and the current release; 0 otherwise): sent its pages, reporting its
@@ -78,21 +85,27 @@ async function readCounts(db: Database, app: string, releaseIds: readonly string
   return counts;
 }
 
-/** Distinct clients per release and evidence, seen since `sinceMinute`. */
+/** Distinct clients per release and evidence, and the pages that count for a decision, seen since `sinceMinute`. */
 async function readClients(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
   const rows = await db.kysely
     .selectFrom('telemetry_clients')
-    .select(['release', 'kind', (eb) => eb.fn.countAll<string | number>().as('clients')])
+    .select([
+      'release',
+      'kind',
+      (eb) => eb.fn.countAll<string | number>().as('clients'),
+      sql<string | number>`sum(case when ${sql.ref('count')} > ${PAGES_COUNTED_PER_CLIENT} then ${PAGES_COUNTED_PER_CLIENT} else ${sql.ref('count')} end)`.as('counted'),
+    ])
     .where('app', '=', app)
     .where('release', 'in', releaseIds)
     .where('last_minute', '>=', sinceMinute)
     .groupBy(['release', 'kind'])
     .execute();
-  const clients = new Map<string, Record<ClientEvidence, number>>();
+  const clients = new Map<string, { counts: Record<ClientEvidence, number>; pages: number }>();
   for (const row of rows) {
-    const counts = clients.get(row.release) ?? noClients();
-    clients.set(row.release, counts);
-    if ((CLIENT_EVIDENCE as readonly string[]).includes(row.kind)) counts[row.kind as ClientEvidence] = db.dialect.readCount(row.clients);
+    const entry = clients.get(row.release) ?? { counts: noClients(), pages: 0 };
+    clients.set(row.release, entry);
+    if ((CLIENT_EVIDENCE as readonly string[]).includes(row.kind)) entry.counts[row.kind as ClientEvidence] = db.dialect.readCount(row.clients);
+    if (row.kind === 'served') entry.pages = db.dialect.readCount(row.counted);
   }
   return clients;
 }
@@ -150,7 +163,8 @@ export async function readReleaseHealth(
         current,
         page_views: pageViews,
         served_page_views: total(SERVED_PAGE_KIND),
-        clients: clients.get(id) ?? noClients(),
+        judged_page_views: clients.get(id)?.pages ?? 0,
+        clients: clients.get(id)?.counts ?? noClients(),
         errors: pageErrors,
         error_rate: pageViews > 0 ? Math.round((pageErrors / pageViews) * 10_000) / 10_000 : null,
         load_failures: total('load_failure'),

@@ -41,13 +41,18 @@ export function createReportAdmission(now: () => number = Date.now) {
   const events = new ClientAllowance(CLIENT_LIMITS.eventsPerMinute, MINUTE_MS, now);
   const served = new ClientAllowance(CLIENT_LIMITS.servedPagesPerMinute, MINUTE_MS, now);
   const sessions = new DistinctAllowance(CLIENT_LIMITS.sessionsPerHour, HOUR_MS, now);
+  const vitals = new ClientAllowance(CLIENT_LIMITS.vitalsPerHour, HOUR_MS, now);
 
-  /** The releases of a page view or vital that count: assigned, and within the client's allowance. */
-  function admitReleases(releases: Readonly<Record<string, string>>, client: ReportingClient, dropped: Admitted['dropped']) {
+  /**
+   * The releases of a page view or vital that count: assigned, and within the client's allowance
+   * (for a vital also its values of that vital an hour, so that one client cannot make a p75).
+   */
+  function admitReleases(releases: Readonly<Record<string, string>>, client: ReportingClient, dropped: Admitted['dropped'], vital?: string) {
     const kept: Record<string, string> = {};
     for (const [app, release] of Object.entries(releases)) {
+      const key = `${client.id}\n${app}\n${release}`;
       if (client.assigned[app] !== release) dropped.unassigned += 1;
-      else if (events.take(`${client.id}\n${app}\n${release}`) === 0) dropped.client_limit += 1;
+      else if (events.take(key) === 0 || (vital !== undefined && vitals.take(`${key}\n${vital}`) === 0)) dropped.client_limit += 1;
       else kept[app] = release;
     }
     return Object.keys(kept).length > 0 ? kept : undefined;
@@ -75,7 +80,7 @@ export function createReportAdmission(now: () => number = Date.now) {
         if (releases) admitted.page_views!.push({ page: knownPage(view.page), releases });
       }
       for (const vital of batch.vitals ?? []) {
-        const releases = admitReleases(vital.releases, client, dropped);
+        const releases = admitReleases(vital.releases, client, dropped, vital.name);
         if (releases) admitted.vitals!.push({ ...vital, page: knownPage(vital.page), releases });
       }
       for (const error of batch.errors ?? []) {

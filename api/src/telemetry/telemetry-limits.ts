@@ -11,9 +11,17 @@ export const CLIENT_LIMITS = {
   errorCount: 10,
   /** Pages the server counts as sent to it per app release and minute. */
   servedPagesPerMinute: 30,
+  /** Values of each Web Vital counted per app release and hour (a page load sends one of each). */
+  vitalsPerHour: 10,
   /** Distinct browser sessions (visits) counted per hour. */
   sessionsPerHour: 60,
 } as const;
+
+/**
+ * Pages sent to one client that count toward a canary's `--min-views` and `--promote-after`: so
+ * one client's requests, however many, stand for a few visitors' page views at most.
+ */
+export const PAGES_COUNTED_PER_CLIENT = 5;
 
 /** Distinct errors (fingerprints) first stored per app release and hour; more are counted, not stored. */
 export const ERROR_SAMPLES_PER_HOUR = 50;

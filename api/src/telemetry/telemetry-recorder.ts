@@ -63,6 +63,9 @@ function errorEvidence(kind: string): ClientEvidence | undefined {
   return (LOAD_ERROR_KINDS as readonly string[]).includes(kind) ? undefined : 'error';
 }
 
+/** A distinct client of a judged release waiting for its upsert into telemetry_clients. */
+type ClientRow = Omit<TelemetryClientsTable, 'count'> & { count: number };
+
 /** What one beacon added, per app release: for the process's Prometheus counters. */
 export interface RecordedBatch {
   pageViews: { app: string; release: string }[];
@@ -94,7 +97,7 @@ export class TelemetryRecorder {
   /** Browser sessions first seen since the last write, by id (a visit is counted once). */
   private sessions = new Map<string, VisitSessionsTable>();
   /** Distinct clients of judged releases seen since the last write, by app, release, evidence and client. */
-  private clients = new Map<string, TelemetryClientsTable>();
+  private clients = new Map<string, ClientRow>();
   private readonly budget: TelemetryBudgetKeeper;
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -199,8 +202,10 @@ export class TelemetryRecorder {
     if (!evidence?.judged(app, release)) return;
     const key = `${app}\n${release}\n${kind}\n${evidence.client}`;
     const pending = this.clients.get(key);
-    if (pending) pending.last_minute = Math.max(pending.last_minute, minute);
-    else if (this.pendingRows < MAX_PENDING_ROWS) this.clients.set(key, { app, release, kind, client: evidence.client, last_minute: minute });
+    if (pending) {
+      pending.count += 1;
+      pending.last_minute = Math.max(pending.last_minute, minute);
+    } else if (this.pendingRows < MAX_PENDING_ROWS) this.clients.set(key, { app, release, kind, client: evidence.client, count: 1, last_minute: minute });
     else this.drop('buffer_full');
   }
 
@@ -305,6 +310,7 @@ export class TelemetryRecorder {
             .values(rows)
             .onConflict((conflict) =>
               conflict.columns(['app', 'release', 'kind', 'client']).doUpdateSet({
+                count: sql`telemetry_clients.count + excluded.count`,
                 last_minute: sql`case when excluded.last_minute > telemetry_clients.last_minute then excluded.last_minute else telemetry_clients.last_minute end`,
               }),
             )
@@ -316,11 +322,7 @@ export class TelemetryRecorder {
       for (const [key, row] of minutes) this.merge(this.minutes, key, row);
       for (const [key, row] of errors) this.merge(this.errors, key, row);
       for (const session of sessions.values()) this.keepSession(this.sessions, session);
-      for (const [key, row] of clients) {
-        if (this.clients.has(key)) continue;
-        if (this.pendingRows < MAX_PENDING_ROWS) this.clients.set(key, row);
-        else this.drop('buffer_full');
-      }
+      for (const [key, row] of clients) this.merge(this.clients, key, row);
       this.onFlushError(error);
     }
   }

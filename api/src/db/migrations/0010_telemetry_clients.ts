@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely';
  * judged it (its candidate and the current release), so that a decision rests on several clients,
  * never on one that sends many requests. One row per app, release, kind of evidence (`served`: the
  * server sent it a page of the release; `error`, `load_failure`, `vitals`: it reported them while
- * assigned the release) and client, with the last minute it was seen (whole minutes since the
- * epoch). A client is a keyed hash of its address, never the address.
+ * assigned the release) and client, with how often and the last minute it was seen (whole minutes
+ * since the epoch). A client is a keyed hash of its address, never the address.
  *
  * site_secrets: random secrets every API process of the site shares through its database, made by
  * whichever process needs one first (the key of those hashes), so no process needs a writable
@@ -26,6 +26,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('release', 'text', (col) => col.notNull())
     .addColumn('kind', 'text', (col) => col.notNull())
     .addColumn('client', 'text', (col) => col.notNull())
+    .addColumn('count', 'integer', (col) => col.notNull())
     .addColumn('last_minute', 'integer', (col) => col.notNull())
     .addPrimaryKeyConstraint('telemetry_clients_pkey', ['app', 'release', 'kind', 'client'])
     .execute();
