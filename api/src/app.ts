@@ -234,7 +234,13 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     onPruned: metrics.telemetryPruned,
   });
   telemetry.start();
-  const evidence = createEvidenceIntake({ recorder: telemetry, releases, visitorReleases, secret: () => siteSecret(db, TELEMETRY_CLIENT_KEY) });
+  const evidence = createEvidenceIntake({
+    recorder: telemetry,
+    releases,
+    visitorReleases,
+    secret: () => siteSecret(db, TELEMETRY_CLIENT_KEY),
+    onSecretError: (error) => app.log.warn({ err: error }, 'telemetry: cannot read the key clients are told apart by; reports are counted without it'),
+  });
   const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, () => telemetry.enforceBudget(), app.log);
   let stopCanaries = async () => {};
   app.addHook('onClose', async () => {

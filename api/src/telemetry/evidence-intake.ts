@@ -11,6 +11,12 @@ import type { TelemetryRecorder } from './telemetry-recorder';
 /** Addresses whose identity is kept in memory at most (the map starts afresh past it). */
 const IDENTITIES_KEPT = 10_000;
 
+/** How long after a failed read of the key the next request tries again. */
+const KEY_RETRY_MS = 5000;
+
+/** No release is judged: what evidence counts for while clients cannot be told apart. */
+const NONE_JUDGED: Judged = () => false;
+
 /** The name of the site secret clients' identities are keyed with (db/site-secrets.ts). */
 export const TELEMETRY_CLIENT_KEY = 'telemetry-client-key';
 
@@ -21,6 +27,8 @@ export interface EvidenceIntakeOptions {
   visitorReleases(request: FastifyRequest): Promise<Pick<VisitorReleases, 'remotes'>>;
   /** The site's secret that clients' identities are keyed with (shared by every process). */
   secret(): Promise<string>;
+  /** The secret could not be read (the database away): reports are counted, but no client is kept. */
+  onSecretError?(error: unknown): void;
   admission?: ReportAdmission;
 }
 
@@ -37,19 +45,47 @@ function isNavigation(request: FastifyRequest): boolean {
  * sent, and browsers' reports admitted for the client that sent them (report-admission.ts). Both
  * name the client by a keyed hash of its address, kept while a canary judges the release.
  */
-export function createEvidenceIntake({ recorder, releases, visitorReleases, secret, admission = createReportAdmission() }: EvidenceIntakeOptions) {
-  // Read once it has been read successfully (the database may be away at first).
-  let key: Promise<string> | undefined;
-  const keyed = () => (key ??= secret().catch((error: unknown) => ((key = undefined), Promise.reject(error))));
+export function createEvidenceIntake({
+  recorder,
+  releases,
+  visitorReleases,
+  secret,
+  onSecretError = () => {},
+  admission = createReportAdmission(),
+}: EvidenceIntakeOptions) {
+  // The key is read once. Until it can be (the database away at start, tried again every few
+  // seconds), a client is told apart by its address in this process's memory alone, for its
+  // allowances: what it reports is counted, but no evidence of a judged release is kept.
+  let key: string | undefined;
+  let reading: Promise<string | undefined> | undefined;
+  let failedAt = Number.NEGATIVE_INFINITY;
+  function readKey(): Promise<string | undefined> {
+    if (key !== undefined || Date.now() - failedAt < KEY_RETRY_MS) return Promise.resolve(key);
+    reading ??= secret()
+      .then(
+        (value) => (key = value),
+        (error: unknown) => {
+          failedAt = Date.now();
+          onSecretError(error);
+          return undefined;
+        },
+      )
+      .finally(() => (reading = undefined));
+    return reading;
+  }
   // A page or beacon is counted on every request: an address's identity (a keyed hash) is made
   // once, and the releases a canary judges are looked up once a second (the release state is read
   // no more often), so a page sent to a known address costs no wait.
   const identities = new Map<string, string>();
-  async function identify(address: string): Promise<string> {
-    const id = clientId(address, await keyed());
+  async function identify(address: string): Promise<{ id: string; keyed: boolean }> {
+    const known = identities.get(address);
+    if (known) return { id: known, keyed: true };
+    const secretKey = await readKey();
+    if (secretKey === undefined) return { id: `address:${address}`, keyed: false };
+    const id = clientId(address, secretKey);
     if (identities.size >= IDENTITIES_KEPT) identities.clear();
     identities.set(address, id);
-    return id;
+    return { id, keyed: true };
   }
   let judging: { at: number; judged: Promise<Judged>; known?: Judged } | undefined;
   function judgedNow(): { judged: Promise<Judged>; known?: Judged } {
@@ -73,8 +109,8 @@ export function createEvidenceIntake({ recorder, releases, visitorReleases, secr
 
     /** Who sent a beacon: its client with the releases the server assigns it, and which releases a canary judges now. */
     async reporter(request: FastifyRequest) {
-      const [visitor, judged, id] = await Promise.all([visitorReleases(request), judgedNow().judged, identities.get(request.ip) ?? identify(request.ip)]);
-      return { client: { id, assigned: releaseSet(visitor.remotes) }, judged };
+      const [visitor, judged, identity] = await Promise.all([visitorReleases(request), judgedNow().judged, identify(request.ip)]);
+      return { client: { id: identity.id, assigned: releaseSet(visitor.remotes) }, judged: identity.keyed ? judged : NONE_JUDGED };
     },
 
     /** A page was sent: a browser's navigation counts as a page view of each app release on it. */
@@ -82,8 +118,9 @@ export function createEvidenceIntake({ recorder, releases, visitorReleases, secr
       if (!isNavigation(request)) return;
       const client = identities.get(request.ip);
       const { judged, known } = judgedNow();
-      if (client && known) countSentPage(page, client, known);
-      else countSentPage(page, client ?? (await identify(request.ip)), known ?? (await judged));
+      if (client && known) return countSentPage(page, client, known);
+      const [identity, judging] = await Promise.all([identify(request.ip), judged]);
+      countSentPage(page, identity.id, identity.keyed ? judging : NONE_JUDGED);
     },
   };
 }
