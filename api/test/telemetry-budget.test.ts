@@ -80,12 +80,39 @@ it('keeps every table within its budget under a flood, minute after minute, and 
   expect(oldest).toEqual([]);
 });
 
-it('counts no table while it is far from its budget', async () => {
-  const recorder = recorderWith(TELEMETRY_BUDGET);
-  flood(recorder, 0, 5);
-  await recorder.flush();
-  expect(pruned).toEqual([]);
-  for (const table of TABLES) expect(await rows(table)).toBeGreaterThan(0);
+it('counts a table at its first write, and again only once its rows may be past the budget', async () => {
+  const counts: string[] = [];
+  const watched = createDatabase(testDb.url, {
+    onQuery: (event) => {
+      const match = /select count\(\*\) as "rows" from "(\w+)"/.exec(event.query.sql);
+      if (match) counts.push(match[1]!);
+    },
+  });
+  try {
+    const recorder = new TelemetryRecorder(
+      watched,
+      (error) => {
+        throw error;
+      },
+      () => now,
+      { budget: { ...SMALL, telemetry_minutes: 100 } },
+    );
+    const views = (count: number) => recorder.record({ page_views: Array.from({ length: count }, (_, index) => ({ page: '/', releases: { shell: `counted-${now}-${index}` } })) });
+    views(10);
+    await recorder.flush();
+    expect(counts).toEqual(['telemetry_minutes']);
+    // 10 + 80 rows: within the budget of 100 whatever the others wrote: no count.
+    views(80);
+    await recorder.flush();
+    expect(counts).toEqual(['telemetry_minutes']);
+    // 20 more may be past it: counted (and pruned).
+    views(20);
+    await recorder.flush();
+    expect(counts).toEqual(['telemetry_minutes', 'telemetry_minutes']);
+    expect(await rows('telemetry_minutes')).toBeLessThanOrEqual(100);
+  } finally {
+    await watched.destroy();
+  }
 });
 
 it('prunes rows another process wrote past the budget once it counts every table (enforceBudget)', async () => {

@@ -48,10 +48,10 @@ export async function pruneToBudget(db: Db, dialect: Database['dialect'], table:
 }
 
 /**
- * Watches the rows a process writes into the telemetry tables and keeps each within its budget:
- * after a write it counts a table again only once the rows added since its last count could have
- * taken it past the budget, so a table far from it costs no count. Other processes' rows are not
- * seen here: `enforceTelemetryBudget` counts every table once a minute too.
+ * Watches the rows a process writes into the telemetry tables and keeps each within its budget: a
+ * table is counted at its first write, and again only once the rows added since its last count
+ * could have taken it past the budget, so a table far from it costs no count at every write.
+ * Other processes' rows are not seen here: `enforce` counts every table once a minute too.
  */
 export class TelemetryBudgetKeeper {
   /** Rows each table held at its last count, plus the rows this process added since (an upper bound). */

@@ -244,6 +244,7 @@ export class TelemetryRecorder {
     this.errors = new Map();
     this.sessions = new Map();
     this.clients = new Map();
+    let refusedSamples = 0;
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         await this.insert(trx, 'telemetry_minutes', [...minutes.values()], (rows) =>
@@ -260,6 +261,7 @@ export class TelemetryRecorder {
         const samples = new Map<string, ErrorRow>();
         for (const row of errors.values()) samples.set(`${row.app}\n${row.release}\n${row.fingerprint}`, row);
         const refused = await this.refusedSamples(trx, [...samples.values()]);
+        refusedSamples = refused.size;
         const kept = (row: ErrorRow) => !refused.has(`${row.app}\n${row.release}\n${row.fingerprint}`);
         await this.insert(
           trx,
@@ -317,6 +319,8 @@ export class TelemetryRecorder {
             .execute(),
         );
       });
+      // Counted once written: a failed write tries them all again.
+      if (refusedSamples > 0) this.drop('error_samples', refusedSamples);
     } catch (error) {
       // Kept for the next write, merged with what arrived meanwhile.
       for (const [key, row] of minutes) this.merge(this.minutes, key, row);
@@ -378,7 +382,6 @@ export class TelemetryRecorder {
       const room = Math.max(0, ERROR_SAMPLES_PER_HOUR - this.db.dialect.readCount(thisHour.samples));
       for (const sample of fresh.slice(room)) refused.add(`${app}\n${release}\n${sample.fingerprint}`);
     }
-    if (refused.size > 0) this.drop('error_samples', refused.size);
     return refused;
   }
 

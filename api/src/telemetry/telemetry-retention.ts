@@ -50,27 +50,32 @@ export function startTelemetryPruning(
   log: FastifyBaseLogger,
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
+  // One pass of each kind waits at most: a pass that takes longer than its interval queues no more.
+  const waiting = new Set<() => Promise<void>>();
   const after = (work: () => Promise<void>) => {
-    running = running.then(work);
+    if (waiting.has(work)) return;
+    waiting.add(work);
+    running = running.then(() => {
+      waiting.delete(work);
+      return work();
+    });
   };
-  const prune = () =>
-    after(() =>
-      pruneTelemetry(db, retentionDays).then(
-        (deleted) => {
-          if (deleted > 0) log.info({ deleted, retentionDays }, 'telemetry: deleted rows past retention');
-        },
-        (error: unknown) => log.warn({ err: error }, 'telemetry: pruning failed; tried again within the hour'),
-      ),
+  const pruneOnce = () =>
+    pruneTelemetry(db, retentionDays).then(
+      (deleted) => {
+        if (deleted > 0) log.info({ deleted, retentionDays }, 'telemetry: deleted rows past retention');
+      },
+      (error: unknown) => log.warn({ err: error }, 'telemetry: pruning failed; tried again within the hour'),
     );
-  const keepBudget = () =>
-    after(() =>
-      enforceBudget().then(
-        (deleted) => {
-          if (deleted > 0) log.warn({ deleted }, 'telemetry: deleted the oldest rows to stay within the budget');
-        },
-        (error: unknown) => log.warn({ err: error }, 'telemetry: keeping the budget failed; tried again within a minute'),
-      ),
+  const keepBudgetOnce = () =>
+    enforceBudget().then(
+      (deleted) => {
+        if (deleted > 0) log.warn({ deleted }, 'telemetry: deleted the oldest rows to stay within the budget');
+      },
+      (error: unknown) => log.warn({ err: error }, 'telemetry: keeping the budget failed; tried again within a minute'),
     );
+  const prune = () => after(pruneOnce);
+  const keepBudget = () => after(keepBudgetOnce);
   prune();
   const timers = [setInterval(prune, PRUNE_INTERVAL_MS).unref(), setInterval(keepBudget, BUDGET_INTERVAL_MS).unref()];
   return {

@@ -36,7 +36,7 @@ describe('PrivacyPage', () => {
     expect(text).toMatch(new RegExp(`${RELEASE_BUCKET_COOKIE}\\s—\\sсуто службовий.*${RELEASE_BUCKET_MAX_AGE_DAYS}\\sднів`));
     expect(text).toContain(PREVIEW_COOKIE);
     // While a release is tried, visitors are told apart by a keyed fingerprint of the address, kept days.
-    expect(text).toMatch(new RegExp(`не\\sIP-адресу,\\sа\\sїї\\sнезворотний\\sвідбиток.*через\\s${TELEMETRY_CLIENT_RETENTION_DAYS}\\sд`));
+    expect(text).toMatch(new RegExp(`не\\sIP-адресу,\\sа\\sїї\\sвідбиток,\\sобчислений\\sіз\\sсекретним\\sключем.*через\\s${TELEMETRY_CLIENT_RETENTION_DAYS}\\sд`));
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
   });
 
