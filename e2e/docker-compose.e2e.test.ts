@@ -4,6 +4,7 @@ import type { Browser, Page, Response } from 'playwright-core';
 import {
   FEDERATION_REGISTRY,
   JOB_APPLICATION_FORM_ID,
+  RELEASE_BUCKET_COOKIE,
   REMOTE_NAMES,
   SECTION_IDS,
   TOAST_MESSAGES,
@@ -359,14 +360,17 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await project.timed('docker compose build mfe-blog', () => project.compose(['build', 'mfe-blog']));
     await project.timed('docker compose up -d --wait --no-deps mfe-blog', () => project.compose(['up', '--detach', '--wait', '--no-deps', 'mfe-blog']));
 
-    // The server render, by either API replica, follows the new build: asked with a new query the
-    // page does not read, each request misses nginx's page cache and reaches a replica in turn; then the
-    // page nginx keeps (which either replica may have stored a moment before it saw the build).
+    // The server render, by either API replica, follows the new build: asked with a bucket cookie
+    // (which, with no canary running, changes nothing in the page), each request passes nginx's page
+    // cache and reaches a replica in turn; then the page nginx keeps (which either replica may have
+    // stored a moment before it saw the build).
     await eventually(
       'four renders in a row by the replicas and the page nginx keeps, with the new blog build',
       () =>
         Promise.all(
-          [1, 2, 3, 4, 0].map(async (replica) => (await fetch(`${site()}/blog/${post.id}${replica ? `?ask=${Date.now()}-${replica}` : ''}`)).text()),
+          [1, 2, 3, 4, 0].map(async (replica) =>
+            (await fetch(`${site()}/blog/${post.id}`, { headers: replica ? { cookie: `${RELEASE_BUCKET_COOKIE}=${replica}` } : {} })).text(),
+          ),
         ),
       (pages) => pages.every((html) => html.includes(NEW_BACK_LINK)),
       30_000,
