@@ -4,6 +4,7 @@ import {
   PAGE_DATA_IDS,
   releaseSet,
   REMOTE_NAMES,
+  remoteOfModule,
   TELEMETRY_SAMPLE_META,
   UNRELEASED,
   type PageMeta,
@@ -151,7 +152,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     remotes: RemotesDocument,
     deadline: Promise<void>,
   ): Promise<SlotResult> {
-    const remote = id.slice(0, id.indexOf('/')) as RemoteName;
+    const remote = remoteOfModule(id);
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
     const served = await servedRemote(remote, location);
@@ -228,7 +229,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, PAGE_DATA_TIMEOUT_MS)));
     const serverSlots: Partial<Record<RemoteModuleId, ServerSlot>> = {};
-    const onPage = [...new Set(frame.slots.map((slot) => slot.id.slice(0, slot.id.indexOf('/')) as RemoteName))];
+    const onPage = [...new Set(frame.slots.map((slot) => remoteOfModule(slot.id)))];
     const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: true, remotes: onPage };
     try {
       for (const slot of frame.slots) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { remoteOfModule } from './contract';
 
 // The shell's half of the contract is plain type-checking: these run the compiler on the shell
 // with one file changed in memory, as `npm run typecheck -w shell` would see it.
@@ -30,5 +31,12 @@ describe('the federation contract, as the shell compiles against it', () => {
   it('fails in the shell where it passes a prop whose type the contract changed', () => {
     const output = shellErrors(editedFile(CONTRACT, 'postId: string;', 'postId: number;'));
     expect(output).toMatch(/BlogPostRoute\.tsx.*Type 'string' is not assignable to type 'number'/);
+  });
+});
+
+describe('remoteOfModule', () => {
+  it('names the remote that exposes a module', () => {
+    expect(remoteOfModule('home/Hero')).toBe('home');
+    expect(remoteOfModule('forms/JobApplicationForm')).toBe('forms');
   });
 });

@@ -7,6 +7,7 @@
 import type { ComponentType } from 'react';
 import type registry from './registry.json';
 import type { BlogListingLocation } from '../constants/blog';
+import type { RemoteName } from './remotes';
 
 export interface BlogPostPageProps {
   postId: string;
@@ -43,6 +44,14 @@ type Remotes = (typeof registry)['remotes'];
 export type RemoteModuleId = {
   [R in keyof Remotes]: `${R & string}/${keyof Remotes[R]['exposes'] & string}`;
 }[keyof Remotes];
+
+/** The remote that exposes a module: `home` of `home/Hero`. */
+export function remoteOfModule(id: RemoteModuleId): RemoteName;
+/** The remote part of a `remote/Module` id read from outside (a page's markup). */
+export function remoteOfModule(id: string): string;
+export function remoteOfModule(id: string): string {
+  return id.slice(0, id.indexOf('/'));
+}
 
 /** Props of a module by id; `never` for an id the contract does not list (the check below fails then). */
 export type PropsOf<Id extends RemoteModuleId> = Id extends keyof ExposedModuleProps ? ExposedModuleProps[Id] : never;

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import type { RemoteModuleId, RemoteName } from '@agency/shared';
+import { remoteOfModule, type RemoteModuleId } from '@agency/shared';
 import { refreshRemote, registeredRemote, registerRuntimeRemotes } from './remotes-config';
 import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
 import { reportError } from '../telemetry/telemetry-capture';
@@ -42,7 +42,7 @@ async function tryLoad(id: RemoteModuleId): Promise<{ component: ComponentType<o
  */
 export async function loadRemoteModule(id: RemoteModuleId): Promise<LoadedRemoteModule> {
   await registerRuntimeRemotes();
-  const remote = id.slice(0, id.indexOf('/')) as RemoteName;
+  const remote = remoteOfModule(id);
   for (let attempt = 0; ; attempt += 1) {
     const release = registeredRemote(remote)?.release ?? 'unknown';
     const loaded = await tryLoad(id);

@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import type { NoProps, PropsOf, RemoteModuleId, SlotRequest } from '@agency/shared';
+import { remoteOfModule, type NoProps, type PropsOf, type RemoteModuleId, type SlotRequest } from '@agency/shared';
 import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
 import { reportError } from '../telemetry/telemetry-capture';
 import { loadRemoteModule } from './load-remote-module';
@@ -74,7 +74,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error(`[federation] remote "${this.props.id}" failed to render`, error, info.componentStack);
-    if (!loadErrors.has(error)) reportError('boundary', error, this.props.id.slice(0, this.props.id.indexOf('/')));
+    if (!loadErrors.has(error)) reportError('boundary', error, remoteOfModule(this.props.id));
   }
 
   override render(): ReactNode {

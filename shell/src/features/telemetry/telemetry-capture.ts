@@ -1,4 +1,4 @@
-import { TELEMETRY_SAMPLE_META, type BrowserErrorKind } from '@agency/shared';
+import { remoteOfModule, TELEMETRY_SAMPLE_META, type BrowserErrorKind } from '@agency/shared';
 import { pagePattern } from '../navigation/page-routes';
 import { pageReleases, sendBeacon, sendVisitOnce } from './telemetry-beacon';
 
@@ -70,7 +70,7 @@ export function reportPageView(): void {
   const remotes = new Set<string>();
   for (const slot of document.querySelectorAll('[data-remote-module],[data-remote-pending]')) {
     const id = slot.getAttribute('data-remote-module') ?? slot.getAttribute('data-remote-pending') ?? '';
-    remotes.add(id.slice(0, id.indexOf('/')));
+    remotes.add(remoteOfModule(id));
   }
   const view = { page: currentPage(), remotes: [...remotes].filter(Boolean) };
   if (sink) sink.pageView(view);
