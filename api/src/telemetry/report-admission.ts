@@ -44,29 +44,26 @@ export function createReportAdmission(now: () => number = Date.now) {
   const vitals = new ClientAllowance(CLIENT_LIMITS.vitalsPerHour, HOUR_MS, now);
 
   /**
-   * The releases of a page view or vital that count: assigned, and within the client's allowance
-   * (for a vital also its values of that vital an hour, so that one client cannot make a p75).
+   * Whether an event of `app`'s `release` counts for `client`: the release assigned to it, and
+   * within its allowance (for a vital also its values of that vital an hour, so that one client
+   * cannot make a p75). What does not is counted in `dropped` by why.
    */
+  function admits(app: string, release: string, client: ReportingClient, dropped: Admitted['dropped'], vital?: string): boolean {
+    const key = `${client.id}\n${app}\n${release}`;
+    if (client.assigned[app] !== release) dropped.unassigned += 1;
+    else if (events.take(key) === 0 || (vital !== undefined && vitals.take(`${key}\n${vital}`) === 0)) dropped.client_limit += 1;
+    else return true;
+    return false;
+  }
+
+  /** The app releases of a page view or vital that count, or undefined when none does. */
   function admitReleases(releases: Readonly<Record<string, string>>, client: ReportingClient, dropped: Admitted['dropped'], vital?: string) {
-    const kept: Record<string, string> = {};
-    for (const [app, release] of Object.entries(releases)) {
-      const key = `${client.id}\n${app}\n${release}`;
-      if (client.assigned[app] !== release) dropped.unassigned += 1;
-      else if (events.take(key) === 0 || (vital !== undefined && vitals.take(`${key}\n${vital}`) === 0)) dropped.client_limit += 1;
-      else kept[app] = release;
-    }
-    return Object.keys(kept).length > 0 ? kept : undefined;
+    const kept = Object.entries(releases).filter(([app, release]) => admits(app, release, client, dropped, vital));
+    return kept.length > 0 ? Object.fromEntries(kept) : undefined;
   }
 
   function admitError(error: TelemetryError, client: ReportingClient, dropped: Admitted['dropped']): TelemetryError | undefined {
-    if (client.assigned[error.app] !== error.release) {
-      dropped.unassigned += 1;
-      return undefined;
-    }
-    if (events.take(`${client.id}\n${error.app}\n${error.release}`) === 0) {
-      dropped.client_limit += 1;
-      return undefined;
-    }
+    if (!admits(error.app, error.release, client, dropped)) return undefined;
     return { ...error, page: knownPage(error.page), count: Math.min(error.count, CLIENT_LIMITS.errorCount) };
   }
 
