@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { maskEmailAddresses, maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
+import { LOAD_ERROR_KINDS, maskEmailAddresses, maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Database } from '../db/connection';
-import { LOAD_ERROR_KINDS } from '@agency/shared';
 import type { DatabaseSchema, TelemetryClientsTable, TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { TelemetryBudgetKeeper } from './telemetry-budget';
@@ -62,6 +61,13 @@ function errorEvidence(kind: string): ClientEvidence | undefined {
   if (kind === 'load_failure') return 'load_failure';
   return (LOAD_ERROR_KINDS as readonly string[]).includes(kind) ? undefined : 'error';
 }
+
+/** An error sample's key: one per app release and fingerprint. */
+const sampleKey = ({ app, release, fingerprint }: Pick<ErrorRow, 'app' | 'release' | 'fingerprint'>) => `${app}\n${release}\n${fingerprint}`;
+
+/** On an upsert into `table`: the later of the stored and the new `last_minute`. */
+const laterLastMinute = (table: 'telemetry_errors' | 'telemetry_clients') =>
+  sql<number>`case when excluded.last_minute > ${sql.ref(`${table}.last_minute`)} then excluded.last_minute else ${sql.ref(`${table}.last_minute`)} end`;
 
 /** A distinct client of a judged release waiting for its upsert into telemetry_clients. */
 type ClientRow = Omit<TelemetryClientsTable, 'count'> & { count: number };
@@ -259,10 +265,10 @@ export class TelemetryRecorder {
             .execute(),
         );
         const samples = new Map<string, ErrorRow>();
-        for (const row of errors.values()) samples.set(`${row.app}\n${row.release}\n${row.fingerprint}`, row);
+        for (const row of errors.values()) samples.set(sampleKey(row), row);
         const refused = await this.refusedSamples(trx, [...samples.values()]);
         refusedSamples = refused.size;
-        const kept = (row: ErrorRow) => !refused.has(`${row.app}\n${row.release}\n${row.fingerprint}`);
+        const kept = (row: ErrorRow) => !refused.has(sampleKey(row));
         await this.insert(
           trx,
           'telemetry_errors',
@@ -283,7 +289,7 @@ export class TelemetryRecorder {
               .values(rows)
               .onConflict((conflict) =>
                 conflict.columns(['app', 'release', 'fingerprint']).doUpdateSet({
-                  last_minute: sql`case when excluded.last_minute > telemetry_errors.last_minute then excluded.last_minute else telemetry_errors.last_minute end`,
+                  last_minute: laterLastMinute('telemetry_errors'),
                 }),
               )
               .execute(),
@@ -313,7 +319,7 @@ export class TelemetryRecorder {
             .onConflict((conflict) =>
               conflict.columns(['app', 'release', 'kind', 'client']).doUpdateSet({
                 count: sql`telemetry_clients.count + excluded.count`,
-                last_minute: sql`case when excluded.last_minute > telemetry_clients.last_minute then excluded.last_minute else telemetry_clients.last_minute end`,
+                last_minute: laterLastMinute('telemetry_clients'),
               }),
             )
             .execute(),
@@ -354,7 +360,9 @@ export class TelemetryRecorder {
     const byRelease = new Map<string, ErrorRow[]>();
     for (const sample of samples) {
       const key = `${sample.app}\n${sample.release}`;
-      byRelease.set(key, [...(byRelease.get(key) ?? []), sample]);
+      const group = byRelease.get(key);
+      if (group) group.push(sample);
+      else byRelease.set(key, [sample]);
     }
     const hourStart = Math.floor(toMinute(this.now()) / MINUTES_PER_HOUR) * MINUTES_PER_HOUR;
     for (const group of byRelease.values()) {
@@ -380,7 +388,7 @@ export class TelemetryRecorder {
         .where('first_minute', '>=', hourStart)
         .executeTakeFirstOrThrow();
       const room = Math.max(0, ERROR_SAMPLES_PER_HOUR - this.db.dialect.readCount(thisHour.samples));
-      for (const sample of fresh.slice(room)) refused.add(`${app}\n${release}\n${sample.fingerprint}`);
+      for (const sample of fresh.slice(room)) refused.add(sampleKey(sample));
     }
     return refused;
   }
