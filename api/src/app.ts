@@ -19,11 +19,9 @@ import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { seoRoutes } from './routes/seo';
 import { submissionRoutes } from './routes/submissions';
-import { telemetryRoutes } from './routes/telemetry';
 import { metricsRoutes } from './routes/metrics';
 import { createSiteMetrics, VITALS_WINDOW_MINUTES } from './metrics/site-metrics';
-import { TelemetryRecorder } from './telemetry/telemetry-recorder';
-import { startTelemetryPruning } from './telemetry/telemetry-retention';
+import { startSiteTelemetry } from './telemetry/site-telemetry';
 import { readVitalsP75 } from './telemetry/release-health';
 import { toMinute } from './telemetry/telemetry-kinds';
 import { outboxBacklog } from './leads/outbox-store';
@@ -34,8 +32,6 @@ import { startCanaryController } from './delivery/canary-controller';
 import { createOpsWebhook } from './delivery/ops-webhook';
 import { loadPreviewSecret } from './delivery/preview-token';
 import { createVisitorReleases } from './delivery/visitor-releases';
-import { createEvidenceIntake, TELEMETRY_CLIENT_KEY } from './telemetry/evidence-intake';
-import { siteSecret } from './db/site-secrets';
 import { knownReleases } from './releases/known-releases';
 import { registerPreviewRoutes } from './routes/preview';
 import { remotesDocument } from './static/remotes-document';
@@ -55,9 +51,6 @@ function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
 }
-
-/** The page a failed server render is counted on in release health (the route is in the log line). */
-const SERVER_RENDER_PAGE = '(server render)';
 
 /**
  * How long a request waits for a PostgreSQL connection, new or from a busy pool. On the same
@@ -227,28 +220,14 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     vitalsP75: () => readVitalsP75(db, toMinute(Date.now()) - VITALS_WINDOW_MINUTES),
     knownReleases: async () => knownReleases(releases, await currentRemotes()),
   });
-  // What browsers report, and the pages the server sends, are aggregated in memory and written about once a second.
-  const telemetry = new TelemetryRecorder(db, (error) => app.log.warn({ err: error }, 'telemetry: writing reports failed; kept for the next try'), Date.now, {
-    budget: config.telemetry.budget,
-    onDropped: metrics.telemetryDropped,
-    onPruned: metrics.telemetryPruned,
-  });
-  telemetry.start();
-  const evidence = createEvidenceIntake({
-    recorder: telemetry,
-    releases,
-    visitorReleases,
-    secret: () => siteSecret(db, TELEMETRY_CLIENT_KEY),
-    onSecretError: (error) => app.log.warn({ err: error }, 'telemetry: cannot read the key clients are told apart by; reports are counted without it'),
-  });
-  const pruning = startTelemetryPruning(db, config.telemetry.retentionDays, () => telemetry.enforceBudget(), app.log);
+  const telemetry = startSiteTelemetry({ db, config: config.telemetry, releases, visitorReleases, metrics, log: app.log });
   let stopCanaries = async () => {};
   app.addHook('onClose', async () => {
     // Deliveries in flight end (and are recorded), and pending reports are written, before the database closes.
-    await Promise.all([delivery.stop(), telemetry.stop(), pruning.stop(), stopCanaries()]);
+    await Promise.all([delivery.stop(), telemetry.stop(), stopCanaries()]);
     if (!database) await db.destroy();
   });
-  // A canary's candidate is promoted or rolled back by what browsers report, by one process at a time.
+  // A canary's candidate is promoted or rolled back on the evidence telemetry keeps, by one process at a time.
   const canaries = startCanaryController({
     db,
     context: { releasesDir: config.releasesDir, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT },
@@ -331,19 +310,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     onLeadStored: delivery.wake,
   });
 
-  if (config.telemetry.enabled) {
-    await app.register(telemetryRoutes, {
-      recorder: telemetry,
-      admission: evidence.admission,
-      reporter: evidence.reporter,
-      onDropped: metrics.telemetryDropped,
-      rateLimitPerMinute: config.telemetry.rateLimitPerMinute,
-      onRecorded: ({ pageViews, errors }) => {
-        for (const { app: name, release } of pageViews) metrics.browserPageView(name, release);
-        for (const { app: name, release, kind, count } of errors) metrics.browserError(name, release, kind, count);
-      },
-    });
-  }
+  await telemetry.registerRoutes(app);
   if (config.metricsToken) await app.register(metricsRoutes, { registry: metrics.registry, token: config.metricsToken });
 
   // What a page asks after a failed load: the same releases as its page (its bucket, its preview).
@@ -361,10 +328,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
       staticRoot: config.staticRoot,
       remoteBuildsDir: config.remoteBuildsDir,
       telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
-      onRenderError: (name, release) => {
-        metrics.pageRenderError(name, release);
-        telemetry.recordRenderFailure(name, release, SERVER_RENDER_PAGE);
-      },
+      onRenderError: telemetry.renderFailed,
     }),
     cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
     generation: createPageGeneration({
@@ -378,8 +342,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     origin: config.siteUrl,
     onLookup: metrics.pageCache,
     onRender: metrics.pageRender,
-    onPageSent: (request, page) =>
-      void evidence.pageSent(request, page).catch((error: unknown) => request.log.warn({ err: error }, 'telemetry: counting a sent page failed')),
+    onPageSent: telemetry.pageSent,
   });
 
   app.setNotFoundHandler(async (request, reply) => {
