@@ -22,14 +22,40 @@ export interface DatabaseOptions {
   onQuery?: (event: LogEvent) => void;
 }
 
+/** How long opening waits for another process's write lock before giving up. */
+const SQLITE_LOCK_WAIT_MS = 5000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Switches the file to WAL. That takes a write lock while the statement already holds a read
+ * lock, and SQLite answers BUSY at once there instead of calling the busy handler (waiting could
+ * deadlock). Processes opening one new file together (API replicas, a CLI beside a server) hit
+ * it, so the switch is retried until the lock wait is spent. It runs once, at start-up.
+ */
+function switchToWal(sqlite: BetterSqlite3.Database): void {
+  const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_BUSY';
+      if (!busy || Date.now() >= deadline) throw error;
+      sleepSync(10 + Math.random() * 40);
+    }
+  }
+}
+
 function openSqlite(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') ensureParentDir(file);
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = new BetterSqlite3(file, { timeout: SQLITE_LOCK_WAIT_MS });
   // WAL lets readers run during a write; synchronous=FULL fsyncs the WAL on every commit,
   // so a 201 (sent after the commit) survives a killed process and a power cut alike.
-  sqlite.pragma('journal_mode = WAL');
+  switchToWal(sqlite);
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   return sqlite;
 }
