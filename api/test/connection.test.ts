@@ -27,6 +27,14 @@ function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<numb
 
 (testDialect() === 'sqlite' ? describe : describe.skip)('opening a SQLite database another process is writing', () => {
   let dir: string;
+  // An earlier test file in the same Jest worker loads the driver's native addon first, and its
+  // errors then carry that module instance's class: opening must not depend on which one.
+  beforeAll(async () => {
+    await jest.isolateModulesAsync(async () => {
+      const { default: Driver } = await import('better-sqlite3');
+      new Driver(':memory:').close();
+    });
+  });
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-connection-'));
   });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { isDatabaseUnavailable, isUniqueViolation } from '../src/db/database-errors';
+import { isDatabaseUnavailable, isSqliteBusy, isUniqueViolation } from '../src/db/database-errors';
 import { createTestDatabase, testDialect, type TestDatabase } from './helpers/database';
 import { eventually } from './helpers/eventually';
 import { freePort } from './helpers/server-process';
@@ -51,6 +51,7 @@ describe('SQLite (better-sqlite3)', () => {
       expect(error).toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
       expect(isUniqueViolation(error)).toBe(true);
       expect(isDatabaseUnavailable(error)).toBe(false);
+      expect(isSqliteBusy(error)).toBe(false);
     } finally {
       sqlite.close();
     }
@@ -85,6 +86,7 @@ describe('SQLite (better-sqlite3)', () => {
       const error = await errorOf(() => writer.prepare('insert into leads (name) values (?)').run('Олена'));
       expect(error).toMatchObject({ code: expect.stringMatching(/^SQLITE_BUSY/) });
       expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(isSqliteBusy(error)).toBe(true);
       expect(isUniqueViolation(error)).toBe(false);
     } finally {
       holder.close();

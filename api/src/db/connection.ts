@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { ensureParentDir } from '../config';
+import { isSqliteBusy } from './database-errors';
 import { dialectFromUrl, type Dialect } from './dialect';
 import type { DatabaseSchema } from './schema';
 
@@ -42,8 +43,7 @@ function switchToWal(sqlite: BetterSqlite3.Database): void {
       sqlite.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      const busy = error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_BUSY';
-      if (!busy || Date.now() >= deadline) throw error;
+      if (!isSqliteBusy(error) || Date.now() >= deadline) throw error;
       sleepSync(10 + Math.random() * 40);
     }
   }

@@ -26,6 +26,16 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/**
+ * SQLite's lock is held by another connection (SQLITE_BUSY and its extended codes). Read from the
+ * code, not the error's class: the native addon keeps the class of the first module instance
+ * that loaded it.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'SQLITE_BUSY' || (code?.startsWith('SQLITE_BUSY_') ?? false);
+}
+
 /** Socket errors of a database connection that could not be made or was lost. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
@@ -45,7 +55,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // 08: connection exceptions; 57P01-57P03: admin or crash shutdown, not accepting connections
     // yet; 53300: too many connections.
     if (/^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
-    if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return true;
+    if (isSqliteBusy(error) || code === 'SQLITE_LOCKED') return true;
   }
   return LOST_CONNECTION.test(messageOf(error));
 }

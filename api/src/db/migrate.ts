@@ -1,13 +1,10 @@
 import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
 import type { Database } from './connection';
+import { isSqliteBusy } from './database-errors';
 import { migrations } from './migrations';
 import type { DatabaseSchema } from './schema';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-function isSqliteBusy(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
-}
 
 async function runMigrator(db: Kysely<DatabaseSchema>, disableTransactions: boolean): Promise<void> {
   const { error } = await new Migrator({ db, provider, disableTransactions }).migrateToLatest();
