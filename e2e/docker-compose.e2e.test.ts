@@ -102,7 +102,10 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await page.locator(`#${SECTION_IDS.hero} [class^="agency_home-"]`).first().waitFor();
     await page.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first().waitFor();
     await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
-    await expect(page.locator(`#${SECTION_IDS.services} article`).count()).resolves.toBe(services.length);
+    // Each section loads its own data: the services may arrive after the blog's posts.
+    const serviceCards = page.locator(`#${SECTION_IDS.services} article`);
+    await serviceCards.first().waitFor();
+    await expect(serviceCards.count()).resolves.toBe(services.length);
 
     const manifests = page.responses.filter((response) => response.url().endsWith('/mf-manifest.json'));
     expect(new Set(manifests.map((response) => new URL(response.url()).origin))).toEqual(new Set(REMOTE_NAMES.map(remoteOrigin)));
