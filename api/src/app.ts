@@ -1,14 +1,10 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
-import { releaseSet, REMOTES_PATH, type RemoteName } from '@agency/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import { releaseSet, REMOTES_PATH } from '@agency/shared';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { REPO_ROOT, type AppConfig } from './config';
 import { createDatabase, type Database } from './db/connection';
-import { isDatabaseUnavailable } from './db/database-errors';
-import { DATABASE_RETRY_AFTER_SECONDS, DatabaseWatch } from './db/database-watch';
+import { DatabaseWatch } from './db/database-watch';
 import { migrateToLatest } from './db/migrate';
 import { loggerOptions } from './logger-options';
 import { seedIfEmpty } from './db/seed';
@@ -42,7 +38,10 @@ import { createPageServer } from './pages/serve-page';
 import { ContentCache } from './cache/content-cache';
 import { readContentRevision } from './db/database-state';
 import { registerBadUrlRoute, registerDrain, rewriteRequestUrl, SERVER_TIMEOUTS } from './server-lifecycle';
-import { ApiError, MESSAGES, validationError, type ValidationIssue } from './validation/errors';
+import { ApiError, MESSAGES } from './validation/errors';
+import { registerErrorHandler } from './error-handler';
+import { registerRateLimit } from './rate-limit';
+import { registerSecurityHeaders } from './security-headers';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -64,104 +63,6 @@ export interface BuildAppOptions {
   config: AppConfig;
   /** A database opened by the caller (it then also closes it); by default one is opened from config. */
   database?: Database;
-}
-
-type RemoteUrls = Partial<Record<RemoteName, string>>;
-
-/** Origins of remote manifest URLs that point to another origin (absolute URLs). */
-export function remoteOrigins(remoteUrls: RemoteUrls): string[] {
-  const origins = new Set<string>();
-  for (const url of Object.values(remoteUrls)) {
-    if (!url || !/^https?:\/\//i.test(url)) continue;
-    try {
-      origins.add(new URL(url).origin);
-    } catch {
-      // Not a URL: nothing to allow.
-    }
-  }
-  return [...origins];
-}
-
-function contentSecurityPolicy(remoteUrls: RemoteUrls) {
-  const origins = remoteOrigins(remoteUrls);
-  return {
-    // Only these directives: helmet's defaults would add upgrade-insecure-requests,
-    // which breaks a site served over plain http (localhost, tests).
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...origins],
-      connectSrc: ["'self'", ...origins],
-      // react-select (emotion) injects <style> elements at run time; remotes ship CSS chunks.
-      styleSrc: ["'self'", "'unsafe-inline'", ...origins],
-      imgSrc: ["'self'", 'data:', ...origins],
-      fontSrc: ["'self'", 'data:', ...origins],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-    },
-  };
-}
-
-/** Maps any error to the API's JSON error body; never leaks a stack trace or SQL. */
-function toApiError(error: FastifyError | ApiError): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error.validation) {
-    return validationError(error.validation as unknown as ValidationIssue[], error.validationContext);
-  }
-  const status = error.statusCode ?? 500;
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.payloadTooLarge);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'EMPTY_BODY', MESSAGES.emptyBody);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'INVALID_JSON', MESSAGES.invalidJson);
-    default:
-  }
-  if (status === 429) return new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited);
-  if (isDatabaseUnavailable(error)) return new ApiError(503, 'DATABASE_UNAVAILABLE', MESSAGES.unavailable);
-  if (error instanceof SyntaxError && status === 400) return new ApiError(400, 'INVALID_JSON', MESSAGES.invalidJson);
-  if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.payloadTooLarge);
-  if (status === 404) return new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
-  if (status >= 400 && status < 500) return new ApiError(status, 'BAD_REQUEST', MESSAGES.badRequest);
-  return new ApiError(500, 'INTERNAL_ERROR', MESSAGES.internal);
-}
-
-/**
- * The client the rate limit counts in (REDIS_URL). Tuned to fail fast, as the @fastify/rate-limit
- * docs advise: a check against a Redis that is down fails at once (no offline queue, one try per
- * command) and one against a hung Redis within commandTimeout, so a submission is never held up
- * long. A Redis unreachable at start does not stop the server: ioredis keeps reconnecting in the
- * background, and one warning is logged per outage.
- */
-async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    commandTimeout: 1000,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-  });
-  let reachable = true;
-  // Also keeps ioredis from printing every failed reconnection to the console.
-  client.on('error', (error: Error) => {
-    if (!reachable) return;
-    reachable = false;
-    log.warn({ err: error }, 'rate limit: Redis (REDIS_URL) is unreachable; submissions are accepted without a limit until it is back');
-  });
-  client.on('ready', () => {
-    if (!reachable) log.info('rate limit: Redis (REDIS_URL) is reachable again');
-    reachable = true;
-  });
-  // Connected before the first request when Redis is up, so the first submissions are counted too.
-  await client.connect().catch(() => {
-    // Already warned by the error handler.
-  });
-  return client;
 }
 
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
@@ -244,53 +145,19 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     metrics.request(request.method, request.routeOptions.url ?? (page ? 'page' : 'unmatched'), reply.statusCode, reply.elapsedTime / 1000);
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicy(config.remoteUrls),
-    // helmet's default (no-referrer) would keep the page address off our own form posts, and the
-    // agency stores it with each submission; other sites still get only our origin.
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  await registerSecurityHeaders(app, config.remoteUrls);
   registerDrain(app);
   // Read on every request (a canary's bucket, a preview's token); set only on pages (delivery/visitor-releases).
   await app.register(cookie);
   // API JSON and server-rendered pages are compressed per response (brotli, else gzip); static
   // files come precompressed from the build and already carry their content-encoding.
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
-  // With REDIS_URL every API process counts in one Redis, so a client's budget is shared by all of
-  // them; without it each process counts in its own memory.
-  const rateLimitRedis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, app.log) : undefined;
-  if (rateLimitRedis) {
-    app.addHook('onClose', async () => {
-      // quit() waits for replies still due; it fails at once when there is no connection.
-      await rateLimitRedis.quit().catch(() => rateLimitRedis.disconnect());
-    });
-  }
-  await app.register(rateLimit, {
-    global: false,
-    ...(rateLimitRedis && {
-      redis: rateLimitRedis,
-      nameSpace: 'agency-rate-limit:',
-      // A Redis that is down or too slow lets the submission through (unlimited) rather than
-      // refusing it: a lead is never lost to the limiter. connectRateLimitRedis warns of an outage.
-      skipOnError: true,
-    }),
-    // Thrown, then shaped by the error handler below.
-    errorResponseBuilder: () => new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited),
-  });
+  await registerRateLimit(app, config.redisUrl);
 
   // JSON is the only body type the API accepts.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
-    // Nothing was stored: the same request can succeed once the database is back, and says when.
-    if (apiError.code === 'DATABASE_UNAVAILABLE') {
-      watch.failed(error);
-      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
-    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.debug({ code: apiError.code }, 'request rejected');
-    return reply.code(apiError.statusCode).header('cache-control', 'no-store').send(apiError.toBody());
-  });
+  registerErrorHandler(app, watch);
 
   registerBadUrlRoute(app);
   await app.register(healthRoutes, { db, watch });

@@ -1,0 +1,51 @@
+import helmet from '@fastify/helmet';
+import type { RemoteName } from '@agency/shared';
+import type { FastifyInstance } from 'fastify';
+
+type RemoteUrls = Partial<Record<RemoteName, string>>;
+
+/** Origins of remote manifest URLs that point to another origin (absolute URLs). */
+export function remoteOrigins(remoteUrls: RemoteUrls): string[] {
+  const origins = new Set<string>();
+  for (const url of Object.values(remoteUrls)) {
+    if (!url || !/^https?:\/\//i.test(url)) continue;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // Not a URL: nothing to allow.
+    }
+  }
+  return [...origins];
+}
+
+function contentSecurityPolicy(remoteUrls: RemoteUrls) {
+  const origins = remoteOrigins(remoteUrls);
+  return {
+    // Only these directives: helmet's defaults would add upgrade-insecure-requests,
+    // which breaks a site served over plain http (localhost, tests).
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...origins],
+      connectSrc: ["'self'", ...origins],
+      // react-select (emotion) injects <style> elements at run time; remotes ship CSS chunks.
+      styleSrc: ["'self'", "'unsafe-inline'", ...origins],
+      imgSrc: ["'self'", 'data:', ...origins],
+      fontSrc: ["'self'", 'data:', ...origins],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  };
+}
+
+/** Security headers on every answer: a CSP that admits the remotes' origins, and the referrer policy. */
+export async function registerSecurityHeaders(app: FastifyInstance, remoteUrls: RemoteUrls): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: contentSecurityPolicy(remoteUrls),
+    // helmet's default (no-referrer) would keep the page address off our own form posts, and the
+    // agency stores it with each submission; other sites still get only our origin.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+}
