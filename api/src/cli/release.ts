@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } from '../config';
-import { loadPreviewSecret, previewUrl, signPreviewToken } from '../delivery/preview-token';
+import { loadPreviewSecret, previewUrl, signPreviewToken } from '../delivery/visitor/preview-token';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
-import { DEFAULT_STATUS_WINDOW_MS, parseSince, releaseStatus } from '../telemetry/release-status';
+import { DEFAULT_STATUS_WINDOW_MS, parseSince, releaseStatus } from '../delivery/status/release-status';
 import { formatReleaseStatus } from './release-status-text';
-import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../releases/apps';
+import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../delivery/releases/apps';
 import {
   abort,
   canary,
@@ -20,8 +20,8 @@ import {
   type CanaryOptions,
   type Output,
   type ReleaseContext,
-} from '../releases/commands';
-import { LockHeldError } from '../releases/lock';
+} from '../delivery/releases/commands';
+import { LockHeldError } from '../delivery/releases/lock';
 import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, terminalIo, UsageError, type Io } from './parse-cli-args';
 
 /**

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config';
 import { createDatabase } from '../db/connection';
-import { conversionReport } from '../attribution/conversion-report';
-import { listContactMessages, listJobApplications, type Db } from '../db/repository';
-import { idempotencyKey } from '../leads/lead-payload';
-import { listUndelivered, requeueLead } from '../leads/outbox-store';
+import { conversionReport } from '../leads/submissions/conversion-report';
+import { listContactMessages, listJobApplications, type Db } from '../content/content-repository';
+import { idempotencyKey } from '../leads/lead/lead-payload';
+import { listUndelivered, requeueLead } from '../leads/outbox/outbox-repository';
 import { toCsv, toJson, type ListKind } from './format';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
 import { inertOutput } from './terminal-text';

@@ -10,7 +10,7 @@ import {
   updateBlogPost,
   type Db,
   type NewBlogPost,
-} from '../db/repository';
+} from './content-repository';
 import { prepareCover } from './cover-images';
 import { ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from './front-matter';
 import { renderArticle } from './markdown';

@@ -1,4 +1,4 @@
-import { precompressedBody, type PrecompressedBody } from '../cache/cached-body';
+import { precompressedBody, type PrecompressedBody } from '../http/cached-body';
 
 /** A rendered page as the server keeps and sends it. */
 export interface CachedPage {

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EXTERNAL_RELEASE, REMOTE_NAMES, UNRELEASED, type RemotesDocument } from '@agency/shared';
-import { distDir, entryFile, SHELL, type AppName } from '../releases/apps';
-import { REFRESH_MS } from '../releases/reader';
+import { distDir, entryFile, SHELL, type AppName } from '../delivery/releases/apps';
+import { REFRESH_MS } from '../delivery/releases/reader';
 import { BUILD_FILES } from './build-files';
 
 export interface PageGenerationOptions {

@@ -18,12 +18,12 @@ import {
   type ShellServerBundle,
 } from '@agency/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { distDir, SHELL } from '../releases/apps';
-import type { ReleaseReader } from '../releases/reader';
+import { distDir, SHELL } from '../delivery/releases/apps';
+import type { ReleaseReader } from '../delivery/releases/reader';
 import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './build-files';
 import { escapeHtml, headTags, scriptJson } from './head-tags';
 import type { PageRender } from './page-cache';
-import { selfRequestHeaders } from '../server-lifecycle';
+import { selfRequestHeaders } from '../plugins/server-lifecycle';
 
 export interface PageRendererOptions {
   /** The app itself: the data a render needs comes from its own API routes. */

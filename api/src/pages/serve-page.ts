@@ -1,10 +1,10 @@
 import { matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { cachedBody } from '../cache/cached-body';
-import { sendCached } from '../cache/send-cached';
-import type { VisitorReleases } from '../delivery/visitor-releases';
-import { withPreviewBanner } from '../delivery/preview-banner';
-import { NO_CACHE } from '../static/cache-policy';
+import { cachedBody } from '../http/cached-body';
+import { sendCached } from '../http/send-cached';
+import type { VisitorReleases } from '../delivery/visitor/visitor-releases';
+import { withPreviewBanner } from '../delivery/visitor/preview-banner';
+import { NO_CACHE } from '../http/cache-policy';
 import type { PageCache } from './page-cache';
 import type { PageGeneration } from './page-generation';
 import type { createPageRenderer } from './render-page';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, type AppConfig } from '../../src/config';
-import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/releases/apps';
-import { publish, type ReleaseContext } from '../../src/releases/commands';
-import { loadAppReleases } from '../../src/releases/store';
+import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/delivery/releases/apps';
+import { publish, type ReleaseContext } from '../../src/delivery/releases/commands';
+import { loadAppReleases } from '../../src/delivery/releases/store';
 import { startTestApp, type TestContext } from './app';
 
 /** What the real builds share today (shell and remotes alike). */

@@ -1,0 +1,85 @@
+import { UNRELEASED } from '@agency/shared';
+import type { Database } from '../../db/connection';
+import type { AppName } from '../releases/apps';
+import { candidateHealth } from '../canary/candidate-health';
+import type { Verdict } from '../canary/canary-judge';
+import type { DeliveryEvent } from '../releases/state';
+import { loadAppReleases } from '../releases/store';
+import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
+import { createSourceLocator } from '../health/source-locations';
+import { toMinute } from '../health/telemetry-kinds';
+
+/** The window `--status` reports by default. */
+export const DEFAULT_STATUS_WINDOW_MS = 60 * 60 * 1000;
+
+const UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `--since`: a duration back from now (`30m`, `1h`, `2d`) or a moment (`2026-11-24T09:00Z`);
+ * undefined for anything else.
+ */
+export function parseSince(value: string, now = Date.now()): Date | undefined {
+  const duration = /^(\d+)\s*([mhd])$/i.exec(value.trim());
+  if (duration) return new Date(now - Number(duration[1]) * UNITS_MS[duration[2]!.toLowerCase()]!);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return undefined;
+  const moment = new Date(value.trim());
+  return Number.isNaN(moment.getTime()) || moment.getTime() > now ? undefined : moment;
+}
+
+/** A release's health, and whether it is a canary's candidate (with the share of visitors it gets). */
+export type ReleaseStatusEntry = ReleaseHealth & { candidate: boolean; share?: number };
+
+export interface ReleaseStatus {
+  app: AppName;
+  /** The start of the window, ISO 8601 (whole minutes: reports are counted per minute). */
+  since: string;
+  releases: ReleaseStatusEntry[];
+  /** While a canary runs: its rules, and what its health says now (over the window since it started). */
+  canary: { release: string; share: number; min_views: number; promote_after: number | null; since: string; verdict: Verdict } | null;
+  /** Every decision about the app's releases, oldest first. */
+  events: DeliveryEvent[];
+}
+
+export interface ReleaseStatusContext {
+  db: Database;
+  releasesDir: string;
+  staticRoot: string;
+}
+
+/**
+ * What visitors' browsers saw of the app's current release and of every earlier one still kept
+ * (the ones a rollback or promote can return to), newest first. An app with no release reports
+ * its build folder (`dist`).
+ */
+export async function releaseStatus({ db, releasesDir, staticRoot }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
+  const state = await loadAppReleases(releasesDir, app);
+  const { releases, current, candidate, events } = state;
+  const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
+  if (!current) reported.unshift({ id: UNRELEASED, current: true });
+  const locator = createSourceLocator({ staticRoot, releasesOf: (name) => loadAppReleases(releasesDir, name) });
+  try {
+    const sinceMinute = toMinute(since.getTime());
+    const [health, canary] = await Promise.all([readReleaseHealth(db, app, reported, sinceMinute, locator), candidateHealth(db, app, state)]);
+    return {
+      app,
+      since: new Date(sinceMinute * 60_000).toISOString(),
+      releases: health.map((entry) =>
+        entry.id === candidate?.id ? { ...entry, candidate: true, share: candidate.share } : { ...entry, candidate: false },
+      ),
+      canary:
+        candidate && canary
+          ? {
+              release: candidate.id,
+              share: candidate.share,
+              min_views: candidate.minViews,
+              promote_after: candidate.promoteAfter,
+              since: candidate.since,
+              verdict: canary.verdict,
+            }
+          : null,
+      events,
+    };
+  } finally {
+    locator.close();
+  }
+}

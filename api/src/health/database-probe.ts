@@ -1,0 +1,22 @@
+import type { Db } from '../content/content-repository';
+
+/** Facts about the database itself that the API watches: content revision and writability. */
+
+/** The counter every change of services or blog posts moves (triggers of migration 0002). */
+export async function readContentRevision(db: Db): Promise<number> {
+  const row = await db.kysely.selectFrom('content_revision').select('revision').where('id', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.revision);
+}
+
+/**
+ * Rewrites the probe row and commits: it fails when the database cannot take writes (a full
+ * disk, a read-only file system or replica), which a `select 1` never shows.
+ */
+export async function probeWrite(db: Db): Promise<void> {
+  const result = await db.kysely
+    .updateTable('health_probe')
+    .set({ checked_at: db.dialect.timestamp(new Date()) })
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error('the health probe row is missing');
+}

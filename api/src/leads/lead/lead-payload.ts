@@ -1,0 +1,29 @@
+import type { Attribution, ContactMessage, JobApplication } from '@agency/shared';
+import type { SubmissionKind } from '../../content/content-repository';
+
+interface LeadBase {
+  id: number;
+  /** `<kind>-<id>`: the same on every delivery of this lead, so receivers can drop repeats. */
+  idempotency_key: string;
+  created_at: string;
+  /** The page the visitor sent it from, when the browser said. */
+  referrer: string | null;
+  /**
+   * Where the visitor came from (campaign tags, click ids, referring site, landing page); null
+   * when the form did not say. Leads queued before attribution existed have none.
+   */
+  attribution?: Attribution | null;
+}
+
+/**
+ * What every channel delivers about one stored submission. Frozen in the outbox row when the
+ * submission is stored, and sent as is (JSON) to the webhook.
+ */
+export type LeadPayload = LeadBase & SubmittedLead;
+
+/** What the visitor sent, by kind, with the defaults filled in. */
+export type SubmittedLead = { kind: 'contact'; submission: ContactMessage } | { kind: 'applications'; submission: JobApplication };
+
+export function idempotencyKey(kind: SubmissionKind, id: number): string {
+  return `${kind}-${id}`;
+}

@@ -1,0 +1,258 @@
+import path from 'node:path';
+import { loadConfig, loadTelemetryConfig, REPO_ROOT } from '../../src/config';
+import { cacheControlFor } from '../../src/http/cache-policy';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: `sqlite:${path.join(REPO_ROOT, 'data/agency.sqlite')}`,
+      logLevel: 'info',
+      logFormat: 'auto',
+      rateLimitMax: 5,
+      rateLimitWindow: 60_000,
+      trustProxy: false,
+      staticRoot: REPO_ROOT,
+      remoteUrls: {},
+      releasesDir: path.join(REPO_ROOT, 'data/releases'),
+      releasesKeep: 5,
+      shutdownTimeoutMs: 10_000,
+      // The server's own address, off production.
+      siteUrl: 'http://localhost:8080',
+      pageCacheMaxBytes: 64 * 1024 * 1024,
+    });
+    expect(REPO_ROOT).toBe(path.resolve(__dirname, '../../..'));
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db:5432/agency',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '20',
+      RATE_LIMIT_WINDOW: '30 seconds',
+      TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      STATIC_ROOT: '/srv/site',
+      REMOTE_HOME_URL: 'https://home.example/mf-manifest.json',
+      RELEASES_DIR: 'var/releases',
+      RELEASES_KEEP: '3',
+      SITE_URL: 'https://khvylia.com.ua',
+      PAGE_CACHE_MAX_MB: '16',
+    });
+    expect(config).toMatchObject({
+      port: 9090,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u:p@db:5432/agency',
+      logLevel: 'warn',
+      rateLimitMax: 20,
+      rateLimitWindow: 30_000,
+      trustProxy: '10.0.0.0/8,127.0.0.1',
+      staticRoot: '/srv/site',
+      remoteUrls: { home: 'https://home.example/mf-manifest.json' },
+      // Relative to the repo root, like the SQLite file.
+      releasesDir: path.join(REPO_ROOT, 'var/releases'),
+      releasesKeep: 3,
+      siteUrl: 'https://khvylia.com.ua',
+      pageCacheMaxBytes: 16 * 1024 * 1024,
+    });
+    expect(loadConfig({ PAGE_CACHE_MAX_MB: '0' }).pageCacheMaxBytes).toBe(0);
+    expect(loadConfig({ RELEASES_DIR: '/srv/releases' }).releasesDir).toBe('/srv/releases');
+    expect(loadConfig({ RATE_LIMIT_WINDOW: '120000', TRUST_PROXY: 'true' })).toMatchObject({ rateLimitWindow: 120_000, trustProxy: true });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/agency.sqlite' }).databaseUrl).toBe('sqlite:/var/lib/agency.sqlite');
+  });
+
+  it('refuses nonsense numbers', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RELEASES_KEEP: '0' })).toThrow(/RELEASES_KEEP/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '10s' })).toThrow(/SHUTDOWN_TIMEOUT/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_MB: '-1' })).toThrow(/PAGE_CACHE_MAX_MB/);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '2500' }).shutdownTimeoutMs).toBe(2500);
+  });
+
+  it('refuses rate-limit settings that would break or block every submission', () => {
+    expect(() => loadConfig({ RATE_LIMIT_MAX: '0' })).toThrow(/RATE_LIMIT_MAX/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: '1 minuet' })).toThrow(/RATE_LIMIT_WINDOW/);
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW: '0' })).toThrow(/RATE_LIMIT_WINDOW/);
+  });
+
+  it.each([
+    ['90000', 90_000],
+    ['1 minute', 60_000],
+    ['2h', 7_200_000],
+    ['1.5 s', 1_500],
+    ['250ms', 250],
+  ])('reads the rate-limit window %s as %d ms', (value, ms) => {
+    expect(loadConfig({ RATE_LIMIT_WINDOW: value }).rateLimitWindow).toBe(ms);
+  });
+});
+
+describe('SITE_URL', () => {
+  it.each([
+    ['https://khvylia.com.ua', 'https://khvylia.com.ua'],
+    ['https://khvylia.com.ua/', 'https://khvylia.com.ua'],
+    ['  https://khvylia.com.ua  ', 'https://khvylia.com.ua'],
+    ['HTTPS://Khvylia.COM.ua:443/', 'https://khvylia.com.ua'],
+    ['http://localhost:8080', 'http://localhost:8080'],
+    ['http://127.0.0.1:3000/', 'http://127.0.0.1:3000'],
+  ])('reads %s as the origin %s', (value, origin) => {
+    expect(loadConfig({ SITE_URL: value }).siteUrl).toBe(origin);
+  });
+
+  it.each(['', '   '])('treats %j as unset: the server’s own address, off production', (value) => {
+    expect(loadConfig({ SITE_URL: value, PORT: '3000' }).siteUrl).toBe('http://localhost:3000');
+  });
+
+  it('is required in production, where pages are cached for every visitor', () => {
+    for (const unset of [{}, { SITE_URL: '' }]) {
+      expect(() => loadConfig({ ...unset, NODE_ENV: 'production' })).toThrow(/^SITE_URL must be set in production: the public origin of the site/);
+    }
+    expect(loadConfig({ NODE_ENV: 'production', SITE_URL: 'https://khvylia.com.ua' }).siteUrl).toBe('https://khvylia.com.ua');
+  });
+
+  it.each([
+    'khvylia.com.ua',
+    '/blog',
+    'ftp://khvylia.com.ua',
+    'https://khvylia.com.ua/uk',
+    'https://khvylia.com.ua/blog/',
+    'https://khvylia.com.ua?lang=uk',
+    'https://khvylia.com.ua/?',
+    'https://khvylia.com.ua#top',
+    'https://user:secret@khvylia.com.ua',
+    'https://',
+  ])('refuses %s, which is no bare http(s) origin', (value) => {
+    expect(() => loadConfig({ SITE_URL: value })).toThrow(
+      `SITE_URL must be an http(s) origin such as https://example.com, got "${value}"`,
+    );
+  });
+});
+
+describe('LOG_FORMAT', () => {
+  it.each([
+    [undefined, 'auto'],
+    ['', 'auto'],
+    ['  ', 'auto'],
+    ['auto', 'auto'],
+    ['json', 'json'],
+    ['pretty', 'pretty'],
+    [' JSON ', 'json'],
+  ])('reads %j as %s', (value, format) => {
+    expect(loadConfig({ LOG_FORMAT: value }).logFormat).toBe(format);
+  });
+
+  it.each(['text', 'yaml', 'pino-pretty', 'true'])('refuses %j, failing the start with a message naming LOG_FORMAT', (value) => {
+    expect(() => loadConfig({ LOG_FORMAT: value })).toThrow(
+      `LOG_FORMAT must be json, pretty or auto (readable on a terminal, JSON otherwise), got "${value}"`,
+    );
+  });
+});
+
+describe('REDIS_URL', () => {
+  it.each([undefined, '', '   '])('is unset for %j: the rate limit stays in memory', (value) => {
+    expect(loadConfig({ REDIS_URL: value }).redisUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+    ['  redis://redis:6379/2  ', 'redis://redis:6379/2'],
+    ['rediss://:secret@cache.example.com:6380', 'rediss://:secret@cache.example.com:6380'],
+  ])('reads %j', (value, url) => {
+    expect(loadConfig({ REDIS_URL: value }).redisUrl).toBe(url);
+  });
+
+  it.each(['http://x', 'redis-host:6379', '127.0.0.1:6379', 'redis://', 'not a url'])(
+    'refuses %j, failing the start with a message naming REDIS_URL',
+    (value) => {
+      expect(() => loadConfig({ REDIS_URL: value })).toThrow(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    },
+  );
+
+  it('does not repeat a refused value, which may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'https://user:hunter2@cache.example.com' })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, got a URL with the scheme "https:"',
+    );
+  });
+});
+
+describe('cacheControlFor', () => {
+  it.each([
+    ['index.html', 'no-cache'],
+    ['remoteEntry.js', 'no-cache'],
+    ['mf-manifest.json', 'no-cache'],
+    ['main.3f2a9c1b7d.js', 'public, max-age=31536000, immutable'],
+    ['vendors-node_modules_react.0a1b2c3d4e5f.js', 'public, max-age=31536000, immutable'],
+    ['styles.abcdef0123.css', 'public, max-age=31536000, immutable'],
+    ['favicon.ico', 'public, max-age=86400'],
+    ['analytics.svg', 'public, max-age=86400'],
+  ])('%s → %s', (file, expected) => {
+    expect(cacheControlFor(`/some/dir/${file}`)).toBe(expected);
+  });
+});
+
+describe('telemetry (TELEMETRY, TELEMETRY_SAMPLE, TELEMETRY_RETENTION_DAYS, TELEMETRY_RATE_LIMIT)', () => {
+  it('is on for every page load by default, kept 14 days, 120 beacons a minute per address', () => {
+    expect(loadConfig({}).telemetry).toEqual({ enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 120 });
+    expect(loadTelemetryConfig({ TELEMETRY: '', TELEMETRY_SAMPLE: ' ', TELEMETRY_RETENTION_DAYS: '', TELEMETRY_RATE_LIMIT: '' })).toEqual({
+      enabled: true,
+      sample: 1,
+      retentionDays: 14,
+      rateLimitPerMinute: 120,
+    });
+  });
+
+  it.each([
+    ['on', true],
+    ['off', false],
+    [' OFF ', false],
+    ['On', true],
+  ])('reads TELEMETRY=%j as enabled: %s', (value, enabled) => {
+    expect(loadConfig({ TELEMETRY: value }).telemetry.enabled).toBe(enabled);
+  });
+
+  it.each(['yes', 'no', 'true', 'false', '0', '1', 'disabled'])('refuses TELEMETRY=%j', (value) => {
+    expect(() => loadConfig({ TELEMETRY: value })).toThrow(`TELEMETRY must be on or off, got "${value}"`);
+  });
+
+  it.each([
+    ['0', 0],
+    ['0.1', 0.1],
+    ['.25', 0.25],
+    ['1', 1],
+    [' 0.5 ', 0.5],
+  ])('reads TELEMETRY_SAMPLE=%j as %d', (value, sample) => {
+    expect(loadConfig({ TELEMETRY_SAMPLE: value }).telemetry.sample).toBe(sample);
+  });
+
+  it.each(['-0.1', '1.01', '2', '10%', 'half', 'NaN', 'Infinity'])('refuses TELEMETRY_SAMPLE=%j, outside 0 to 1', (value) => {
+    expect(() => loadConfig({ TELEMETRY_SAMPLE: value })).toThrow(`TELEMETRY_SAMPLE must be a number from 0 to 1, got "${value}"`);
+  });
+
+  it('reads the retention in whole days, at least one', () => {
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '30' }).telemetry.retentionDays).toBe(30);
+    expect(loadConfig({ TELEMETRY_RETENTION_DAYS: '1' }).telemetry.retentionDays).toBe(1);
+    for (const value of ['0', '-3', '1.5', '2w']) expect(() => loadConfig({ TELEMETRY_RETENTION_DAYS: value })).toThrow(/^TELEMETRY_RETENTION_DAYS must be an integer of at least 1/);
+  });
+
+  it('reads the per-address limit in beacons per minute, at least one', () => {
+    expect(loadConfig({ TELEMETRY_RATE_LIMIT: '600' }).telemetry.rateLimitPerMinute).toBe(600);
+    for (const value of ['0', '-1', '2.5', 'many']) expect(() => loadConfig({ TELEMETRY_RATE_LIMIT: value })).toThrow(/^TELEMETRY_RATE_LIMIT must be an integer of at least 1/);
+  });
+
+  it('keeps the other settings when telemetry is off', () => {
+    expect(loadConfig({ TELEMETRY: 'off', TELEMETRY_SAMPLE: '0.2' }).telemetry).toEqual({ enabled: false, sample: 0.2, retentionDays: 14, rateLimitPerMinute: 120 });
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it.each([undefined, '', '   '])('is unset for %j: GET /metrics does not exist', (value) => {
+    expect(loadConfig({ METRICS_TOKEN: value }).metricsToken).toBeUndefined();
+  });
+
+  it('is read without surrounding blanks', () => {
+    expect(loadConfig({ METRICS_TOKEN: '  s3cret-token \n' }).metricsToken).toBe('s3cret-token');
+  });
+});

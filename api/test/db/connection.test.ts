@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { createDatabase } from '../../src/db/connection';
+import { testDialect } from '../helpers/database';
+
+/**
+ * A process on `file` that holds SQLite's write lock (a transaction begun immediate, as a
+ * migration's is) for `ms` milliseconds: resolves once it holds it, with a promise of its exit.
+ */
+function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<number | null> }> {
+  const script = `
+    const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
+    db.exec('begin immediate; create table held (x)');
+    process.stdout.write('held\\n');
+    setTimeout(() => { db.exec('commit'); db.close(); }, ${ms});
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', () => resolve({ exited }));
+    child.once('exit', (code) => reject(new Error(`the lock holder exited (${code}) before holding the lock`)));
+  });
+}
+
+(testDialect() === 'sqlite' ? describe : describe.skip)('opening a SQLite database another process is writing', () => {
+  let dir: string;
+  // An earlier test file in the same Jest worker loads the driver's native addon first, and its
+  // errors then carry that module instance's class: opening must not depend on which one.
+  beforeAll(async () => {
+    await jest.isolateModulesAsync(async () => {
+      const { default: Driver } = await import('better-sqlite3');
+      new Driver(':memory:').close();
+    });
+  });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-connection-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  // Processes started together on a new file (two API replicas, a CLI beside a server) each
+  // switch it to WAL as they open it while another may be migrating it: the switch must wait
+  // for the other's lock, not fail the start with "database is locked".
+  it('waits for the lock to be released instead of failing to open', async () => {
+    const file = path.join(dir, 'site.sqlite');
+    const holder = await holdWriteLock(file, 300);
+    try {
+      const db = createDatabase(`sqlite:${file}`);
+      try {
+        const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
+        expect(rows[0]?.journal_mode).toBe('wal');
+        const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db.kysely);
+        expect(tables.rows.map((row) => row.name)).toContain('held');
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      expect(await holder.exited).toBe(0);
+    }
+  });
+});

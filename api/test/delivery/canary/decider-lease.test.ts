@@ -1,0 +1,52 @@
+import { createDatabase, type Database } from '../../../src/db/connection';
+import { migrateToLatest } from '../../../src/db/migrate';
+import { DatabaseLease } from '../../../src/delivery/canary/decider-lease';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+
+let testDb: TestDatabase;
+let db: Database;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDatabase(testDb.url);
+  await migrateToLatest(db);
+});
+afterAll(async () => {
+  await db.destroy();
+  await testDb.drop();
+});
+
+describe('DatabaseLease', () => {
+  it('is held by one process at a time, renewed by its holder, and taken over only once it lapses', async () => {
+    let now = 1_000_000;
+    const clock = () => now;
+    const first = new DatabaseLease(db, 'decisions', 5000, clock);
+    const second = new DatabaseLease(db, 'decisions', 5000, clock);
+    expect(await first.acquire()).toBe(true);
+    expect(await second.acquire()).toBe(false);
+    now += 4000;
+    expect(await first.acquire()).toBe(true);
+    now += 4000;
+    // Renewed 4 s ago with 5 s to live: still the first one's.
+    expect(await second.acquire()).toBe(false);
+    now += 1001;
+    expect(await second.acquire()).toBe(true);
+    expect(await first.acquire()).toBe(false);
+  });
+
+  it('is free for another at once when its holder gives it up, and other leases are apart', async () => {
+    const first = new DatabaseLease(db, 'apart', 60_000);
+    const second = new DatabaseLease(db, 'apart', 60_000);
+    const other = new DatabaseLease(db, 'other', 60_000);
+    expect(await first.acquire()).toBe(true);
+    expect(await other.acquire()).toBe(true);
+    expect(await second.acquire()).toBe(false);
+    await first.release();
+    expect(await second.acquire()).toBe(true);
+  });
+
+  it('lets exactly one of many processes asking at the same moment hold it', async () => {
+    const leases = Array.from({ length: 8 }, () => new DatabaseLease(db, 'race', 60_000));
+    const held = await Promise.all(leases.map((lease) => lease.acquire()));
+    expect(held.filter(Boolean)).toHaveLength(1);
+  });
+});
