@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Response } from 'playwright-core';
 import { FEDERATION_REGISTRY, REMOTE_NAMES, remoteUrlVariable, SECTION_IDS, type BlogPostSummary, type RemoteName } from '@agency/shared';
 import { createDatabase } from '../api/src/db/connection';
-import { cacheControlFor } from '../api/src/static/cache-policy';
+import { cacheControlFor } from '../api/src/http/cache-policy';
 import { eventually } from '../api/test/helpers/eventually';
 import { privacySpellings } from '../api/test/helpers/page-spellings';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';

@@ -1,7 +1,8 @@
 import { articleFiles } from '../src/content/content-sync';
 import { SEED_SERVICES } from '../src/content/services';
 import { createDatabase } from '../src/db/connection';
-import { listBlogPosts, listContactMessages, listServices } from '../src/content/content-repository';
+import { listBlogPosts, listServices } from '../src/content/content-repository';
+import { listContactMessages } from '../src/leads/submissions/submissions-repository';
 import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';

@@ -1,6 +1,7 @@
 import { ATTRIBUTION_KEYS } from '@agency/shared';
 import type { ConversionRow } from '../leads/submissions/conversion-report';
-import type { StoredContactMessage, StoredJobApplication, SubmissionKind } from '../content/content-repository';
+import type { SubmissionKind } from '../leads/lead/lead-payload';
+import type { StoredContactMessage, StoredJobApplication } from '../leads/submissions/submissions-repository';
 import type { OutboxEntry } from '../leads/outbox/outbox-repository';
 
 /** What the CLI lists: submissions of one kind, the lead outbox's undelivered rows, or conversion by source. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config';
-import { createDatabase } from '../db/connection';
+import { createDatabase, type Db } from '../db/connection';
 import { conversionReport } from '../leads/submissions/conversion-report';
-import { listContactMessages, listJobApplications, type Db } from '../content/content-repository';
+import { listContactMessages, listJobApplications } from '../leads/submissions/submissions-repository';
 import { idempotencyKey } from '../leads/lead/lead-payload';
 import { listUndelivered, requeueLead } from '../leads/outbox/outbox-repository';
 import { toCsv, toJson, type ListKind } from './format';

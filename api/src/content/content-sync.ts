@@ -2,18 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { typeset } from '@agency/shared';
-import type { Database } from '../db/connection';
-import {
-  insertBlogPost,
-  listBlogPostSources,
-  unpublishBlogPosts,
-  updateBlogPost,
-  type Db,
-  type NewBlogPost,
-} from './content-repository';
+import type { Database, Db } from '../db/connection';
+import { insertBlogPost, listBlogPostSources, unpublishBlogPosts, updateBlogPost, type NewBlogPost } from './content-repository';
 import { prepareCover } from './cover-images';
 import { ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from './front-matter';
 import { renderArticle } from './markdown';
+import { sanitizeBlogHtml } from './sanitize';
 
 /**
  * Publishing from files: every `*.md` in the content folder is an article (front matter and
@@ -66,6 +60,15 @@ function sourceHash(post: NewBlogPost): string {
   return createHash('sha256')
     .update(JSON.stringify([slug, title, excerpt, category, author, image_url, content, created_at.toISOString()]))
     .digest('hex');
+}
+
+/**
+ * A post as it is written: its HTML through the blog's allow-list (again: the Markdown's own HTML
+ * was already let through it), so nothing unsafe is ever stored. The source hash stays that of
+ * the article as read.
+ */
+function sanitized<Post extends NewBlogPost>(post: Post): Post {
+  return { ...post, content: sanitizeBlogHtml(post.content) };
 }
 
 /** What one file says about its slug even when the rest is broken, so its post is kept. */
@@ -155,10 +158,10 @@ export async function syncContent(database: Database, options: SyncOptions): Pro
     for (const [slug, { post }] of articles) {
       const row = existing.get(slug);
       if (!row) {
-        await insertBlogPost(db, post);
+        await insertBlogPost(db, sanitized(post));
         report.added.push(slug);
       } else if (row.source_hash !== post.source_hash || !row.published) {
-        await updateBlogPost(db, row.id, post, now);
+        await updateBlogPost(db, row.id, sanitized(post), now);
         report.updated.push(slug);
       } else {
         report.unchanged.push(slug);

@@ -1,6 +1,6 @@
 import { SEED_SERVICES } from './services';
-import type { Database } from '../db/connection';
-import { countRows, insertService, type Db } from './content-repository';
+import type { Database, Db } from '../db/connection';
+import { countServices, insertService } from './content-repository';
 
 /**
  * Fills an empty services table on first start. Runs under the dialect's write lock so two
@@ -11,7 +11,7 @@ export async function seedIfEmpty(db: Database): Promise<{ services: number }> {
   return db.dialect.withWriteLock(db.kysely, async (trx) => {
     const locked: Db = { kysely: trx, dialect: db.dialect };
     let services = 0;
-    if ((await countRows(locked, 'services')) === 0) {
+    if ((await countServices(locked)) === 0) {
       for (const service of SEED_SERVICES) {
         await insertService(locked, service);
         services += 1;

@@ -12,6 +12,12 @@ export interface Database {
   destroy(): Promise<void>;
 }
 
+/**
+ * What repository code takes: the database, or a transaction on it with the same dialect. The
+ * queries are shared by both dialects; see ./dialect.ts for what differs.
+ */
+export type Db = Pick<Database, 'kysely' | 'dialect'>;
+
 export interface DatabaseOptions {
   /** PostgreSQL pool size per process. */
   poolSize?: number;

@@ -1,12 +1,6 @@
-import type { Db } from '../content/content-repository';
+import type { Db } from '../db/connection';
 
-/** Facts about the database itself that the API watches: content revision and writability. */
-
-/** The counter every change of services or blog posts moves (triggers of migration 0002). */
-export async function readContentRevision(db: Db): Promise<number> {
-  const row = await db.kysely.selectFrom('content_revision').select('revision').where('id', '=', 1).executeTakeFirstOrThrow();
-  return Number(row.revision);
-}
+/** A fact about the database itself that the API watches: whether it takes writes. */
 
 /**
  * Rewrites the probe row and commits: it fails when the database cannot take writes (a full

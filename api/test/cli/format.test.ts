@@ -1,6 +1,6 @@
 import { ATTRIBUTION_KEYS, type AttributionKey } from '@agency/shared';
 import { csvCell, toCsv } from '../../src/cli/format';
-import type { StoredContactMessage } from '../../src/content/content-repository';
+import type { StoredContactMessage } from '../../src/leads/submissions/submissions-repository';
 import { parseCsv } from '../helpers/csv';
 
 // What a spreadsheet does with the export: it splits on its own list separator (`;` in

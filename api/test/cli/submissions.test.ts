@@ -1,7 +1,7 @@
 import { ATTRIBUTION_KEYS } from '@agency/shared';
 import { createDatabase, type Database } from '../../src/db/connection';
 import { migrateToLatest } from '../../src/db/migrate';
-import { insertContactMessage, insertJobApplication } from '../../src/content/content-repository';
+import { insertContactMessage, insertJobApplication } from '../../src/leads/submissions/submissions-repository';
 import type { LeadPayload } from '../../src/leads/lead/lead-payload';
 import { enqueueLead, getOutboxEntry, markAttemptFailed, markDelivered } from '../../src/leads/outbox/outbox-repository';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';

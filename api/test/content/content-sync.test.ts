@@ -10,10 +10,9 @@ import { articleDate, parseFrontMatter, splitFrontMatter } from '../../src/conte
 import { renderArticle } from '../../src/content/markdown';
 import { publishArticles } from '../../src/content/publish-at-start';
 import { createDatabase, type Database } from '../../src/db/connection';
-import { readContentRevision } from '../../src/health/database-probe';
 import { migrateToLatest } from '../../src/db/migrate';
 import { migrations } from '../../src/db/migrations';
-import { getBlogPost, listBlogPosts, listPublishedPostDates } from '../../src/content/content-repository';
+import { getBlogPost, listBlogPosts, listPublishedPostDates, readContentRevision } from '../../src/content/content-repository';
 import { REPO_CONTENT_DIR, startTestApp } from '../helpers/app';
 import { makeContentDir, writeArticle, writeCutJpeg, writePng } from '../helpers/articles';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -84,6 +83,17 @@ it('inserts new articles as sanitized HTML with their covers prepared at 1200×6
   await expect(sharp(mediaFile(second!.image_url)).metadata()).resolves.toMatchObject({ format: 'jpeg', width: 1200, height: 630 });
   // A bare date is that day at 09:00 in Kyiv.
   expect(db.dialect.readTimestamp(second?.created_at)).toBe('2026-02-03T07:00:00.000Z');
+});
+
+it("stores an article's own HTML sanitized, whatever it holds", async () => {
+  const html =
+    '<h2 onclick="alert(1)">Заголовок</h2><script>alert(1)</script><p>Текст <a href="javascript:alert(1)">посилання</a></p><img src="x" onerror="alert(1)"><iframe src="https://evil.example"></iframe>';
+  writeArticle(options.contentDir, 'xss.md', { slug: 'xss-attempt' }, `${html}\n`);
+  await syncContent(db, options);
+  const post = await postBySlug('xss-attempt');
+  expect(post?.content).toContain('<h2>Заголовок</h2>');
+  expect(post?.content).toContain('посилання');
+  expect(post?.content).not.toMatch(/script|onclick|onerror|javascript:|iframe/i);
 });
 
 it("publishes title, excerpt and text with the site's typography, code as written", async () => {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import { createDatabase, type Database } from '../../src/db/connection';
-import { countRows } from '../../src/content/content-repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT } from '../helpers/app';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database';
+import { countRows, createTestDatabase, testDialect, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
 import { httpRequest, type HttpResponse } from '../helpers/http';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';

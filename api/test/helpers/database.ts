@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { Db } from '../../src/db/connection';
+import type { DatabaseSchema } from '../../src/db/schema';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -49,4 +51,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/** How many rows a table holds (whatever the dialect returns a count as). */
+export async function countRows(db: Db, table: keyof DatabaseSchema): Promise<number> {
+  const row = await db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('count'))
+    .executeTakeFirstOrThrow();
+  return db.dialect.readCount(row.count);
 }

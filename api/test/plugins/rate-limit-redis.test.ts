@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createDatabase } from '../../src/db/connection';
-import { listContactMessages } from '../../src/content/content-repository';
+import { listContactMessages } from '../../src/leads/submissions/submissions-repository';
 import { startTestApp, VALID_CONTACT } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';

@@ -1,4 +1,4 @@
-import { listContactMessages } from '../../src/content/content-repository';
+import { listContactMessages } from '../../src/leads/submissions/submissions-repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../helpers/app';
 
 describe('per-client rate limit on the POST routes', () => {

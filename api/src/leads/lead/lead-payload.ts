@@ -1,5 +1,4 @@
 import type { Attribution, ContactMessage, JobApplication } from '@agency/shared';
-import type { SubmissionKind } from '../../content/content-repository';
 
 interface LeadBase {
   id: number;
@@ -23,6 +22,9 @@ export type LeadPayload = LeadBase & SubmittedLead;
 
 /** What the visitor sent, by kind, with the defaults filled in. */
 export type SubmittedLead = { kind: 'contact'; submission: ContactMessage } | { kind: 'applications'; submission: JobApplication };
+
+/** The kind of a lead: which form sent it (`contact` or `applications`). */
+export type SubmissionKind = SubmittedLead['kind'];
 
 export function idempotencyKey(kind: SubmissionKind, id: number): string {
   return `${kind}-${id}`;

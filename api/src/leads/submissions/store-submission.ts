@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../../db/database-errors';
+import type { Db } from '../../db/connection';
+import type { ChannelName } from '../../config/leads';
+import { idempotencyKey, type LeadPayload, type SubmittedLead } from '../lead/lead-payload';
+import { enqueueLead } from '../outbox/outbox-repository';
 import {
   findSubmissionByKey,
   insertContactMessage,
   insertJobApplication,
-  type Db,
   type SubmissionKey,
   type SubmissionMeta,
-} from '../../content/content-repository';
-import type { ChannelName } from '../../config/leads';
-import { idempotencyKey, type LeadPayload, type SubmittedLead } from '../lead/lead-payload';
-import { enqueueLead } from '../outbox/outbox-repository';
+} from './submissions-repository';
 
 /**
  * What became of a submission: stored now, found stored under its idempotency key by an earlier

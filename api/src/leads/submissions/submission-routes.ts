@@ -14,7 +14,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/connection';
-import { plausibleNextId, type SubmissionMeta } from '../../content/content-repository';
+import { plausibleNextId, type SubmissionMeta } from './submissions-repository';
 import type { ChannelName } from '../../config/leads';
 import { storeSubmission, type StoreOutcome } from './store-submission';
 import { ApiError, MESSAGES } from '../../http/api-error';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ATTRIBUTION_KEYS, ATTRIBUTION_VALUE_MAX, HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
-import { countRows, listContactMessages, listJobApplications } from '../../../src/content/content-repository';
+import { listContactMessages, listJobApplications } from '../../../src/leads/submissions/submissions-repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../../helpers/app';
+import { countRows } from '../../helpers/database';
 import type { HttpResponse } from '../../helpers/http';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
 import { openRawClient } from '../../helpers/raw-socket';
