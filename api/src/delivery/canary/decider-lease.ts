@@ -8,7 +8,7 @@ import type { Database } from '../../db/connection';
  * process that stops renewing (it crashed, or lost the database) is replaced once its lease lapses.
  * Taking and renewing is one statement, so two processes can never both believe they hold it.
  */
-export class DatabaseLease {
+export class DeciderLease {
   /** This process, as the lease row names it. */
   readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 

@@ -1,10 +1,10 @@
 import type { OutboxBacklog } from '@agency/shared/contracts';
-import type { Db, SubmissionKind } from '../../content/content-repository';
+import type { Db } from '../../db/connection';
 import type { ChannelName } from '../../config/leads';
-import type { LeadPayload } from '../lead/lead-payload';
+import type { LeadPayload, SubmissionKind } from '../lead/lead-payload';
 import { GIVE_UP_AFTER_MS } from './retry-schedule';
 
-/** The outbox table's rows as the delivery worker, health and the CLI see them. */
+/** The outbox table's rows as the outbox worker, health and the CLI see them. */
 
 export type OutboxStatus = 'pending' | 'delivered' | 'failed';
 
@@ -75,16 +75,16 @@ export async function hasDueLeads(db: Db, channels: readonly string[], now: Date
 }
 
 /**
- * Takes up to `limit` due rows for this worker: each gets a lease until `now + leaseMs` and one
- * more attempt. One UPDATE: on PostgreSQL the rows are picked `FOR UPDATE SKIP LOCKED`, so
- * workers of several processes never take the same row; on SQLite the statement runs under the
- * database's single write lock, which gives the same guarantee.
+ * Takes up to `limit` due rows for this worker: each gets a claim lease (`locked_until`) until
+ * `now + claimLeaseMs` and one more attempt. One UPDATE: on PostgreSQL the rows are picked
+ * `FOR UPDATE SKIP LOCKED`, so workers of several processes never take the same row; on SQLite
+ * the statement runs under the database's single write lock, which gives the same guarantee.
  */
 export async function claimDueLeads(
   db: Db,
   channels: readonly string[],
   now: Date,
-  { limit, leaseMs }: { limit: number; leaseMs: number },
+  { limit, claimLeaseMs }: { limit: number; claimLeaseMs: number },
 ): Promise<ClaimedLead[]> {
   if (channels.length === 0) return [];
   const picked = dueRows(db, channels, now)
@@ -96,7 +96,7 @@ export async function claimDueLeads(
     .updateTable('lead_outbox')
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
-      locked_until: db.dialect.timestamp(new Date(now.getTime() + leaseMs)),
+      locked_until: db.dialect.timestamp(new Date(now.getTime() + claimLeaseMs)),
     }))
     .where('id', 'in', picked)
     .returning(['id', 'channel', 'attempts', 'give_up_at', 'payload'])
@@ -185,8 +185,8 @@ export async function getOutboxEntry(db: Db, id: number): Promise<OutboxEntry | 
 
 /**
  * Puts a failed (or waiting) delivery back in the queue, due now, with a fresh 24 h to succeed.
- * Delivered rows are left alone: re-sending a lead someone already has is not a retry. A lease
- * is kept: a worker in the middle of delivering the row finishes first.
+ * Delivered rows are left alone: re-sending a lead someone already has is not a retry. A claim
+ * lease is kept: a worker in the middle of delivering the row finishes first.
  */
 export async function requeueLead(db: Db, id: number, now: Date): Promise<OutboxEntry | undefined> {
   await db.kysely

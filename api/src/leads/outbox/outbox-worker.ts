@@ -1,23 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../content/content-repository';
+import type { Db } from '../../db/connection';
 import type { LeadChannel } from './channels';
 import { DeliveryError } from './channels/lead-channel';
 import { claimDueLeads, hasDueLeads, markAttemptFailed, markDelivered, type ClaimedLead } from './outbox-repository';
-import { DELIVERY_TIMEOUT_MS, LEASE_MS, nextAttemptAt } from './retry-schedule';
+import { CLAIM_LEASE_MS, DELIVERY_TIMEOUT_MS, nextAttemptAt } from './retry-schedule';
 
-/** How often an idle worker looks for due rows (other processes' leads, retries, expired leases). */
+/** How often an idle worker looks for due rows (other processes' leads, retries, expired claim leases). */
 export const POLL_INTERVAL_MS = 1_000;
 /** Rows claimed at once; they are delivered in parallel. */
 const BATCH_SIZE = 25;
 
-export interface DeliveryWorker {
+export interface OutboxWorker {
   /** A lead was just stored: look now rather than at the next poll. */
   wake(): void;
   /** Stops polling, aborts deliveries in flight (they are retried later) and waits for them. */
   stop(): Promise<void>;
 }
 
-export interface DeliveryWorkerOptions {
+export interface OutboxWorkerOptions {
   db: Db;
   channels: readonly LeadChannel[];
   log: FastifyBaseLogger;
@@ -29,7 +29,7 @@ export interface DeliveryWorkerOptions {
  * (a row is marked delivered only after its receiver accepted it), with retries on the
  * schedule of ./retry-schedule.ts, until the row's deadline marks it failed.
  */
-export function startDeliveryWorker({ db, channels, log, pollIntervalMs = POLL_INTERVAL_MS }: DeliveryWorkerOptions): DeliveryWorker {
+export function startOutboxWorker({ db, channels, log, pollIntervalMs = POLL_INTERVAL_MS }: OutboxWorkerOptions): OutboxWorker {
   const byName = new Map(channels.map((channel) => [channel.name as string, channel]));
   const names = [...byName.keys()];
   const shutdown = new AbortController();
@@ -61,11 +61,11 @@ export function startDeliveryWorker({ db, channels, log, pollIntervalMs = POLL_I
 
   async function drain(): Promise<void> {
     while (!stopped && (await hasDueLeads(db, names, new Date()))) {
-      const claimed = await claimDueLeads(db, names, new Date(), { limit: BATCH_SIZE, leaseMs: LEASE_MS });
+      const claimed = await claimDueLeads(db, names, new Date(), { limit: BATCH_SIZE, claimLeaseMs: CLAIM_LEASE_MS });
       if (claimed.length === 0) return;
       const accepted = await Promise.all(claimed.map((row) => deliver(row)));
       // Delivered rows of a batch are recorded together; should this process die first, they
-      // are sent again when their lease ends (at least once, same idempotency key).
+      // are sent again when their claim lease ends (at least once, same idempotency key).
       await markDelivered(
         db,
         claimed.filter((_, index) => accepted[index]).map((row) => row.id),

@@ -1,4 +1,4 @@
-/** When the delivery worker tries a lead again, and when it gives up. */
+/** When the outbox worker tries a lead again, and when it gives up. */
 
 /** The first retry comes this soon (before jitter), so a receiver's brief hiccup costs seconds. */
 export const FIRST_RETRY_MS = 2_000;
@@ -8,8 +8,11 @@ export const MAX_RETRY_MS = 15 * 60_000;
 export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 /** One delivery attempt may take this long before it counts as failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** A claimed row is another worker's again after this long (its worker died mid-delivery). */
-export const LEASE_MS = 3 * DELIVERY_TIMEOUT_MS;
+/**
+ * A claimed outbox row is held this long by the worker that claimed it; after that it is another
+ * worker's again (its worker died mid-delivery).
+ */
+export const CLAIM_LEASE_MS = 3 * DELIVERY_TIMEOUT_MS;
 
 /**
  * The wait after the `attempts`-th failed attempt: 2 s, 4 s, 8 s … up to 15 min, ±20 % so that

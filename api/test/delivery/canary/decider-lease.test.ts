@@ -1,6 +1,6 @@
 import { createDatabase, type Database } from '../../../src/db/connection';
 import { migrateToLatest } from '../../../src/db/migrate';
-import { DatabaseLease } from '../../../src/delivery/canary/decider-lease';
+import { DeciderLease } from '../../../src/delivery/canary/decider-lease';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 let testDb: TestDatabase;
@@ -15,12 +15,12 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-describe('DatabaseLease', () => {
+describe('DeciderLease', () => {
   it('is held by one process at a time, renewed by its holder, and taken over only once it lapses', async () => {
     let now = 1_000_000;
     const clock = () => now;
-    const first = new DatabaseLease(db, 'decisions', 5000, clock);
-    const second = new DatabaseLease(db, 'decisions', 5000, clock);
+    const first = new DeciderLease(db, 'decisions', 5000, clock);
+    const second = new DeciderLease(db, 'decisions', 5000, clock);
     expect(await first.acquire()).toBe(true);
     expect(await second.acquire()).toBe(false);
     now += 4000;
@@ -34,9 +34,9 @@ describe('DatabaseLease', () => {
   });
 
   it('is free for another at once when its holder gives it up, and other leases are apart', async () => {
-    const first = new DatabaseLease(db, 'apart', 60_000);
-    const second = new DatabaseLease(db, 'apart', 60_000);
-    const other = new DatabaseLease(db, 'other', 60_000);
+    const first = new DeciderLease(db, 'apart', 60_000);
+    const second = new DeciderLease(db, 'apart', 60_000);
+    const other = new DeciderLease(db, 'other', 60_000);
     expect(await first.acquire()).toBe(true);
     expect(await other.acquire()).toBe(true);
     expect(await second.acquire()).toBe(false);
@@ -45,7 +45,7 @@ describe('DatabaseLease', () => {
   });
 
   it('lets exactly one of many processes asking at the same moment hold it', async () => {
-    const leases = Array.from({ length: 8 }, () => new DatabaseLease(db, 'race', 60_000));
+    const leases = Array.from({ length: 8 }, () => new DeciderLease(db, 'race', 60_000));
     const held = await Promise.all(leases.map((lease) => lease.acquire()));
     expect(held.filter(Boolean)).toHaveLength(1);
   });

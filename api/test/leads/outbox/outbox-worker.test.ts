@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { SERVICE_TYPES } from '@agency/shared';
 import { sql } from 'kysely';
-import { countRows } from '../../../src/content/content-repository';
 import type { LeadsConfig } from '../../../src/config/leads';
 import type { LeadPayload } from '../../../src/leads/lead/lead-payload';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../../helpers/app';
+import { countRows } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, startSmtpSink, type HttpReceiver, type SmtpSink } from '../../helpers/lead-receivers';
 
