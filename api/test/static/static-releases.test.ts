@@ -3,6 +3,7 @@ import { publish, RefusedError, rollback } from '../../src/delivery/releases/com
 import { startTestApp } from '../helpers/app';
 import { eventually } from '../helpers/eventually';
 import { setUpReleaseSuite, type FixtureBuild } from '../helpers/releases';
+import { formatReleaseResult } from '../../src/cli/release-text';
 
 // The all-in-one server with published releases: what /remotes.json says, which files are served
 // from which release, and that a new current release shows without a restart. (How soon is the
@@ -23,7 +24,7 @@ const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')
 /** Publishes a build and waits for the server to name it current; returns its id. */
 async function releaseAndWait(app: string, build: string | FixtureBuild, keep?: number): Promise<string> {
   const output = await publish(suite.fixture.context, app, suite.fixture.build(app, typeof build === 'string' ? { label: build } : build), keep);
-  const id = /release (\S+) is now current/.exec(output.join('\n'))?.[1] ?? '';
+  const id = /release (\S+) is now current/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
   const current = async () => {
     const document = await remotesJson();
     return (app === 'shell' ? document.shell.release : document.remotes[app]?.release) === id;

@@ -6,7 +6,7 @@ import { decideCandidate, type ReleaseContext } from '../releases/commands';
 import { LockHeldError } from '../releases/lock';
 import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
-import { DatabaseLease } from './decider-lease';
+import { DeciderLease } from './decider-lease';
 import type { ReleaseDecisionMessage } from './ops-webhook';
 
 /** How often the process holding the lease looks at every canary. */
@@ -32,14 +32,14 @@ export interface CanaryControllerOptions {
 }
 
 /**
- * Rolls a canary's candidate back, or promotes it, by its health (delivery/canary-judge), once for
+ * Rolls a canary's candidate back, or promotes it, by its health (canary-judge.ts), once for
  * the site however many API processes run: each second, while some app runs a canary, a process
  * takes or renews the database lease, and only its holder judges and decides. The decision is
  * written to the releases' state under the release command's lock (so it never interleaves with a
  * person's command), and every process serves it within a second, as it does any release change.
  */
 export function startCanaryController({ db, context, releases, log, site, notify, intervalMs = DECISION_INTERVAL_MS }: CanaryControllerOptions) {
-  const lease = new DatabaseLease(db, DECISION_LEASE, DECISION_LEASE_TTL_MS);
+  const lease = new DeciderLease(db, DECISION_LEASE, DECISION_LEASE_TTL_MS);
   /** The hold last reported per app, so a held promotion is logged once, not every second. */
   const held = new Map<string, string>();
   let leased = false;
@@ -65,9 +65,10 @@ export function startCanaryController({ db, context, releases, log, site, notify
       const action = verdict.action === 'promote' ? 'promoted' : 'rolled_back';
       const decided = await decideCandidate(context, app, id, action, verdict.reason);
       if (!decided) continue;
-      log.warn({ app, release: id, action: decided.action, reason: decided.reason }, `canary: ${app} release ${id} ${decided.action.replace('_', ' ')}`);
-      const current = decided.action === 'promoted' ? id : (state.current?.id ?? UNRELEASED);
-      void notify?.({ type: 'release_decision', site, app, release: id, action: decided.action as 'promoted' | 'rolled_back', reason: decided.reason, at: decided.at, current });
+      // The decision may differ from the verdict: a promotion the compatibility gate refuses is a rollback.
+      log.warn({ app, release: decided.release, action: decided.action, reason: decided.reason, at: decided.at }, 'canary: candidate decided');
+      const current = decided.action === 'promoted' ? decided.release : (state.current?.id ?? UNRELEASED);
+      void notify?.({ type: 'release_decision', site, app, release: decided.release, action: decided.action, reason: decided.reason, at: decided.at, current });
     }
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MIN_VIEWS, parseReleaseArgs } from '../../../src/cli/release';
+import { formatReleaseResult } from '../../../src/cli/release-text';
 import { UsageError } from '../../../src/cli/parse-cli-args';
 import {
   abort,
@@ -15,6 +16,7 @@ import {
   rollback,
   stage,
   type CanaryOptions,
+  type ListResult,
 } from '../../../src/delivery/releases/commands';
 import { pruneReleases } from '../../../src/delivery/releases/prune';
 import { readState, STATE_FILE, type ReleaseState } from '../../../src/delivery/releases/state';
@@ -69,7 +71,8 @@ async function refusedWith(attempt: Promise<unknown>): Promise<string> {
 }
 
 /** Release id → the note `--list` prints after it ('' for none). */
-function notes(listing: readonly string[]): Record<string, string> {
+function notes(result: ListResult): Record<string, string> {
+  const listing = formatReleaseResult(result);
   const header = listing[1] ?? '';
   // The note follows the PUBLISHED column (24 wide) and two spaces.
   const noteAt = header.indexOf('PUBLISHED') + 24 + 2;
@@ -84,7 +87,8 @@ describe('stage', () => {
     const output = await stage(fixture.context, 'blog', dist, previewUrl);
     const staged = (await keptIds('blog')).find((id) => id !== current) ?? '';
     expect(staged).not.toBe('');
-    expect(output).toEqual([
+    expect(output).toMatchObject({ kind: 'stage', build: { release: { id: staged }, created: true, dist }, alreadyCurrent: false, pruned: [] });
+    expect(formatReleaseResult(output)).toEqual([
       `Published blog release ${staged} from ${dist}`,
       `blog release ${staged} is staged: no visitor gets it`,
       `Preview it in one browser (valid 24 h): https://preview.example/?release=${staged}`,
@@ -101,7 +105,8 @@ describe('stage', () => {
     const current = await release('blog', { label: 'a', stamp: STAMP });
     const before = stateFile('blog');
     const output = await stage(fixture.context, 'blog', fixture.build('blog', { label: 'a', stamp: STAMP }), previewUrl);
-    expect(output).toEqual([
+    expect(output).toMatchObject({ build: { release: { id: current }, created: false }, alreadyCurrent: true });
+    expect(formatReleaseResult(output)).toEqual([
       `blog release ${current} already holds this build`,
       `${current} is the current blog release: every visitor gets it already`,
       `Preview it in one browser (valid 24 h): https://preview.example/?release=${current}`,
@@ -127,7 +132,8 @@ describe('canary', () => {
     const { candidate, history, events } = await state('blog');
     const id = candidate?.id ?? '';
     expect(id).not.toBe(current);
-    expect(output).toEqual([
+    expect(output).toMatchObject({ kind: 'canary', build: { release: { id }, created: true, dist }, candidate: { id, share: 50 }, current: { id: current } });
+    expect(formatReleaseResult(output)).toEqual([
       `Published blog release ${id} from ${dist}`,
       `blog release ${id} is the candidate for 50 % of visitors, judged after 100 page views, promoted after 500 healthy page views; the others get ${current}`,
     ]);
@@ -146,7 +152,8 @@ describe('canary', () => {
   it('takes a kept release by id, and says visitors get dist when nothing is current', async () => {
     const staged = await stageBuild('blog', { label: 's' });
     const output = await canary(fixture.context, 'blog', { ...HALF, id: staged, share: 5 });
-    expect(output).toEqual([`blog release ${staged} is the candidate for ${describeCanary({ ...HALF, share: 5 })}; the others get dist`]);
+    expect(output).toMatchObject({ build: undefined, candidate: { id: staged }, current: undefined });
+    expect(formatReleaseResult(output)).toEqual([`blog release ${staged} is the candidate for ${describeCanary({ ...HALF, share: 5 })}; the others get dist`]);
     expect((await state('blog')).candidate).toMatchObject({ id: staged, share: 5 });
     expect(notes(await list(fixture.context, 'blog'))).toEqual({ [staged]: 'candidate, 5 % of visitors' });
   });
@@ -219,7 +226,7 @@ describe('promote and abort', () => {
   it('promotes the candidate: it becomes current and is no longer the candidate', async () => {
     const current = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
-    expect(await promoteCandidate(fixture.context, 'blog')).toEqual([`blog release ${candidate} is now current (was ${current})`]);
+    expect(formatReleaseResult(await promoteCandidate(fixture.context, 'blog'))).toEqual([`blog release ${candidate} is now current (was ${current})`]);
     const after = await state('blog');
     expect(after.history).toEqual([current, candidate]);
     expect(after.candidate).toBeUndefined();
@@ -250,7 +257,7 @@ describe('promote and abort', () => {
     const current = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
     const started = (await state('blog')).candidate?.since ?? '';
-    expect(await abort(fixture.context, 'blog')).toEqual([`Dropped blog candidate ${candidate}: every visitor gets ${current}`]);
+    expect(formatReleaseResult(await abort(fixture.context, 'blog'))).toEqual([`Dropped blog candidate ${candidate}: every visitor gets ${current}`]);
     const after = await state('blog');
     expect(after.history).toEqual([current]);
     expect(after.candidate).toBeUndefined();

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatReleaseResult } from '../../../src/cli/release-text';
 import { REPO_ROOT } from '../../../src/config';
 import { list, promote, publish, RefusedError, rollback } from '../../../src/delivery/releases/commands';
 import { gitRevision, releaseId } from '../../../src/delivery/releases/release-id';
@@ -29,7 +30,8 @@ describe('publishing', () => {
     const output = await publish(fixture.context, 'blog', dist);
     const id = (await currentId('blog')) ?? '';
     expect(id).toMatch(/^1\.0\.0-([0-9a-f]{7,}(-dirty)?|unknown)-20261122T061500Z$/);
-    expect(output).toEqual([`Published blog release ${id} from ${dist}`, `blog release ${id} is now current`]);
+    expect(output).toMatchObject({ kind: 'publish', app: 'blog', build: { release: { id }, created: true, dist }, alreadyCurrent: false, pruned: [] });
+    expect(formatReleaseResult(output)).toEqual([`Published blog release ${id} from ${dist}`, `blog release ${id} is now current`]);
     const dir = path.join(fixture.releasesDir, 'blog', id);
     expect(fs.readFileSync(path.join(dir, 'chunk.0123abcd45.js'), 'utf8')).toBe('chunk("v1")');
     expect(fs.existsSync(path.join(dir, 'assets/logo.aaaaaaaa11.svg'))).toBe(true);
@@ -46,7 +48,7 @@ describe('publishing', () => {
     // No temp folders or lock left behind.
     expect(fs.readdirSync(path.join(fixture.releasesDir, 'blog')).sort()).toEqual([id, 'state.json']);
 
-    const listing = await list(fixture.context, 'blog');
+    const listing = formatReleaseResult(await list(fixture.context, 'blog'));
     expect(listing[0]).toBe('blog releases, newest first (* = current):');
     expect(listing[2]).toMatch(new RegExp(`^\\* ${id.replace(/\./g, '\\.')} +2026-11-22T06:15:00.123Z +\\S+ +2026-01-01T\\S+ +current$`));
   });
@@ -61,7 +63,8 @@ describe('publishing', () => {
 
     // Publishing the first build again makes its existing release current; nothing is copied over it.
     const output = await publish(fixture.context, 'home', fixture.build('home', { stamp, label: 'v1' }));
-    expect(output).toEqual([`home release ${first} already holds this build`, `home release ${first} is now current`]);
+    expect(output).toMatchObject({ build: { release: { id: first }, created: false }, alreadyCurrent: false });
+    expect(formatReleaseResult(output)).toEqual([`home release ${first} already holds this build`, `home release ${first} is now current`]);
     expect(await history('home')).toEqual([first, second, first]);
     expect((await loadAppReleases(fixture.releasesDir, 'home')).releases).toHaveLength(2);
   });
@@ -103,7 +106,9 @@ describe('rollback and promote', () => {
   it('rolls back to the previous release, and no further than the first', async () => {
     const first = await release('forms', { label: 'v1' });
     const second = await release('forms', { label: 'v2' });
-    expect(await rollback(fixture.context, 'forms')).toEqual([`Rolled back forms: release ${first} is now current (was ${second})`]);
+    const rolledBack = await rollback(fixture.context, 'forms');
+    expect(rolledBack).toMatchObject({ kind: 'rollback', app: 'forms', from: { id: second }, to: { id: first } });
+    expect(formatReleaseResult(rolledBack)).toEqual([`Rolled back forms: release ${first} is now current (was ${second})`]);
     expect(await currentId('forms')).toBe(first);
     expect(await history('forms')).toEqual([first]);
     await expect(rollback(fixture.context, 'forms')).rejects.toThrow(`forms has no previous release to roll back to; the current release stays ${first}.`);
@@ -112,9 +117,13 @@ describe('rollback and promote', () => {
 
   it('promotes any kept release', async () => {
     const [a, b, c] = [await release('blog', { label: 'a' }), await release('blog', { label: 'b' }), await release('blog', { label: 'c' })];
-    expect(await promote(fixture.context, 'blog', a)).toEqual([`blog release ${a} is now current (was ${c})`]);
+    const promoted = await promote(fixture.context, 'blog', a);
+    expect(promoted).toMatchObject({ kind: 'promote', release: { id: a }, alreadyCurrent: false, from: { id: c } });
+    expect(formatReleaseResult(promoted)).toEqual([`blog release ${a} is now current (was ${c})`]);
     expect(await history('blog')).toEqual([a, b, c, a]);
-    expect(await promote(fixture.context, 'blog', a)).toEqual([`${a} is already the current blog release`]);
+    const again = await promote(fixture.context, 'blog', a);
+    expect(again).toMatchObject({ release: { id: a }, alreadyCurrent: true });
+    expect(formatReleaseResult(again)).toEqual([`${a} is already the current blog release`]);
     await expect(promote(fixture.context, 'blog', 'nope')).rejects.toThrow(/There is no blog release nope\. Kept releases: /);
     // A rollback undoes the promotion.
     await rollback(fixture.context, 'blog');

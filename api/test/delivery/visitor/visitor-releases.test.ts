@@ -10,6 +10,7 @@ import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';
 import { SHELL_BUNDLE, SHELL_TEMPLATE } from '../../helpers/page-builds';
 import { publishFixture, setUpReleaseSuite } from '../../helpers/releases';
+import { formatReleaseResult } from '../../../src/cli/release-text';
 
 // How the server chooses each visitor's releases, over HTTP: the current ones; a canary's
 // candidate for a browser whose bucket cookie falls in its share (a browser's first navigation is
@@ -139,7 +140,7 @@ describe('a canary', () => {
 
   beforeAll(async () => {
     const output = await canary(suite.fixture.context, 'blog', { dist: suite.fixture.build('blog', { label: 'v2' }), share: 100, minViews: 100, promoteAfter: null });
-    candidate = /blog release (\S+) is the candidate/.exec(output.join('\n'))?.[1] ?? '';
+    candidate = /blog release (\S+) is the candidate/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
     expect(candidate).not.toBe('');
     expect(candidate).not.toBe(current);
     await eventually(`the candidate ${candidate} to reach the server`, () => blogOf(bucket(0)), (release) => release === candidate);
@@ -267,14 +268,14 @@ describe('a preview link', () => {
 
   beforeAll(async () => {
     // The server reads the same file: RELEASE_PREVIEW_SECRET is not set in the test config.
-    secret = loadPreviewSecret({}, suite.fixture.releasesDir);
+    secret = loadPreviewSecret(undefined, suite.fixture.releasesDir);
     const output = await stage(suite.fixture.context, 'blog', suite.fixture.build('blog', { label: 'v3' }), (release) =>
       previewUrl(TEST_SITE_URL, signPreviewToken({ app: 'blog', release }, secret)),
     );
-    staged = /blog release (\S+) is staged/.exec(output.join('\n'))?.[1] ?? '';
+    staged = /blog release (\S+) is staged/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
     expect(staged).not.toBe('');
     // The link the release command prints, as the team would open it.
-    const link = new URL(/https:\S+/.exec(output.join('\n'))?.[0] ?? '');
+    const link = new URL(/https:\S+/.exec(formatReleaseResult(output).join('\n'))?.[0] ?? '');
     expect(link.origin).toBe(TEST_SITE_URL);
     token = link.searchParams.get('preview') ?? '';
     await eventually(`the staged release ${staged} to reach the server`, () => blogOf(previewCookie()), (release) => release === staged);
@@ -370,7 +371,7 @@ describe('a preview link', () => {
 
     beforeAll(async () => {
       const output = await canary(suite.fixture.context, 'blog', { dist: suite.fixture.build('blog', { label: 'v4' }), share: 100, minViews: 100, promoteAfter: null });
-      candidate = /blog release (\S+) is the candidate/.exec(output.join('\n'))?.[1] ?? '';
+      candidate = /blog release (\S+) is the candidate/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
       await eventually('the canary to reach the server', () => blogOf(bucket(0)), (release) => release === candidate);
     });
 
