@@ -1,4 +1,4 @@
-import type { ReleaseStatus } from '../delivery/status/release-status';
+import type { ReleaseStatus } from '../delivery';
 import { inertText } from './terminal-text';
 
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);

@@ -1,13 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { loadReleaseConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } from '../config';
-import { loadPreviewSecret, previewUrl, signPreviewToken } from '../delivery/visitor/preview-token';
-import { createDatabase } from '../db/connection';
-import { migrateToLatest } from '../db/migrate';
-import { DEFAULT_STATUS_WINDOW_MS, parseSince, releaseStatus } from '../delivery/status/release-status';
-import { formatReleaseStatus } from './release-status-text';
-import { APP_NAMES, appFolder, distDir, isAppName, type AppName } from '../delivery/releases/apps';
+import { loadDeliveryConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } from '../config';
 import {
+  loadPreviewSecret,
+  previewUrl,
+  signPreviewToken,
+  DEFAULT_STATUS_WINDOW_MS,
+  parseSince,
+  releaseStatus,
+  APP_NAMES,
+  appFolder,
+  distDir,
+  isAppName,
+  type AppName,
   abort,
   canary,
   list,
@@ -18,10 +23,14 @@ import {
   rollback,
   stage,
   type CanaryOptions,
-  type Output,
   type ReleaseContext,
-} from '../delivery/releases/commands';
-import { LockHeldError } from '../delivery/releases/lock';
+  type ReleaseResult,
+  LockHeldError,
+} from '../delivery';
+import { createDatabase } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { formatReleaseStatus } from './release-status-text';
+import { formatReleaseResult } from './release-text';
 import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, terminalIo, UsageError, type Io } from './parse-cli-args';
 
 /**
@@ -176,11 +185,11 @@ export async function main(argv: readonly string[], env: Record<string, string |
   const io = terminalIo(given);
   try {
     const { app, action } = parseReleaseArgs(argv);
-    const config = loadReleaseConfig(env);
+    const config = loadDeliveryConfig(env);
     const context: ReleaseContext = { ...config, keep: config.releasesKeep, repoRoot: REPO_ROOT };
-    let output: Output;
     if (action.kind === 'status') {
       const db = createDatabase(normalizeDatabaseUrl(env.DATABASE_URL));
+      let output: string[];
       try {
         // A database the server has not opened yet reports no visits rather than failing.
         await migrateToLatest(db);
@@ -189,24 +198,28 @@ export async function main(argv: readonly string[], env: Record<string, string |
       } finally {
         await db.destroy();
       }
-    } else if (action.kind === 'list') output = await list(context, app);
-    else if (action.kind === 'rollback') output = await rollback(context, app);
-    else if (action.kind === 'abort') output = await abort(context, app);
-    else if (action.kind === 'promote') output = action.id ? await promote(context, app, action.id) : await promoteCandidate(context, app);
-    else if (action.kind === 'canary' && action.id) output = await canary(context, app, action);
+      output.forEach((line) => io.out(line));
+      return 0;
+    }
+    let result: ReleaseResult;
+    if (action.kind === 'list') result = await list(context, app);
+    else if (action.kind === 'rollback') result = await rollback(context, app);
+    else if (action.kind === 'abort') result = await abort(context, app);
+    else if (action.kind === 'promote') result = action.id ? await promote(context, app, action.id) : await promoteCandidate(context, app);
+    else if (action.kind === 'canary' && action.id) result = await canary(context, app, action);
     else {
       if (!action.dist) buildIfStale(app);
       // A build made here lands in the repo's dist; --dist (CI artifacts) is relative to where the
       // caller stood (npm run moves to the repo root and keeps that folder in INIT_CWD).
       const dist = action.dist ? path.resolve(env.INIT_CWD ?? process.cwd(), action.dist) : distDir(REPO_ROOT, app);
-      if (action.kind === 'canary') output = await canary(context, app, { ...action, dist });
+      if (action.kind === 'canary') result = await canary(context, app, { ...action, dist });
       else if (action.kind === 'stage') {
-        const secret = loadPreviewSecret(env, config.releasesDir);
+        const secret = loadPreviewSecret(config.previewSecret, config.releasesDir);
         const site = resolveSiteUrl(env, Number(env.PORT?.trim() || 8080));
-        output = await stage(context, app, dist, (release) => previewUrl(site, signPreviewToken({ app, release }, secret)), action.keep ?? context.keep);
-      } else output = await publish(context, app, dist, action.keep ?? context.keep);
+        result = await stage(context, app, dist, (release) => previewUrl(site, signPreviewToken({ app, release }, secret)), action.keep ?? context.keep);
+      } else result = await publish(context, app, dist, action.keep ?? context.keep);
     }
-    output.forEach((line) => io.out(line));
+    formatReleaseResult(result).forEach((line) => io.out(line));
     return 0;
   } catch (error) {
     const usageCode = reportUsage(error, USAGE, io);

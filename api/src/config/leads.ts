@@ -1,4 +1,5 @@
-type Env = Record<string, string | undefined>;
+import { Type, type StaticDecode } from '@sinclair/typebox';
+import { invalid, optionalText, readEnv, variable, type Env } from './env';
 
 /** The channels a lead can be sent through; each is on when its environment variables are set. */
 export const CHANNEL_NAMES = ['webhook', 'telegram', 'email'] as const;
@@ -31,23 +32,34 @@ export interface LeadsConfig {
 
 export const TELEGRAM_API_URL = 'https://api.telegram.org';
 
-function value(env: Env, name: string): string | undefined {
-  const trimmed = env[name]?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-function httpUrl(text: string, name: string): string {
+function httpUrl(text: string): string {
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new Error(`${name} must be an http(s) URL, got "${text}"`);
-  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) invalid(`must be an http(s) URL, got "${text}"`);
   return url.toString();
 }
 
+export const LeadsEnv = Type.Object({
+  LEADS_WEBHOOK_URL: variable((value) => (value.trim() ? httpUrl(value.trim()) : undefined)),
+  LEADS_WEBHOOK_SECRET: optionalText(),
+  TELEGRAM_BOT_TOKEN: optionalText(),
+  TELEGRAM_CHAT_ID: optionalText(),
+  TELEGRAM_API_URL: variable((value) => httpUrl(value.trim() || TELEGRAM_API_URL).replace(/\/+$/, '')),
+  SMTP_URL: variable((value) => {
+    const url = value.trim();
+    if (!url) return undefined;
+    if (!/^smtps?:\/\//i.test(url) || !URL.canParse(url)) invalid('must look like smtp://user:password@host:587 or smtps://…');
+    return url;
+  }),
+  LEADS_EMAIL_TO: optionalText(),
+  LEADS_EMAIL_FROM: optionalText(),
+});
+
+type LeadsVars = StaticDecode<typeof LeadsEnv>;
+
 /** Both or neither: one without the other is a typo that would silently drop every lead. */
-function pair(env: Env, first: string, second: string): [string, string] | undefined {
-  const a = value(env, first);
-  const b = value(env, second);
+function pair(vars: LeadsVars, first: keyof LeadsVars, second: keyof LeadsVars): [string, string] | undefined {
+  const a = vars[first];
+  const b = vars[second];
   if (!a && !b) return undefined;
   if (!a || !b) throw new Error(`${a ? second : first} must be set together with ${a ? first : second}`);
   return [a, b];
@@ -64,26 +76,19 @@ function firstAddress(list: string): string {
  * the start instead of losing notifications at run time.
  */
 export function loadLeadsConfig(env: Env = process.env): LeadsConfig {
+  const vars = readEnv(LeadsEnv, env);
   const config: LeadsConfig = {};
 
-  const webhookUrl = value(env, 'LEADS_WEBHOOK_URL');
-  const secret = value(env, 'LEADS_WEBHOOK_SECRET');
-  if (webhookUrl) config.webhook = { url: httpUrl(webhookUrl, 'LEADS_WEBHOOK_URL'), secret };
-  else if (secret) throw new Error('LEADS_WEBHOOK_SECRET is set but LEADS_WEBHOOK_URL is not');
+  if (vars.LEADS_WEBHOOK_URL) config.webhook = { url: vars.LEADS_WEBHOOK_URL, secret: vars.LEADS_WEBHOOK_SECRET };
+  else if (vars.LEADS_WEBHOOK_SECRET) throw new Error('LEADS_WEBHOOK_SECRET is set but LEADS_WEBHOOK_URL is not');
 
-  const telegram = pair(env, 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_CHAT_ID');
-  if (telegram) {
-    const apiUrl = httpUrl(value(env, 'TELEGRAM_API_URL') ?? TELEGRAM_API_URL, 'TELEGRAM_API_URL').replace(/\/+$/, '');
-    config.telegram = { botToken: telegram[0], chatId: telegram[1], apiUrl };
-  }
+  const telegram = pair(vars, 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_CHAT_ID');
+  if (telegram) config.telegram = { botToken: telegram[0], chatId: telegram[1], apiUrl: vars.TELEGRAM_API_URL };
 
-  const email = pair(env, 'SMTP_URL', 'LEADS_EMAIL_TO');
+  const email = pair(vars, 'SMTP_URL', 'LEADS_EMAIL_TO');
   if (email) {
     const [smtpUrl, to] = email;
-    if (!/^smtps?:\/\//i.test(smtpUrl) || !URL.canParse(smtpUrl)) {
-      throw new Error('SMTP_URL must look like smtp://user:password@host:587 or smtps://…');
-    }
-    config.email = { smtpUrl, to, from: value(env, 'LEADS_EMAIL_FROM') ?? firstAddress(to) };
+    config.email = { smtpUrl, to, from: vars.LEADS_EMAIL_FROM ?? firstAddress(to) };
   }
   return config;
 }

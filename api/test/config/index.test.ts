@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, loadTelemetryConfig, REPO_ROOT } from '../../src/config';
+import { loadConfig, loadDeliveryConfig, loadTelemetryConfig, REPO_ROOT } from '../../src/config';
 import { cacheControlFor } from '../../src/http/cache-policy';
 
 describe('loadConfig', () => {
@@ -254,5 +254,33 @@ describe('METRICS_TOKEN', () => {
 
   it('is read without surrounding blanks', () => {
     expect(loadConfig({ METRICS_TOKEN: '  s3cret-token \n' }).metricsToken).toBe('s3cret-token');
+  });
+});
+
+describe('RELEASE_PREVIEW_SECRET', () => {
+  it('is read without surrounding blanks, and unset when blank', () => {
+    expect(loadConfig({ RELEASE_PREVIEW_SECRET: '  a-secret-of-at-least-16-chars ' }).previewSecret).toBe('a-secret-of-at-least-16-chars');
+    expect(loadConfig({ RELEASE_PREVIEW_SECRET: '  ' }).previewSecret).toBeUndefined();
+  });
+
+  it('refuses one too short to protect unreleased builds, for the server and the release command alike', () => {
+    const message = 'RELEASE_PREVIEW_SECRET must be at least 16 characters: it signs links to unreleased builds';
+    expect(() => loadConfig({ RELEASE_PREVIEW_SECRET: 'short' })).toThrow(message);
+    expect(() => loadDeliveryConfig({ RELEASE_PREVIEW_SECRET: 'short' })).toThrow(message);
+  });
+});
+
+describe('OPS_WEBHOOK_URL, OPS_WEBHOOK_SECRET', () => {
+  it('are off by default, and read together', () => {
+    expect(loadConfig({}).opsWebhook).toBeUndefined();
+    expect(loadConfig({ OPS_WEBHOOK_URL: ' https://ops.example/hook ', OPS_WEBHOOK_SECRET: 's3cret' }).opsWebhook).toEqual({
+      url: 'https://ops.example/hook',
+      secret: 's3cret',
+    });
+  });
+
+  it('refuses a URL that is not http(s), and a secret without a URL', () => {
+    expect(() => loadConfig({ OPS_WEBHOOK_URL: 'ops.example/hook' })).toThrow('OPS_WEBHOOK_URL must be an http(s) URL, got "ops.example/hook"');
+    expect(() => loadConfig({ OPS_WEBHOOK_SECRET: 's3cret' })).toThrow('OPS_WEBHOOK_SECRET is set but OPS_WEBHOOK_URL is not');
   });
 });

@@ -1,11 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { OpsWebhookConfig } from '../../config';
 import { webhookSignature } from '../../lib/webhook-signature';
-
-/** OPS_WEBHOOK_URL (and OPS_WEBHOOK_SECRET): where the team hears of the site's automatic release decisions. */
-export interface OpsWebhookConfig {
-  url: string;
-  secret?: string;
-}
 
 /** The JSON body of each message. */
 export interface ReleaseDecisionMessage {
@@ -59,16 +54,4 @@ export function createOpsWebhook(config: OpsWebhookConfig, log: FastifyBaseLogge
       await new Promise((resolve) => setTimeout(resolve, delay).unref());
     }
   };
-}
-
-/** OPS_WEBHOOK_URL and OPS_WEBHOOK_SECRET, checked at start. */
-export function loadOpsWebhookConfig(env: Record<string, string | undefined>): OpsWebhookConfig | undefined {
-  const url = env.OPS_WEBHOOK_URL?.trim();
-  const secret = env.OPS_WEBHOOK_SECRET?.trim() || undefined;
-  if (!url) {
-    if (secret) throw new Error('OPS_WEBHOOK_SECRET is set but OPS_WEBHOOK_URL is not');
-    return undefined;
-  }
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new Error(`OPS_WEBHOOK_URL must be an http(s) URL, got "${url}"`);
-  return { url, secret };
 }

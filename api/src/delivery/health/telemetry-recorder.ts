@@ -5,8 +5,10 @@ import type { Database } from '../../db/connection';
 import type { DatabaseSchema, TelemetryClientsTable, TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../../db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { TelemetryBudgetKeeper } from './telemetry-budget';
-import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, toMinute, type ClientEvidence } from './telemetry-kinds';
-import { ERROR_SAMPLES_PER_HOUR, TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from './telemetry-limits';
+import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
+import { toMinute } from '../../lib/minutes';
+import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../config/telemetry';
+import { ERROR_SAMPLES_PER_HOUR } from './telemetry-limits';
 
 /** How often what browsers reported is written to the database. */
 export const FLUSH_INTERVAL_MS = 1000;

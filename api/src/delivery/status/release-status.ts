@@ -7,20 +7,19 @@ import type { DeliveryEvent } from '../releases/state';
 import { loadAppReleases } from '../releases/store';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
 import { createSourceLocator } from '../health/source-locations';
-import { toMinute } from '../health/telemetry-kinds';
+import { parseDuration } from '../../lib/duration';
+import { toMinute } from '../../lib/minutes';
 
 /** The window `--status` reports by default. */
 export const DEFAULT_STATUS_WINDOW_MS = 60 * 60 * 1000;
-
-const UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
  * `--since`: a duration back from now (`30m`, `1h`, `2d`) or a moment (`2026-11-24T09:00Z`);
  * undefined for anything else.
  */
 export function parseSince(value: string, now = Date.now()): Date | undefined {
-  const duration = /^(\d+)\s*([mhd])$/i.exec(value.trim());
-  if (duration) return new Date(now - Number(duration[1]) * UNITS_MS[duration[2]!.toLowerCase()]!);
+  const durationMs = parseDuration(value, { wholeUnits: true });
+  if (durationMs !== undefined) return new Date(now - durationMs);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return undefined;
   const moment = new Date(value.trim());
   return Number.isNaN(moment.getTime()) || moment.getTime() > now ? undefined : moment;

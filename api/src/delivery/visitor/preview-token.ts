@@ -19,16 +19,13 @@ export type PreviewCheck = ({ valid: true } & PreviewPin) | { valid: false; reas
 export const PREVIEW_SECRET_FILE = '.preview-secret';
 
 /**
- * The secret preview links are signed with: RELEASE_PREVIEW_SECRET, else a random one kept in
- * `<releasesDir>/.preview-secret` (made by whichever process needs it first), so the release
- * command and every server process of one site agree without configuration.
+ * The secret preview links are signed with: the configured one (RELEASE_PREVIEW_SECRET, checked by
+ * config), else a random one kept in `<releasesDir>/.preview-secret` (made by whichever process
+ * needs it first), so the release command and every server process of one site agree without
+ * configuration.
  */
-export function loadPreviewSecret(env: Record<string, string | undefined>, releasesDir: string): string {
-  const configured = env.RELEASE_PREVIEW_SECRET?.trim();
-  if (configured) {
-    if (configured.length < 16) throw new Error('RELEASE_PREVIEW_SECRET must be at least 16 characters: it signs links to unreleased builds');
-    return configured;
-  }
+export function loadPreviewSecret(configured: string | undefined, releasesDir: string): string {
+  if (configured) return configured;
   const file = path.join(releasesDir, PREVIEW_SECRET_FILE);
   fs.mkdirSync(releasesDir, { recursive: true });
   try {

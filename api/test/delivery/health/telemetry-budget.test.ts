@@ -2,7 +2,7 @@ import { randomId } from '@agency/shared';
 import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../../src/db/connection';
 import { migrateToLatest } from '../../../src/db/migrate';
-import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../../src/delivery/health/telemetry-limits';
+import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../../src/config/telemetry';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { browserError } from '../../helpers/telemetry';
