@@ -18,8 +18,8 @@ export interface PrecompressedBody extends CachedBody {
 
 const BEST_BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } };
 /**
- * Half a millisecond for a 25 KB page, and 9 % larger than the best quality, which takes 20 ms
- * (docs/performance.md): a page is compressed when it is rendered, on the request that waits for it.
+ * A middle quality rather than the best, which is far slower for a slightly smaller body: a page
+ * is compressed when it is rendered, on the request that waits for it.
  * A 256 KB window holds any page whole, and costs less to set up than the default 4 MB one.
  */
 const quickBrotli = (bytes: number) => ({

@@ -1,8 +1,5 @@
 import { BRAND, SITE_ICONS, SITE_LOGO, SITE_SHARE_IMAGE, WEB_APP_MANIFEST_PATH, type PageImage, type PageMeta } from '@agency/shared';
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../lib/escape-html';
 
 /** JSON inside a <script> element: `<` escaped so no text can close the element. */
 export function scriptJson(value: unknown): string {

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { EXTERNAL_RELEASE, REMOTE_NAMES, UNRELEASED, type RemotesDocument } from '@agency/shared';
-import { distDir, entryFile, SHELL, type AppName } from '../delivery/releases/apps';
-import { REFRESH_MS } from '../delivery/releases/reader';
+import { distDir, entryFile, RELEASES_REFRESH_MS, SHELL, type AppName } from '../delivery';
 import { BUILD_FILES } from './build-files';
 
 export interface PageGenerationOptions {
@@ -71,7 +70,7 @@ export function createPageGeneration({
       stamps.set(dir, { value, lookedAt: now() });
       return value;
     }
-    if (now() - kept.lookedAt >= REFRESH_MS) {
+    if (now() - kept.lookedAt >= RELEASES_REFRESH_MS) {
       kept.lookedAt = now();
       const next = lookAt(app, dir);
       void next.then(() => (kept.value = next));

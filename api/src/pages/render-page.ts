@@ -18,17 +18,17 @@ import {
   type ShellServerBundle,
 } from '@agency/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { distDir, SHELL } from '../delivery/releases/apps';
-import type { ReleaseReader } from '../delivery/releases/reader';
+import { distDir, SHELL, type Delivery } from '../delivery';
 import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './build-files';
-import { escapeHtml, headTags, scriptJson } from './head-tags';
+import { escapeHtml } from '../lib/escape-html';
+import { headTags, scriptJson } from './head-tags';
 import type { PageRender } from './page-cache';
 import { selfRequestHeaders } from '../plugins/server-lifecycle';
 
 export interface PageRendererOptions {
   /** The app itself: the data a render needs comes from its own API routes. */
   app: FastifyInstance;
-  releases: ReleaseReader;
+  releasesOf: Delivery['releasesOf'];
   staticRoot: string;
   /** Builds of remotes hosted elsewhere (REMOTE_BUILDS_DIR), to render their slots here too. */
   remoteBuildsDir?: string;
@@ -112,11 +112,11 @@ interface SlotResult {
  * screen needs, the remotes map and the data, so the page shows with no script and the remotes
  * take over where it stands.
  */
-export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {} }: PageRendererOptions) {
+export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {} }: PageRendererOptions) {
   /**
    * An API answer as the browser would get it, through the real routes, schemas and serializers,
-   * in-process (Fastify's inject): a quarter of what the same request over this server's own
-   * socket costs (npm run bench:pages).
+   * in-process (Fastify's inject): no socket, connection or HTTP parsing, which a request to this
+   * server's own port would cost.
    */
   async function apiAnswer(apiPath: string, deadline: Promise<void>) {
     const answer = app
@@ -142,7 +142,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
   /** The folder of an app's build that `release` names: a kept release, or its dist folder; undefined once pruned. */
   async function servedBuild(app: string, release: string): Promise<string | undefined> {
     if (release === UNRELEASED) return distDir(staticRoot, app);
-    return (await releases.get(app)).releases.find((kept) => kept.id === release)?.dir;
+    return (await releasesOf(app)).releases.find((kept) => kept.id === release)?.dir;
   }
 
   async function renderSlot(
@@ -204,7 +204,7 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
         complete: true,
       };
     } catch (error) {
-      // The slot then renders in the browser, as it did before server rendering.
+      // The slot then renders in the browser; the page is sent but not kept.
       log.error({ err: error, slot: id }, 'server render of a slot failed');
       onRenderError(remote, location.release);
       return FAILED;
@@ -263,12 +263,12 @@ export function createPageRenderer({ app, releases, staticRoot, remoteBuildsDir,
       onRenderError(SHELL, remotes.shell.release);
       return BROWSER_ONLY;
     }
-    // A build made before server rendering: the browser renders every page, by design.
+    // A build without a server bundle: the browser renders every page, by design.
     if (!bundle) return { ...BROWSER_ONLY, complete: true };
     try {
       return await renderFrame(bundle, url, remotes, log);
     } catch (error) {
-      // The page then renders in the browser, as it did before server rendering.
+      // The page then renders in the browser; it is sent but not kept.
       log.error({ err: error, url: url.split('?')[0] }, 'server render of the page failed');
       onRenderError(SHELL, remotes.shell.release);
       return BROWSER_ONLY;

@@ -2,8 +2,7 @@ import { matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDo
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../http/cached-body';
 import { sendCached } from '../http/send-cached';
-import type { VisitorReleases } from '../delivery/visitor/visitor-releases';
-import { withPreviewBanner } from '../delivery/visitor/preview-banner';
+import { withPreviewBanner, type SentPage, type VisitorReleases } from '../delivery';
 import { NO_CACHE } from '../http/cache-policy';
 import type { PageCache } from './page-cache';
 import type { PageGeneration } from './page-generation';
@@ -47,14 +46,6 @@ function routeOrRedirect(url: string, reply: FastifyReply): string | undefined {
   if (route.path === pathname) return route.pattern;
   reply.header('cache-control', CANONICAL_REDIRECT_CACHE_CONTROL).redirect(`${route.path}${queryStart < 0 ? '' : url.slice(queryStart)}`, 301);
   return undefined;
-}
-
-/** A page the server sent: the releases it was rendered from, the apps on it and its route. */
-export interface SentPage {
-  remotes: RemotesDocument;
-  apps: readonly string[];
-  /** Its route pattern (`/blog/:postId`), or UNKNOWN_PAGE. */
-  pattern: string;
 }
 
 export interface PageServerOptions {

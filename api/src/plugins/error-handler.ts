@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from '../db/database-errors';
-import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseWatch } from '../db/database-watch';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/database-watch';
+import { BAD_URL_PATH } from './server-lifecycle';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from '../http/api-error';
 
 /** Maps any error to the API's JSON error body; never leaks a stack trace or SQL. */
@@ -30,8 +32,9 @@ function toApiError(error: FastifyError | ApiError): ApiError {
   return new ApiError(500, 'INTERNAL_ERROR', MESSAGES.internal);
 }
 
-/** Every error answers with the API's JSON error body; an unreachable database also tells `watch`. */
-export function registerErrorHandler(app: FastifyInstance, watch: DatabaseWatch): void {
+/** Every error answers with the API's JSON error body; an unreachable database also tells the database watch. */
+async function errorHandler(app: FastifyInstance): Promise<void> {
+  const watch = app.databaseWatch;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     // Nothing was stored: the same request can succeed once the database is back, and says when.
@@ -42,4 +45,10 @@ export function registerErrorHandler(app: FastifyInstance, watch: DatabaseWatch)
     else request.log.debug({ code: apiError.code }, 'request rejected');
     return reply.code(apiError.statusCode).header('cache-control', 'no-store').send(apiError.toBody());
   });
+  // Malformed URLs are rewritten to this route, so their answer is shaped here too.
+  app.all(BAD_URL_PATH, async () => {
+    throw new ApiError(400, 'BAD_URL', MESSAGES.badUrl);
+  });
 }
+
+export default fp(errorHandler, { name: 'error-handler', dependencies: ['database'] });

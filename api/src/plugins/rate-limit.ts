@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { ApiError, MESSAGES } from '../http/api-error';
@@ -37,7 +38,7 @@ async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promi
 }
 
 /** @fastify/rate-limit for the routes that ask for a limit (global: false), in Redis when REDIS_URL is set. */
-export async function registerRateLimit(app: FastifyInstance, redisUrl: string | undefined): Promise<void> {
+async function rateLimitPlugin(app: FastifyInstance, { redisUrl }: { redisUrl?: string }): Promise<void> {
   // With REDIS_URL every API process counts in one Redis, so a client's budget is shared by all of
   // them; without it each process counts in its own memory.
   const rateLimitRedis = redisUrl ? await connectRateLimitRedis(redisUrl, app.log) : undefined;
@@ -60,3 +61,5 @@ export async function registerRateLimit(app: FastifyInstance, redisUrl: string |
     errorResponseBuilder: () => new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited),
   });
 }
+
+export default fp(rateLimitPlugin, { name: 'rate-limit' });

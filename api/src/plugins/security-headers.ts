@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
 import type { RemoteName } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 
@@ -41,7 +42,7 @@ function contentSecurityPolicy(remoteUrls: RemoteUrls) {
 }
 
 /** Security headers on every answer: a CSP that admits the remotes' origins, and the referrer policy. */
-export async function registerSecurityHeaders(app: FastifyInstance, remoteUrls: RemoteUrls): Promise<void> {
+async function securityHeaders(app: FastifyInstance, { remoteUrls }: { remoteUrls: RemoteUrls }): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: contentSecurityPolicy(remoteUrls),
     // helmet's default (no-referrer) would keep the page address off our own form posts, and the
@@ -49,3 +50,5 @@ export async function registerSecurityHeaders(app: FastifyInstance, remoteUrls: 
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
 }
+
+export default fp(securityHeaders, { name: 'security-headers' });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, MESSAGES } from '../http/api-error';
@@ -75,7 +76,7 @@ const states = new WeakMap<FastifyInstance, DrainState>();
  * is answered 503 in the API's format with `connection: close`, so a load balancer takes this
  * process out and clients retry elsewhere, while requests already in flight finish.
  */
-export function registerDrain(app: FastifyInstance): void {
+async function drain(app: FastifyInstance): Promise<void> {
   const state: DrainState = { draining: false, inFlight: 0, idle: new Set(), selfToken: randomUUID() };
   states.set(app, state);
   app.addHook('onRequest', async (request, reply) => {
@@ -103,13 +104,6 @@ export function registerDrain(app: FastifyInstance): void {
 export function selfRequestHeaders(app: FastifyInstance): Record<string, string> {
   const state = states.get(app);
   return state ? { [SELF_REQUEST_HEADER]: state.selfToken } : {};
-}
-
-/** The route malformed URLs are rewritten to (register after the error handler, which shapes its answer). */
-export function registerBadUrlRoute(app: FastifyInstance): void {
-  app.all(BAD_URL_PATH, async () => {
-    throw new ApiError(400, 'BAD_URL', MESSAGES.badUrl);
-  });
 }
 
 /**
@@ -151,3 +145,6 @@ export async function shutDown(app: FastifyInstance, timeoutMs: number): Promise
   }
   return { drained };
 }
+
+/** The server's side of a graceful shutdown: register after helmet, so its headers apply to the 503s. */
+export const drainPlugin = fp(drain, { name: 'drain' });

@@ -4,8 +4,7 @@ import { REMOTES_PATH } from '@agency/shared';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_DIR } from '../config';
-import { APP_NAMES, distDir, entryFile, isRemote, SHELL } from '../delivery/releases/apps';
-import type { ReleaseReader } from '../delivery/releases/reader';
+import { APP_NAMES, distDir, entryFile, isRemote, SHELL, type Delivery } from '../delivery';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from '../http/cache-policy';
 import { BUILD_FILES } from '../pages/build-files';
 import { COVERS_FOLDER, COVERS_URL_PREFIX } from '../content/cover-images';
@@ -15,7 +14,7 @@ const { SERVER_DIR } = BUILD_FILES;
 export interface StaticOptions {
   /** Where `<app folder>/dist` is looked up. */
   staticRoot: string;
-  releases: ReleaseReader;
+  releasesOf: Delivery['releasesOf'];
   /** MEDIA_DIR: prepared article covers are served from its `posts` folder. */
   mediaDir: string;
 }
@@ -60,12 +59,12 @@ function send(reply: FastifyReply, root: string, file: string, cacheControl: str
 
 /**
  * All-in-one mode: serves the shell at / and each remote under /remotes/<name>/, from their
- * published releases (src/releases) or, for an app without one, straight from its dist folder.
+ * published releases (delivery) or, for an app without one, straight from its dist folder.
  * Folders are looked up per request, so a new build or release shows without a restart. Also
  * serves the images in the repo under /media/, and article covers (written by the content sync,
  * hashed names, so cached for a year) under /media/posts/.
  */
-export async function registerStatic(app: FastifyInstance, { staticRoot, releases, mediaDir }: StaticOptions): Promise<void> {
+export async function registerStatic(app: FastifyInstance, { staticRoot, releasesOf, mediaDir }: StaticOptions): Promise<void> {
   await app.register(fastifyStatic, {
     root: path.join(PUBLIC_DIR, 'media'),
     prefix: '/media/',
@@ -100,7 +99,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     // A shell on another origin may load this remote.
     reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
     const [first, ...rest] = segments;
-    const release = rest.length > 0 ? (await releases.get(name)).releases.find((kept) => kept.id === first) : undefined;
+    const release = rest.length > 0 ? (await releasesOf(name)).releases.find((kept) => kept.id === first) : undefined;
     if (release) return isPrivateFile(rest.join('/')) ? reply.callNotFound() : send(reply, release.dir, rest.join('/'), IMMUTABLE);
     const file = segments.join('/');
     if (isPrivateFile(file)) return reply.callNotFound();
@@ -115,7 +114,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
    * page opened before a deploy still finds its lazy chunks.
    */
   async function shellRoots(file: string): Promise<string[]> {
-    const { releases: kept, current } = await releases.get(SHELL);
+    const { releases: kept, current } = await releasesOf(SHELL);
     const dist = distDir(staticRoot, SHELL);
     const live = current?.dir ?? dist;
     if (!isHashed(file)) return [live];
@@ -137,7 +136,7 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
 
   for (const name of APP_NAMES) {
     const dist = distDir(staticRoot, name);
-    if (!(await releases.get(name)).current && !(await isFile(path.join(dist, entryFile(name))))) {
+    if (!(await releasesOf(name)).current && !(await isFile(path.join(dist, entryFile(name))))) {
       app.log.warn({ root: dist }, `"${name}" is neither built nor released: its files will answer 404 until it is`);
     }
   }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection';
 import type { AppName } from '../releases/apps';
 import type { AppReleases } from '../releases/store';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
-import { toMinute } from '../health/telemetry-kinds';
+import { toMinute } from '../../lib/minutes';
 import { judgeCandidate, type Verdict } from './canary-judge';
 
 export interface CandidateHealth {

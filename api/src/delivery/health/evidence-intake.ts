@@ -1,12 +1,19 @@
-import { releaseSet } from '@agency/shared';
+import { releaseSet, type RemotesDocument } from '@agency/shared';
 import type { FastifyRequest } from 'fastify';
 import { judgedReleases, type Judged } from '../releases/judged-releases';
 import type { VisitorReleases } from '../visitor/visitor-releases';
-import type { SentPage } from '../../pages/serve-page';
 import { REFRESH_MS, type ReleaseReader } from '../releases/reader';
 import { clientId } from './client-identity';
 import { createReportAdmission, type ReportAdmission } from './report-admission';
 import type { TelemetryRecorder } from './telemetry-recorder';
+
+/** A page the server sent: the releases it was rendered from, the apps on it and its route. */
+export interface SentPage {
+  remotes: RemotesDocument;
+  apps: readonly string[];
+  /** Its route pattern (`/blog/:postId`), or UNKNOWN_PAGE. */
+  pattern: string;
+}
 
 /** Addresses whose identity is kept in memory at most (the map starts afresh past it). */
 const IDENTITIES_KEPT = 10_000;
@@ -17,7 +24,7 @@ const KEY_RETRY_MS = 5000;
 /** No release is judged: what evidence counts for while clients cannot be told apart. */
 const NONE_JUDGED: Judged = () => false;
 
-/** The name of the site secret clients' identities are keyed with (db/site-secrets.ts). */
+/** The name of the site secret clients' identities are keyed with (site-secrets.ts). */
 export const TELEMETRY_CLIENT_KEY = 'telemetry-client-key';
 
 export interface EvidenceIntakeOptions {

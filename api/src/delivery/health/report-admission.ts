@@ -7,7 +7,7 @@ export type DropReason = 'unassigned' | 'client_limit';
 
 /** The client a report or a page is counted for. */
 export interface ReportingClient {
-  /** Its identity (telemetry/client-identity.ts). */
+  /** Its identity (client-identity.ts). */
   id: string;
   /**
    * The release of each app the server serves this client now (`releaseSet` of its remotes

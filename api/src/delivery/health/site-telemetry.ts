@@ -2,11 +2,10 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { TelemetryConfig } from '../../config';
 import type { Database } from '../../db/connection';
 import { siteSecret } from './site-secrets';
-import type { SiteMetrics } from '../../plugins/metrics';
-import type { SentPage } from '../../pages/serve-page';
+import type { ReleaseMetrics } from './release-metrics';
 import type { ReleaseReader } from '../releases/reader';
 import { telemetryRoutes } from './telemetry-routes';
-import { createEvidenceIntake, TELEMETRY_CLIENT_KEY, type EvidenceIntakeOptions } from './evidence-intake';
+import { createEvidenceIntake, TELEMETRY_CLIENT_KEY, type EvidenceIntakeOptions, type SentPage } from './evidence-intake';
 import { TelemetryRecorder } from './telemetry-recorder';
 import { startTelemetryPruning } from './telemetry-retention';
 
@@ -18,7 +17,7 @@ export interface SiteTelemetryOptions {
   config: TelemetryConfig;
   releases: ReleaseReader;
   visitorReleases: EvidenceIntakeOptions['visitorReleases'];
-  metrics: SiteMetrics;
+  metrics: ReleaseMetrics;
   log: FastifyBaseLogger;
 }
 

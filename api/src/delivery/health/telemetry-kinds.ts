@@ -13,10 +13,3 @@ export const SERVED_PAGE_KIND = 'served_page';
 /** The evidence telemetry_clients counts distinct clients of, while a canary judges a release. */
 export const CLIENT_EVIDENCE = ['served', 'error', 'load_failure', 'vitals'] as const;
 export type ClientEvidence = (typeof CLIENT_EVIDENCE)[number];
-
-const MS_PER_MINUTE = 60_000;
-
-/** Whole minutes since the Unix epoch: how telemetry rows say when. */
-export function toMinute(timeMs: number): number {
-  return Math.floor(timeMs / MS_PER_MINUTE);
-}

@@ -1,7 +1,7 @@
 import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connection';
-import { toMinute } from './telemetry-kinds';
+import { toMinute } from '../../lib/minutes';
 
 /** How often old telemetry is deleted (also once at start). */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;

@@ -24,7 +24,7 @@ export interface TelemetryRoutesOptions {
  * errors), and the browser session's visit with its source (counted once per session id). 204
  * once aggregated; 400 for anything malformed, 413 above 64 KiB, 415 for a body that is not
  * JSON, 429 past the per-address limit. What a beacon says counts only for the releases the
- * server assigns its client and within that client's allowance (telemetry/report-admission.ts);
+ * server assigns its client and within that client's allowance (report-admission.ts);
  * the rest is answered 204 too, and dropped. Nothing of the request beyond the schema's fields is
  * kept: no address (a keyed hash of it, while a canary judges a release), cookie or header.
  */

@@ -12,7 +12,7 @@ import { SHELL, type AppName } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import type { AppReleases } from '../releases/store';
 
-/** Which of an app's releases a visitor gets, besides the current one (see delivery/visitor-releases). */
+/** Which of an app's releases a visitor gets, besides the current one (see visitor-releases.ts). */
 export interface ReleaseChoice {
   /** The visitor's bucket: the candidate of a canary whose share covers it. */
   bucket?: number;
@@ -36,7 +36,7 @@ function chosenRelease(app: AppName, state: AppReleases, choice: ReleaseChoice):
  * The body of /remotes.json, and the map each page carries: where the shell loads each remote
  * from. A remote set through its REMOTE_*_URL variable is `external`; else the release this
  * visitor gets (`choice`; by default the current one), a URL that never changes content; else its
- * dist folder, as before releases existed.
+ * dist folder (an app with no current release).
  */
 export async function remotesDocument(
   releases: ReleaseReader,

@@ -1,6 +1,7 @@
 import { trafficSource, type TrafficSource } from '@agency/shared';
-import { listLeadAttributions, type Db } from '../../content/content-repository';
-import { toMinute } from '../../delivery/health/telemetry-kinds';
+import type { Db } from '../../db/connection';
+import { listLeadAttributions } from './submissions-repository';
+import { toMinute } from '../../lib/minutes';
 
 /**
  * Conversion by source: per source, medium and campaign, the browser sessions the page-view

@@ -2,7 +2,7 @@ import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS, type T
 import { createDatabase, type Database } from '../../../src/db/connection';
 import { migrateToLatest } from '../../../src/db/migrate';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../../../src/delivery/health/release-health';
-import { toMinute } from '../../../src/delivery/health/telemetry-kinds';
+import { toMinute } from '../../../src/lib/minutes';
 import { ERROR_SAMPLES_PER_HOUR, PAGES_COUNTED_PER_CLIENT } from '../../../src/delivery/health/telemetry-limits';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
 import { pruneTelemetry } from '../../../src/delivery/health/telemetry-retention';

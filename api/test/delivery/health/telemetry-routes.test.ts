@@ -2,7 +2,7 @@ import { MASKED_EMAIL, MASKED_PHONE, randomId, type ApiErrorBody, type Telemetry
 import { ATTRIBUTION_VALUE_MAX, TELEMETRY_LIMITS } from '@agency/shared/contracts';
 import { bucketRange } from '../../../src/delivery/health/histogram';
 import { CLIENT_LIMITS } from '../../../src/delivery/health/telemetry-limits';
-import { toMinute } from '../../../src/delivery/health/telemetry-kinds';
+import { toMinute } from '../../../src/lib/minutes';
 import { startTestApp, testConfig, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';

@@ -1,0 +1,109 @@
+import { releaseSet, type RemotesDocument } from '@agency/shared';
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { REPO_ROOT, type AppConfig } from '../config';
+import { NO_CACHE } from '../http/cache-policy';
+import { toMinute } from '../lib/minutes';
+import { startCanaryController } from './canary/canary-controller';
+import { createOpsWebhook } from './canary/ops-webhook';
+import { createReleaseMetrics, VITALS_WINDOW_MINUTES } from './health/release-metrics';
+import { readVitalsP75 } from './health/release-health';
+import { startSiteTelemetry } from './health/site-telemetry';
+import type { SentPage } from './health/evidence-intake';
+import type { AppName } from './releases/apps';
+import { knownReleases } from './releases/known-releases';
+import { ReleaseReader } from './releases/reader';
+import type { AppReleases } from './releases/store';
+import { remotesDocument } from './visitor/remotes-document';
+import { loadPreviewSecret } from './visitor/preview-token';
+import { registerPreviewRoutes } from './visitor/preview-routes';
+import { createVisitorReleases, type VisitorReleases } from './visitor/visitor-releases';
+
+/** What the site asks of delivery: which releases a request gets, and what happened to them. */
+export interface Delivery {
+  /** The releases this request's visitor gets (a canary's bucket, a preview); with `reply`, the cookies that say so are set. */
+  visitorReleases(request: FastifyRequest, reply?: FastifyReply): Promise<VisitorReleases>;
+  /** Where the shell loads each remote from now, for visitors outside any canary or preview. */
+  currentRemotes(): Promise<RemotesDocument>;
+  /** An app's kept releases with their build folders, and its current one (re-read about once a second). */
+  releasesOf(app: AppName): Promise<AppReleases>;
+  /** A page was sent: counted for the releases on it, without holding up the answer. */
+  pageSent(request: FastifyRequest, page: SentPage): void;
+  /** A server render failed in an app's release: release health (and a canary's judge) sees it. */
+  renderFailed(app: string, release: string): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    delivery: Delivery;
+  }
+}
+
+export interface DeliveryPluginOptions {
+  config: Pick<AppConfig, 'releasesDir' | 'releasesKeep' | 'staticRoot' | 'remoteUrls' | 'previewSecret' | 'siteUrl' | 'opsWebhook' | 'telemetry'>;
+}
+
+/** `make()` the first time the result is asked for, that result after. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/**
+ * Progressive delivery: published releases, each visitor's choice of them (canary buckets,
+ * previews, `/remotes.json`), release health from browsers and served pages, and the canary
+ * decisions made on it. Needs the database and metrics plugins; its workers stop on close,
+ * pending telemetry written before the database closes.
+ */
+async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOptions): Promise<void> {
+  const { db } = app;
+  // Published releases (npm run release), re-read about once a second: no restart to switch.
+  const releases = new ReleaseReader(config.releasesDir, (error, name) =>
+    app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
+  );
+  const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
+  // An https site sends its cookies over https only.
+  const secureCookies = config.siteUrl.startsWith('https:');
+  const previewSecret = once(() => loadPreviewSecret(config.previewSecret, config.releasesDir));
+  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret, secureCookies });
+
+  const metrics = createReleaseMetrics(app.metrics.registry, {
+    currentReleases: async () => releaseSet(await currentRemotes()),
+    vitalsP75: () => readVitalsP75(db, toMinute(Date.now()) - VITALS_WINDOW_MINUTES),
+    knownReleases: async () => knownReleases(releases, await currentRemotes()),
+  });
+  const telemetry = startSiteTelemetry({ db, config: config.telemetry, releases, visitorReleases, metrics, log: app.log });
+  // A canary's candidate is promoted or rolled back on the evidence telemetry keeps, by one process at a time.
+  const canaries = startCanaryController({
+    db,
+    context: { releasesDir: config.releasesDir, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT },
+    releases,
+    log: app.log,
+    site: config.siteUrl,
+    notify: config.opsWebhook && createOpsWebhook(config.opsWebhook, app.log),
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all([telemetry.stop(), canaries.stop()]);
+  });
+
+  // Read on every request (a canary's bucket, a preview's token); set only on pages (visitor/visitor-releases).
+  await app.register(cookie);
+  await telemetry.registerRoutes(app);
+  // What a page asks after a failed load: the same releases as its page (its bucket, its preview).
+  app.get('/remotes.json', async (request, reply) => {
+    reply.header('cache-control', NO_CACHE);
+    return (await visitorReleases(request)).remotes;
+  });
+  await app.register(registerPreviewRoutes, { secureCookies });
+
+  app.decorate('delivery', {
+    visitorReleases,
+    currentRemotes,
+    releasesOf: (name: AppName) => releases.get(name),
+    pageSent: telemetry.pageSent,
+    renderFailed: telemetry.renderFailed,
+  } satisfies Delivery);
+}
+
+export default fp(deliveryPlugin, { name: 'delivery', dependencies: ['database', 'metrics'] });

@@ -1,0 +1,63 @@
+import { REMOTES_PATH } from '@agency/shared';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../config';
+import { ApiError, MESSAGES } from '../http/api-error';
+import { PageCache, PAGE_CACHE_MAX_ENTRIES } from './page-cache';
+import { createPageGeneration } from './page-generation';
+import { createPageRenderer } from './render-page';
+import { createPageServer } from './serve-page';
+
+export interface PagesPluginOptions {
+  config: Pick<AppConfig, 'staticRoot' | 'remoteBuildsDir' | 'siteUrl' | 'pageCacheMaxBytes' | 'telemetry'>;
+}
+
+/** A name with an extension (`/missing.js`, `/../secret.txt`) asks for a file, not a page; `.html` names are pages. */
+function isPagePath(pathname: string): boolean {
+  const isApi = pathname === '/api' || pathname.startsWith('/api/');
+  const isFile = /\.(?!html?$)[a-z0-9]+$/i.test(pathname.slice(pathname.lastIndexOf('/') + 1));
+  return !isApi && !isFile && !pathname.startsWith(REMOTES_PATH) && !pathname.startsWith('/media/');
+}
+
+/**
+ * Every page path is rendered on the server (404 for what does not exist) from the releases the
+ * visitor gets, kept in memory per release set and content revision, then run in the browser.
+ * Pages have no route pattern: they answer what no route does; anything else is a JSON 404.
+ */
+async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions): Promise<void> {
+  const { delivery, metrics, contentCache } = app;
+  const servePage = createPageServer({
+    renderer: createPageRenderer({
+      app,
+      releasesOf: delivery.releasesOf,
+      staticRoot: config.staticRoot,
+      remoteBuildsDir: config.remoteBuildsDir,
+      telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
+      onRenderError: delivery.renderFailed,
+    }),
+    cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
+    generation: createPageGeneration({
+      remotesDocument: delivery.currentRemotes,
+      contentRevision: () => contentCache.revision(),
+      origin: config.siteUrl,
+      staticRoot: config.staticRoot,
+      remoteBuildsDir: config.remoteBuildsDir,
+    }),
+    visitorReleases: delivery.visitorReleases,
+    origin: config.siteUrl,
+    onLookup: metrics.pageCache,
+    onRender: metrics.pageRender,
+    onPageSent: delivery.pageSent,
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (isPagePath(pathname) && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (await servePage(request, reply)) return reply;
+    }
+    const error = new ApiError(404, 'NOT_FOUND', MESSAGES.notFound);
+    return reply.code(404).header('cache-control', 'no-store').send(error.toBody());
+  });
+}
+
+export default fp(pagesPlugin, { name: 'pages', dependencies: ['delivery', 'metrics', 'content'] });
