@@ -2,9 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
 const { BROWSER_APP_FOLDERS } = createRequire(import.meta.url)('./shared/webpack/apps.js');
+
+// The API's delivery module (api/src/delivery) is entered through its index only, and uses no
+// folder of api/src but these shared ones: nothing of the site (content, leads, pages, …).
+const DELIVERY_MAY_USE = ['config', 'db', 'http', 'lib'];
+const API_SOURCE_ENTRIES = fs.readdirSync(new URL('./api/src', import.meta.url)).map((entry) => entry.replace(/\.ts$/, ''));
+const DELIVERY_MUST_NOT_USE = API_SOURCE_ENTRIES.filter((entry) => entry !== 'delivery' && !DELIVERY_MAY_USE.includes(entry));
+const DELIVERY_MAX_DEPTH = 4;
 
 export default tseslint.config(
   {
@@ -40,6 +48,33 @@ export default tseslint.config(
             {
               group: ['@agency/shared/contracts', '@agency/shared/contracts/*', '@sinclair/typebox', '@sinclair/typebox/*'],
               message: 'Browser apps take the contract types from @agency/shared; the TypeBox schemas are for the API and would ship its runtime to visitors.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['api/src/**/*.ts'],
+    ignores: ['api/src/delivery/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/delivery/**'], message: 'Use delivery through its entry (api/src/delivery/index.ts) only.' }] },
+      ],
+    },
+  },
+  // A file n folders below api/src/delivery reaches the rest of api/src through n + 1 `../`.
+  ...Array.from({ length: DELIVERY_MAX_DEPTH }, (_, depth) => ({
+    files: [`api/src/delivery/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: DELIVERY_MUST_NOT_USE.flatMap((entry) => [`${'../'.repeat(depth + 1)}${entry}`, `${'../'.repeat(depth + 1)}${entry}/**`]),
+              message: `Delivery uses no code of the site: only ${DELIVERY_MAY_USE.join(', ')} of api/src.`,
             },
           ],
         },

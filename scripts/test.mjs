@@ -27,6 +27,7 @@ function check(label, command, args) {
 }
 
 check('lint (eslint)', 'npx', ['eslint', '.']);
+check('api folder cycles', 'node', [path.join('api', 'scripts', 'check-folder-cycles.mjs')]);
 // Each workspace's own `typecheck` script: tsc, plus the federation contract check in the apps.
 for (const workspace of WORKSPACES) {
   check(`type-check ${workspace}`, 'npm', ['run', 'typecheck', '--silent', '-w', workspace]);
