@@ -120,7 +120,7 @@ export interface TelemetryMinutesTable {
   page: string;
   /** `page_view`, an error kind or a vital's name. */
   kind: string;
-  /** A vital's histogram bucket (see telemetry/histogram.ts); -1 for plain counts. */
+  /** A vital's histogram bucket (see delivery/health/histogram.ts); -1 for plain counts. */
   bucket: number;
   count: Count;
 }
@@ -160,9 +160,9 @@ export interface VisitSessionsTable {
 export interface TelemetryClientsTable {
   app: string;
   release: string;
-  /** `served`, `error`, `load_failure` or `vitals` (telemetry/telemetry-kinds.ts). */
+  /** `served`, `error`, `load_failure` or `vitals` (delivery/health/telemetry-kinds.ts). */
   kind: string;
-  /** A keyed hash of the client's address (telemetry/client-identity.ts). */
+  /** A keyed hash of the client's address (delivery/health/client-identity.ts). */
   client: string;
   /** How often: pages sent to it, or reports of this kind it sent. */
   count: Count;
