@@ -112,7 +112,7 @@ async function measureMisses(base, databaseFile) {
 /** Milliseconds per call of a page's data request, in-process (inject) and over loopback HTTP. */
 async function measureDataTransport(workDir) {
   const { buildApp } = requireFromApi('./dist/app.js');
-  const { loadConfig } = requireFromApi('./dist/config.js');
+  const { loadConfig } = requireFromApi('./dist/config/index.js');
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'warn',
