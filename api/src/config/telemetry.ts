@@ -16,7 +16,7 @@ export const TELEMETRY_BUDGET = {
 export type TelemetryTable = keyof typeof TELEMETRY_BUDGET;
 export type TelemetryBudget = Record<TelemetryTable, number>;
 
-/** What visitors' browsers report about each release (see api/README.md, "Release health"). */
+/** What visitors' browsers report about each release (see docs/operations.md, "Release health"). */
 export interface TelemetryConfig {
   /** TELEMETRY=off: no beacons are sent and `POST /api/telemetry` does not exist. */
   enabled: boolean;
