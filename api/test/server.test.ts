@@ -221,10 +221,19 @@ describe('log format', () => {
     ));
 
   describeWithTools('script')('on a terminal', () => {
+    const count = (text: string, phrase: string) => text.split(phrase).length - 1;
+
+    async function waitUntil(condition: () => boolean): Promise<void> {
+      while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
     /** Starts the server on a terminal, and stops it with Ctrl-C once it has answered. */
     async function runOnTerminal(env: Record<string, string>): Promise<string[]> {
       const server = await startServerProcess({ DATABASE_URL: testDb.url, LOG_LEVEL: 'info', ...env }, { terminal: true });
       expect((await httpRequest(server.baseUrl, 'GET', '/api/health')).statusCode).toBe(200);
+      // The client may have its answer before the server logs the request's end: wait for that line,
+      // or it could land after the shutdown's.
+      await waitUntil(() => count(server.stdout(), 'request completed') >= count(server.stdout(), 'incoming request'));
       server.child.stdin?.write('\x03');
       expect(await server.exited).toBe(0);
       // The terminal echoes Ctrl-C as ^C before the next output.
