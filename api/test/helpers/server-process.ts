@@ -97,3 +97,22 @@ export async function startServerProcess(env: Record<string, string>, { terminal
   }
   return { child, baseUrl, output: () => output, stdout: () => stdout, exited };
 }
+
+/** The server processes one test file starts; `stopAll` (in afterEach or afterAll) ends each with `signal`. */
+export function serverProcesses() {
+  const running: ServerProcess[] = [];
+  return {
+    running,
+    async start(env: Record<string, string>): Promise<ServerProcess> {
+      const server = await startServerProcess(env);
+      running.push(server);
+      return server;
+    },
+    async stopAll(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+      for (const server of running.splice(0)) {
+        server.child.kill(signal);
+        await server.exited;
+      }
+    },
+  };
+}

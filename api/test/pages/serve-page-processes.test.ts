@@ -9,7 +9,7 @@ import { eventually } from '../helpers/eventually';
 import { httpRequest } from '../helpers/http';
 import { HOME_BUNDLE, HOME_MANIFEST, SHELL_BUNDLE, SHELL_TEMPLATE } from '../helpers/page-builds';
 import { createReleaseFixture, fixtureFiles, type ReleaseFixture } from '../helpers/releases';
-import { runToExit, startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { runToExit, serverProcesses, type ServerProcess } from '../helpers/server-process';
 
 // Two real API processes (tsx) on one database and one releases folder, as the container topology
 // runs them: a content sync or a release made by the command line shows on the next request of
@@ -19,7 +19,7 @@ jest.setTimeout(120_000);
 let testDb: TestDatabase;
 let fixture: ReleaseFixture;
 let contentDir: string;
-const servers: ServerProcess[] = [];
+const servers = serverProcesses();
 
 /** The home remote's manifest with what a render needs (its entry and the hero's files). */
 function homeManifest(label: string): string {
@@ -52,7 +52,7 @@ async function page(server: ServerProcess): Promise<Page> {
 async function bothShow(heading: string): Promise<Page> {
   const pages = await eventually(
     `both processes to show "${heading}"`,
-    () => Promise.all(servers.map(page)),
+    () => Promise.all(servers.running.map(page)),
     (both) => both.every((one) => one.heading === heading),
     5000,
   );
@@ -83,14 +83,11 @@ beforeAll(async () => {
     AGENCY_TEST_HERO_DATA: '/blog/1',
   };
   // One after the other: the first migrates the database and publishes the articles.
-  for (let i = 0; i < 2; i += 1) servers.push(await startServerProcess(env));
+  for (let i = 0; i < 2; i += 1) await servers.start(env);
 });
 
 afterAll(async () => {
-  for (const server of servers.splice(0)) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
+  await servers.stopAll('SIGTERM');
   await testDb?.drop();
   fixture?.cleanup();
   if (contentDir) fs.rmSync(contentDir, { recursive: true, force: true });
@@ -121,7 +118,7 @@ it('shows a release made with `npm run release`, and a rollback, on both process
     const result = await runToExit('src/cli/release.ts', ['home', '--dist', dist], releaseEnv);
     expect(result).toMatchObject({ code: 0 });
   };
-  const { heading: title } = await page(servers[0]!);
+  const { heading: title } = await page(servers.running[0]!);
 
   await release('v2', 'v2 ');
   const second = await bothShow(`v2 ${title}`);

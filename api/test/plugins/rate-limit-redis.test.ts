@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
 import { httpRequest } from '../helpers/http';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { freePort, serverProcesses, type ServerProcess } from '../helpers/server-process';
 import { describeWithTools } from '../helpers/system-tools';
 
 // REDIS_URL: the submission rate limit shared by real API processes (tsx) through a real redis-server.
@@ -15,17 +15,14 @@ jest.setTimeout(120_000);
 describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
   let testDb: TestDatabase;
   let redis: RedisServer | undefined;
-  const servers: ServerProcess[] = [];
+  const servers = serverProcesses();
 
   beforeEach(async () => {
     testDb = await createTestDatabase();
   });
 
   afterEach(async () => {
-    for (const server of servers.splice(0)) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await servers.stopAll();
     await redis?.stop();
     redis = undefined;
     await testDb.drop();
@@ -34,9 +31,7 @@ describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
   /** Two API processes on the test database, RATE_LIMIT_MAX=3 (instead of the helper's very high default). */
   async function startTwo(redisUrl: string): Promise<ServerProcess[]> {
     const env = { DATABASE_URL: testDb.url, REDIS_URL: redisUrl, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '1 minute' };
-    const started = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-    servers.push(...started);
-    return started;
+    return Promise.all([servers.start(env), servers.start(env)]);
   }
 
   function submit(server: ServerProcess, index: number) {

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { httpRequest } from '../../helpers/http';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
-import { freePort, startServerProcess, type ServerProcess } from '../../helpers/server-process';
+import { freePort, serverProcesses, type ServerProcess } from '../../helpers/server-process';
 
 // The lead outbox across real API processes (tsx): a crash between the answer and the delivery,
 // and several processes delivering from one database.
@@ -13,26 +13,21 @@ jest.setTimeout(120_000);
 
 let testDb: TestDatabase;
 let receiver: HttpReceiver | undefined;
-const servers: ServerProcess[] = [];
+const servers = serverProcesses();
 
 beforeEach(async () => {
   testDb = await createTestDatabase();
 });
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.child.kill('SIGKILL');
-    await server.exited;
-  }
+  await servers.stopAll();
   await receiver?.close();
   receiver = undefined;
   await testDb.drop();
 });
 
 async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess({ DATABASE_URL: testDb.url, ...env });
-  servers.push(server);
-  return server;
+  return servers.start({ DATABASE_URL: testDb.url, ...env });
 }
 
 async function readOutbox() {
