@@ -36,8 +36,7 @@ export const OTHER_STATUS_SHARE = 1 / 8;
 /**
  * How many of the pages asked for last are rendered again as soon as a release or content change
  * starts a new generation, one after the other, rather than each by its next visitor: a render
- * that runs seldom runs slower, and nginx's or a CDN's next
- * revalidation then finds them ready.
+ * that runs seldom runs slower, and nginx's or a CDN's next revalidation then finds them ready.
  */
 export const PAGES_RENDERED_AHEAD = 20;
 

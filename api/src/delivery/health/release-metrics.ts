@@ -52,34 +52,20 @@ export const VITALS_WINDOW_MINUTES = 5;
  */
 export function createReleaseMetrics(registry: Registry, sources: ReleaseMetricsSources) {
   const registers = [registry];
-  const renderErrors = releaseCounter(
-    {
-      name: 'agency_page_render_errors_total',
-      help: 'Server renders in which an app release failed (that part then renders in the browser)',
-      labelNames: ['app', 'release'],
-      registers,
-    },
-    sources.knownReleases,
+  const perRelease = (name: string, help: string, labelNames: readonly ('app' | 'release' | 'kind')[]) =>
+    releaseCounter({ name, help, labelNames, registers }, sources.knownReleases);
+  const renderErrors = perRelease(
+    'agency_page_render_errors_total',
+    'Server renders in which an app release failed (that part then renders in the browser)',
+    ['app', 'release'],
   );
-   const browserPageViews = releaseCounter(
-    {
-      name: 'agency_browser_page_views_total',
-      help: 'Page views visitors browsers reported, per app release on the page',
-      labelNames: ['app', 'release'],
-      registers,
-    },
-    sources.knownReleases,
+  const browserPageViews = perRelease(
+    'agency_browser_page_views_total',
+    'Page views visitors browsers reported, per app release on the page',
+    ['app', 'release'],
   );
-   const browserErrors = releaseCounter(
-    {
-      name: 'agency_browser_errors_total',
-      help: 'Errors visitors browsers reported, per app release and kind',
-      labelNames: ['app', 'release', 'kind'],
-      registers,
-    },
-    sources.knownReleases,
-  );
-   const telemetryDropped = new Counter({
+  const browserErrors = perRelease('agency_browser_errors_total', 'Errors visitors browsers reported, per app release and kind', ['app', 'release', 'kind']);
+  const telemetryDropped = new Counter({
     name: 'agency_telemetry_dropped_total',
     help: 'Reported events not counted: for a release the client is not assigned (unassigned), past its allowance (client_limit), new errors past the hourly samples (error_samples), or while writes were failing (buffer_full)',
     labelNames: ['reason'] as const,
