@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { loadDeliveryConfig, normalizeDatabaseUrl, REPO_ROOT, resolveSiteUrl } from '../config';
+import { loadDatabaseConfig, loadDeliveryConfig, REPO_ROOT, resolveSiteUrl } from '../config';
 import {
   loadPreviewSecret,
   previewUrl,
@@ -188,7 +188,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
     const config = loadDeliveryConfig(env);
     const context: ReleaseContext = { ...config, keep: config.releasesKeep, repoRoot: REPO_ROOT };
     if (action.kind === 'status') {
-      const db = createDatabase(normalizeDatabaseUrl(env.DATABASE_URL));
+      const db = createDatabase(loadDatabaseConfig(env).databaseUrl);
       let output: string[];
       try {
         // A database the server has not opened yet reports no visits rather than failing.
@@ -215,7 +215,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
       if (action.kind === 'canary') result = await canary(context, app, { ...action, dist });
       else if (action.kind === 'stage') {
         const secret = loadPreviewSecret(config.previewSecret, config.releasesDir);
-        const site = resolveSiteUrl(env, Number(env.PORT?.trim() || 8080));
+        const site = resolveSiteUrl(env);
         result = await stage(context, app, dist, (release) => previewUrl(site, signPreviewToken({ app, release }, secret)), action.keep ?? context.keep);
       } else result = await publish(context, app, dist, action.keep ?? context.keep);
     }

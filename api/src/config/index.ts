@@ -9,7 +9,7 @@ import { loadSiteConfig, type SiteConfig } from './site';
 import { loadTelemetryConfig, type TelemetryConfig } from './telemetry';
 
 export { REPO_ROOT, type Env } from './env';
-export { ensureParentDir, normalizeDatabaseUrl, type DatabaseConfig } from './database';
+export { ensureParentDir, loadDatabaseConfig, type DatabaseConfig } from './database';
 export { loadDeliveryConfig, type DeliveryConfig, type OpsWebhookConfig } from './delivery';
 export { type LeadsConfig } from './leads';
 export { DEFAULT_PAGE_CACHE_MB, type PagesConfig } from './pages';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { invalid, optionalText, readEnv, repoPath, variable, type Env } from './env';
+import { ServerEnv } from './server';
 
 export interface SiteConfig {
   /**
@@ -61,9 +62,9 @@ function siteUrlOf({ SITE_URL, NODE_ENV }: SiteVars, port: number): string {
   return `http://localhost:${port}`;
 }
 
-/** The site's origin alone, for commands that build links (see siteUrlOf). */
-export function resolveSiteUrl(env: Env, port: number): string {
-  return siteUrlOf(readEnv(Type.Pick(SiteEnv, ['SITE_URL', 'NODE_ENV']), env), port);
+/** The site's origin alone, for commands that build links (see siteUrlOf); off production, the server's PORT names it. */
+export function resolveSiteUrl(env: Env): string {
+  return siteUrlOf(readEnv(Type.Pick(SiteEnv, ['SITE_URL', 'NODE_ENV']), env), readEnv(Type.Pick(ServerEnv, ['PORT']), env).PORT);
 }
 
 /** Where articles are read from and their covers written to; shared by the server and `npm run content`. */
