@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadConfig, loadDeliveryConfig, loadTelemetryConfig, REPO_ROOT } from '../../src/config';
+import { openReleaseStorage } from '../../src/delivery/releases/release-storage';
 import { cacheControlFor } from '../../src/http/cache-policy';
 
 describe('loadConfig', () => {
@@ -17,6 +18,9 @@ describe('loadConfig', () => {
       staticRoot: REPO_ROOT,
       remoteUrls: {},
       releasesDir: path.join(REPO_ROOT, 'data/releases'),
+      releaseStore: 'file:data/release-store',
+      releaseCacheDir: path.join(REPO_ROOT, 'data/release-cache'),
+      releaseUploadMaxBytes: 100 * 1024 * 1024,
       releasesKeep: 5,
       shutdownTimeoutMs: 10_000,
       // The server's own address, off production.
@@ -267,6 +271,82 @@ describe('RELEASE_PREVIEW_SECRET', () => {
     const message = 'RELEASE_PREVIEW_SECRET must be at least 16 characters: it signs links to unreleased builds';
     expect(() => loadConfig({ RELEASE_PREVIEW_SECRET: 'short' })).toThrow(message);
     expect(() => loadDeliveryConfig({ RELEASE_PREVIEW_SECRET: 'short' })).toThrow(message);
+  });
+});
+
+describe('the release store (RELEASE_STORE, RELEASE_CACHE_DIR, S3_ENDPOINT, AWS_REGION, S3_FORCE_PATH_STYLE)', () => {
+  it('is a folder of the checkout by default, reached through no S3 settings', () => {
+    const config = loadDeliveryConfig({});
+    expect(config).toMatchObject({ releaseStore: 'file:data/release-store', releaseCacheDir: path.join(REPO_ROOT, 'data/release-cache') });
+    expect(config.s3).toEqual({ region: 'us-east-1', forcePathStyle: false });
+    // A relative folder is the repo's, wherever the command runs from.
+    expect(openReleaseStorage(config).store.location).toBe(`file:${path.join(REPO_ROOT, 'data/release-store')}`);
+    expect(loadDeliveryConfig({ RELEASE_STORE: '  ', RELEASE_CACHE_DIR: ' ', AWS_REGION: ' ' })).toMatchObject({
+      releaseStore: 'file:data/release-store',
+      releaseCacheDir: path.join(REPO_ROOT, 'data/release-cache'),
+      s3: { region: 'us-east-1' },
+    });
+  });
+
+  it('reads a folder, an S3 bucket and the S3 settings, for the server and the release command alike', () => {
+    const env = { RELEASE_STORE: ' s3://agency-releases/site/ ', RELEASE_CACHE_DIR: 'var/cache', S3_ENDPOINT: ' http://minio:9000 ', AWS_REGION: ' auto ' };
+    for (const config of [loadConfig(env), loadDeliveryConfig(env)]) {
+      expect(config).toMatchObject({ releaseStore: 's3://agency-releases/site/', releaseCacheDir: path.join(REPO_ROOT, 'var/cache') });
+      // Another S3-compatible store is addressed by path unless told otherwise.
+      expect(config.s3).toEqual({ endpoint: 'http://minio:9000', region: 'auto', forcePathStyle: true });
+    }
+    expect(loadDeliveryConfig({ RELEASE_CACHE_DIR: '/var/cache/releases' }).releaseCacheDir).toBe('/var/cache/releases');
+    expect(openReleaseStorage(loadDeliveryConfig({ RELEASE_STORE: 'file:/srv/release-store' })).store.location).toBe('file:/srv/release-store');
+    expect(openReleaseStorage(loadDeliveryConfig({ RELEASE_STORE: 'file:var/store' })).store.location).toBe(`file:${path.join(REPO_ROOT, 'var/store')}`);
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    [' FALSE ', false],
+    ['0', false],
+  ])('reads S3_FORCE_PATH_STYLE=%j as %s, with an endpoint or without', (value, forcePathStyle) => {
+    expect(loadDeliveryConfig({ S3_FORCE_PATH_STYLE: value }).s3.forcePathStyle).toBe(forcePathStyle);
+    expect(loadDeliveryConfig({ S3_FORCE_PATH_STYLE: value, S3_ENDPOINT: 'https://r2.example' }).s3.forcePathStyle).toBe(forcePathStyle);
+  });
+
+  it('refuses an endpoint that is not an http(s) URL, and a path style that is not true or false', () => {
+    for (const value of ['minio:9000', 'ftp://minio', 'http://']) {
+      expect(() => loadConfig({ S3_ENDPOINT: value })).toThrow(`S3_ENDPOINT must be an http(s) URL, got "${value}"`);
+    }
+    expect(() => loadDeliveryConfig({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow('S3_FORCE_PATH_STYLE must be true or false, got "yes"');
+  });
+
+  it('takes access keys in pairs only', () => {
+    expect(() => loadDeliveryConfig({ AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
+    expect(() => loadDeliveryConfig({ AWS_SECRET_ACCESS_KEY: 'secret' })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
+  });
+
+  it.each([
+    ['ftp://releases.example/site', /^RELEASE_STORE must be file:<dir> or s3:\/\/<bucket>\/<prefix>/],
+    ['data/release-store', /^RELEASE_STORE must be file:<dir> or s3:\/\/<bucket>\/<prefix>/],
+    ['file:', /^RELEASE_STORE must be file:<dir> or s3:\/\/<bucket>\/<prefix>: file: names no folder$/],
+    ['s3://Agency_Releases/site', /^RELEASE_STORE must be file:<dir> or s3:\/\/<bucket>\/<prefix>: "Agency_Releases" in s3:\/\/Agency_Releases\/site is not a bucket name$/],
+    ['s3://agency-releases/../site', /^RELEASE_STORE must be file:<dir> or s3:\/\/<bucket>\/<prefix>: the prefix "..\/site"/],
+  ])('refuses RELEASE_STORE=%j when the store is opened (the start of the server or the command)', (value, message) => {
+    const config = loadDeliveryConfig({ RELEASE_STORE: value });
+    expect(() => openReleaseStorage(config)).toThrow(message);
+  });
+});
+
+describe('the release API (RELEASE_UPLOAD_MAX_MB, RELEASE_TOKENS)', () => {
+  it('takes builds of up to 100 MB unpacked by default, and no tokens from the environment', () => {
+    expect(loadConfig({})).toMatchObject({ releaseUploadMaxBytes: 100 * 1024 * 1024, releaseTokens: undefined });
+    expect(loadDeliveryConfig({ RELEASE_UPLOAD_MAX_MB: ' ', RELEASE_TOKENS: '  ' })).toMatchObject({ releaseUploadMaxBytes: 100 * 1024 * 1024, releaseTokens: undefined });
+  });
+
+  it('reads the limit in whole megabytes, and the tokens as given (checked when the server provisions them)', () => {
+    expect(loadConfig({ RELEASE_UPLOAD_MAX_MB: '7' }).releaseUploadMaxBytes).toBe(7 * 1024 * 1024);
+    expect(loadDeliveryConfig({ RELEASE_TOKENS: '  blog-ci=blog:0123456789abcdef0123456789abcdef  ' }).releaseTokens).toBe('blog-ci=blog:0123456789abcdef0123456789abcdef');
+  });
+
+  it.each(['0', '-5', '1.5', '100MB', 'lots'])('refuses RELEASE_UPLOAD_MAX_MB=%j', (value) => {
+    expect(() => loadConfig({ RELEASE_UPLOAD_MAX_MB: value })).toThrow(`RELEASE_UPLOAD_MAX_MB must be an integer of at least 1, got "${value}"`);
   });
 });
 

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Config } from '../../config';
+import type { ArtifactStore } from './artifact-store';
+import { FileArtifactStore } from './file-store';
+import { keyProblem } from './object-key';
+import { S3ArtifactStore } from './s3-store';
+
+const STORE_FORMS = 'RELEASE_STORE must be file:<dir> or s3://<bucket>/<prefix>';
+
+/** S3 bucket names: 3 to 63 lowercase letters, digits, dots and hyphens. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** `file:/abs`, `file:relative/dir` or `file:///abs` → an absolute folder. */
+function folderOf(url: string, baseDir: string): string {
+  const rest = url.slice('file:'.length);
+  let dir: string;
+  if (rest.startsWith('//')) {
+    try {
+      dir = fileURLToPath(url);
+    } catch (error) {
+      throw new Error(`${STORE_FORMS}: ${url} is not a file URL of this machine (${(error as Error).message})`);
+    }
+  } else {
+    dir = rest;
+  }
+  if (dir === '') throw new Error(`${STORE_FORMS}: ${url} names no folder`);
+  return path.resolve(baseDir, dir);
+}
+
+/**
+ * The client for an S3-compatible store (AWS S3 when no endpoint is set). Credentials: the ones
+ * configured (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), else the SDK's default chain (shared
+ * config files, SSO, instance or container roles, …).
+ */
+export function s3Client(s3: S3Config): S3Client {
+  const config: S3ClientConfig = { region: s3.region, endpoint: s3.endpoint, forcePathStyle: s3.forcePathStyle };
+  if (s3.endpoint !== undefined) {
+    // Checksums only where the API requires them: several S3-compatible stores reject the
+    // CRC32 checksums the SDK adds by default. Release files are checked by SHA-256 anyway.
+    config.requestChecksumCalculation = 'WHEN_REQUIRED';
+    config.responseChecksumValidation = 'WHEN_REQUIRED';
+  }
+  if (s3.credentials) config.credentials = s3.credentials;
+  return new S3Client(config);
+}
+
+/** `s3://bucket/some/prefix` → its bucket and prefix. */
+function s3Location(url: string): { bucket: string; prefix: string } {
+  const rest = url.slice('s3://'.length);
+  const slash = rest.indexOf('/');
+  const bucket = slash === -1 ? rest : rest.slice(0, slash);
+  const prefix = slash === -1 ? '' : rest.slice(slash + 1);
+  if (!BUCKET_NAME.test(bucket)) throw new Error(`${STORE_FORMS}: ${JSON.stringify(bucket)} in ${url} is not a bucket name`);
+  const folder = prefix.replace(/\/+$/, '');
+  if (folder !== '' && keyProblem(folder) !== undefined) {
+    throw new Error(`${STORE_FORMS}: the prefix ${JSON.stringify(prefix)} in ${url} is not a folder path (${keyProblem(folder)})`);
+  }
+  return { bucket, prefix };
+}
+
+/**
+ * The store a RELEASE_STORE value names: `file:<dir>` (a relative dir is taken from `baseDir`)
+ * or `s3://<bucket>/<prefix>`, reached with the S3 settings `s3`.
+ */
+export function openArtifactStore(url: string, s3: S3Config, baseDir: string = process.cwd()): ArtifactStore {
+  const value = url.trim();
+  if (value.startsWith('file:')) return new FileArtifactStore(folderOf(value, baseDir));
+  if (value.startsWith('s3://')) {
+    const { bucket, prefix } = s3Location(value);
+    return new S3ArtifactStore({ bucket, prefix, client: s3Client(s3) });
+  }
+  throw new Error(`${STORE_FORMS}, not ${JSON.stringify(url)}`);
+}
