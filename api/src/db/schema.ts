@@ -183,6 +183,68 @@ export interface ReleaseLeasesTable {
   expires_at: number | string;
 }
 
+/** The release state's one counter, moved by every change of it (migration 0011). */
+export interface ReleaseRevisionTable {
+  id: number;
+  /** bigint on PostgreSQL (read back as a string). */
+  revision: ColumnType<number | string, number, number>;
+  /** ISO time RELEASES_DIR was imported; null until then. */
+  imported_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A release whose files are (being) stored in the artifact store (migration 0011). */
+export interface ReleasesTable {
+  app: string;
+  id: string;
+  status: 'uploading' | 'stored';
+  version: string;
+  revision: string;
+  /** ISO times. */
+  built_at: string;
+  published_at: string;
+  /** SHA-256 of the release's file names and contents: the same build has the same digest. */
+  digest: string;
+  file_count: number;
+  /** bigint on PostgreSQL (read back as a string). */
+  total_bytes: ColumnType<number | string, number, number>;
+  /** Who published it: a token's name, `cli:<user>@<host>`, or `import`. */
+  published_by: string;
+  /** ISO time it stopped being current; null while current or never current. */
+  current_until: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Per app: the ids made current (JSON array, oldest first) and the candidate (JSON) (migration 0011). */
+export interface ReleaseAppsTable {
+  app: string;
+  history: string;
+  candidate: string | null;
+  /** bigint on PostgreSQL (read back as a string). */
+  revision: ColumnType<number | string, number, number>;
+}
+
+/** One decision about a release (migration 0011). */
+export interface ReleaseEventsTable {
+  seq: Generated<number>;
+  app: string;
+  release: string;
+  action: string;
+  reason: string;
+  actor: string;
+  at: string;
+  revision: ColumnType<number | string, number, never>;
+}
+
+/** A team's release token, as a hash (migration 0011). */
+export interface ReleaseTokensTable {
+  name: string;
+  token_hash: string;
+  /** JSON array of app names. */
+  apps: string;
+  created_at: string;
+  revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -198,6 +260,11 @@ export interface DatabaseSchema {
   telemetry_clients: TelemetryClientsTable;
   site_secrets: SiteSecretsTable;
   release_leases: ReleaseLeasesTable;
+  release_revision: ReleaseRevisionTable;
+  releases: ReleasesTable;
+  release_apps: ReleaseAppsTable;
+  release_events: ReleaseEventsTable;
+  release_tokens: ReleaseTokensTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

@@ -12,11 +12,15 @@ import { readVitalsP75 } from './health/release-health';
 import { startSiteTelemetry } from './health/site-telemetry';
 import type { SentPage } from './health/evidence-intake';
 import type { AppName } from './releases/apps';
+import { importReleasesDir } from './releases/import-releases-dir';
 import { knownReleases } from './releases/known-releases';
 import { ReleaseReader } from './releases/reader';
-import type { AppReleases } from './releases/store';
+import { openReleaseStorage } from './releases/release-storage';
+import type { AppReleases, ReleaseInfo } from './releases/release-repository';
+import { provisionReleaseTokens } from './release-api/release-tokens';
+import { registerReleaseApi } from './release-api/release-api-routes';
 import { remotesDocument } from './visitor/remotes-document';
-import { loadPreviewSecret } from './visitor/preview-token';
+import { loadPreviewSecret, previewUrl, signPreviewToken } from './visitor/preview-token';
 import { registerPreviewRoutes } from './visitor/preview-routes';
 import { createVisitorReleases, type VisitorReleases } from './visitor/visitor-releases';
 
@@ -26,8 +30,8 @@ export interface Delivery {
   visitorReleases(request: FastifyRequest, reply?: FastifyReply): Promise<VisitorReleases>;
   /** Where the shell loads each remote from now, for visitors outside any canary or preview. */
   currentRemotes(): Promise<RemotesDocument>;
-  /** An app's kept releases with their build folders, and its current one (re-read about once a second). */
-  releasesOf(app: AppName): Promise<AppReleases>;
+  /** An app's kept releases with their folders on this machine, and its current one (re-read about once a second). */
+  releasesOf(app: AppName): Promise<AppReleases<ReleaseInfo>>;
   /** A page was sent: counted for the releases on it, without holding up the answer. */
   pageSent(request: FastifyRequest, page: SentPage): void;
   /** A server render failed in an app's release: release health (and a canary's judge) sees it. */
@@ -41,14 +45,35 @@ declare module 'fastify' {
 }
 
 export interface DeliveryPluginOptions {
-  config: Pick<AppConfig, 'releasesDir' | 'releasesKeep' | 'staticRoot' | 'remoteUrls' | 'previewSecret' | 'siteUrl' | 'opsWebhook' | 'telemetry'>;
+  config: Pick<
+    AppConfig,
+    | 'releasesDir'
+    | 'releaseStore'
+    | 'releaseCacheDir'
+    | 'releaseTokens'
+    | 'releaseUploadMaxBytes'
+    | 's3'
+    | 'releasesKeep'
+    | 'staticRoot'
+    | 'remoteUrls'
+    | 'previewSecret'
+    | 'siteUrl'
+    | 'opsWebhook'
+    | 'telemetry'
+  >;
 }
 
-/** `make()` the first time the result is asked for, that result after. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+/** `make()` the first time the result is asked for, that result after (a failed promise is asked again). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make().catch((error: unknown) => {
+    made = undefined;
+    throw error;
+  }));
 }
+
+/** Who the site's own release decisions (a canary's automatic promotion or rollback) are recorded as. */
+const SITE_ACTOR = 'site';
 
 /**
  * Progressive delivery: published releases, each visitor's choice of them (canary buckets,
@@ -58,14 +83,21 @@ function once<T>(make: () => T): () => T {
  */
 async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOptions): Promise<void> {
   const { db } = app;
-  // Published releases (npm run release), re-read about once a second: no restart to switch.
-  const releases = new ReleaseReader(config.releasesDir, (error, name) =>
-    app.log.error({ err: error, app: name }, 'cannot read the published releases; serving the last known state'),
+  const { store, cache } = openReleaseStorage(config);
+  // Releases kept in a folder before the database held them come in once.
+  await importReleasesDir(db, store, config.releasesDir, app.log);
+  if (config.releaseTokens) {
+    const { stillRevoked } = await provisionReleaseTokens(db, config.releaseTokens, config.siteUrl);
+    if (stillRevoked.length > 0) app.log.warn({ tokens: stillRevoked }, 'RELEASE_TOKENS names tokens revoked with `npm run release -- tokens revoke`: they stay revoked');
+  }
+  // Published releases (npm run release, the release API), re-read about once a second: no restart to switch.
+  const releases = new ReleaseReader(db, cache, (error) =>
+    app.log.error({ err: error, store: store.location }, 'cannot read the published releases; serving the last known state'),
   );
   const currentRemotes = () => remotesDocument(releases, config.remoteUrls);
   // An https site sends its cookies over https only.
   const secureCookies = config.siteUrl.startsWith('https:');
-  const previewSecret = once(() => loadPreviewSecret(config.previewSecret, config.releasesDir));
+  const previewSecret = once(() => loadPreviewSecret(config.previewSecret, db));
   const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret, secureCookies });
 
   const metrics = createReleaseMetrics(app.metrics.registry, {
@@ -75,9 +107,10 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
   });
   const telemetry = startSiteTelemetry({ db, config: config.telemetry, releases, visitorReleases, metrics, log: app.log });
   // A canary's candidate is promoted or rolled back on the evidence telemetry keeps, by one process at a time.
+  const context = { db, store, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT };
   const canaries = startCanaryController({
     db,
-    context: { releasesDir: config.releasesDir, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT },
+    context: { ...context, actor: SITE_ACTOR },
     releases,
     log: app.log,
     site: config.siteUrl,
@@ -96,6 +129,17 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
     return (await visitorReleases(request)).remotes;
   });
   await app.register(registerPreviewRoutes, { secureCookies });
+  // Teams' CI release through HTTP with their tokens.
+  await app.register(registerReleaseApi, {
+    context,
+    siteUrl: config.siteUrl,
+    uploadMaxBytes: config.releaseUploadMaxBytes,
+    previewLinks: async () => {
+      const secret = await previewSecret();
+      return (pin) => previewUrl(config.siteUrl, signPreviewToken(pin, secret));
+    },
+    releasesOf: (name) => releases.get(name),
+  });
 
   app.decorate('delivery', {
     visitorReleases,

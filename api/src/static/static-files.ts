@@ -4,7 +4,7 @@ import { REMOTES_PATH } from '@agency/shared';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PUBLIC_DIR } from '../config';
-import { APP_NAMES, distDir, entryFile, isRemote, SHELL, type Delivery } from '../delivery';
+import { APP_NAMES, distDir, entryFile, isRemote, RELEASE_MANIFEST, SHELL, type Delivery } from '../delivery';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from '../http/cache-policy';
 import { BUILD_FILES } from '../pages/build-files';
 import { COVERS_FOLDER, COVERS_URL_PREFIX } from '../content/cover-images';
@@ -39,9 +39,12 @@ export function isSourceMap(file: string): boolean {
   return /\.map(?:\.(?:br|gz))?$/i.test(file);
 }
 
-/** Files of a build or release that are never sent: the server bundle is for the API to run; source maps. */
+/**
+ * Files of a build or release that are never sent: the server bundle is for the API to run; source
+ * maps; a release's manifest (its files' sizes and hashes, for the servers that fetch it).
+ */
 function isPrivateFile(file: string): boolean {
-  return file === SERVER_DIR || file.startsWith(`${SERVER_DIR}/`) || isSourceMap(file);
+  return file === SERVER_DIR || file.startsWith(`${SERVER_DIR}/`) || isSourceMap(file) || file === RELEASE_MANIFEST;
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -10,8 +10,10 @@ import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http'
 
 /** A static root without any build, so the API suites do not depend on the front ends. */
 export const EMPTY_STATIC_ROOT = path.join(os.tmpdir(), 'agency-api-no-static-root');
-/** A releases folder that does not exist: no app has a published release. */
+/** A releases folder that does not exist: nothing to import. */
 export const NO_RELEASES_DIR = path.join(os.tmpdir(), 'agency-api-no-releases');
+/** An artifact store no test writes to (apps without releases read nothing from it). */
+export const EMPTY_RELEASE_STORE = `file:${path.join(os.tmpdir(), 'agency-api-empty-release-store')}`;
 /** The repo's own articles (content/blog): what a fresh site publishes. */
 export const REPO_CONTENT_DIR = loadContentConfig({}).contentDir;
 /** Prepared covers, shared by every suite: names are content hashes, so runs never clash. */
@@ -36,6 +38,10 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     siteUrl: TEST_SITE_URL,
     pageCacheMaxBytes: DEFAULT_PAGE_CACHE_MB * 1024 * 1024,
     releasesDir: NO_RELEASES_DIR,
+    releaseStore: EMPTY_RELEASE_STORE,
+    releaseCacheDir: path.join(os.tmpdir(), 'agency-api-test-release-cache'),
+    releaseUploadMaxBytes: 100 * 1024 * 1024,
+    s3: { region: 'us-east-1', forcePathStyle: false },
     releasesKeep: 5,
     shutdownTimeoutMs: 10_000,
     leads: {},
@@ -59,11 +65,11 @@ export interface TestContext {
 }
 
 /**
- * A fresh database, an app on it (migrated and seeded) listening on a free port of
- * 127.0.0.1, and a second connection to inspect what is stored.
+ * A fresh database (or `given`, which the caller then drops), an app on it (migrated and seeded)
+ * listening on a free port of 127.0.0.1, and a second connection to inspect what is stored.
  */
-export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<TestContext> {
-  const testDb = await createTestDatabase();
+export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase): Promise<TestContext> {
+  const testDb = given ?? (await createTestDatabase());
   const app = await buildApp({ config: testConfig(testDb.url, overrides) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -79,7 +85,7 @@ export async function startTestApp(overrides: Partial<AppConfig> = {}): Promise<
     async close() {
       await app.close();
       await db.destroy();
-      await testDb.drop();
+      if (!given) await testDb.drop();
     },
   };
 }

@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, type AppConfig } from '../../src/config';
+import { createDatabase, type Database } from '../../src/db/connection';
+import { migrateToLatest } from '../../src/db/migrate';
+import { FileArtifactStore } from '../../src/delivery/artifacts/file-store';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/delivery/releases/apps';
-import { publish, type ReleaseContext } from '../../src/delivery/releases/commands';
-import { loadAppReleases } from '../../src/delivery/releases/store';
+import { readBuildFolder } from '../../src/delivery/releases/build-folder';
+import { publish, type ReleaseBuild, type ReleaseContext } from '../../src/delivery/releases/commands';
+import { loadAppReleases } from '../../src/delivery/releases/release-repository';
 import { startTestApp, type TestContext } from './app';
+import { createTestDatabase, type TestDatabase } from './database';
 
 /** What the real builds share today (shell and remotes alike). */
 export const CURRENT_VERSIONS: Record<string, string> = {
@@ -79,37 +84,72 @@ export function writeBuild(dir: string, app: AppName, build: FixtureBuild = {}):
 export interface ReleaseFixture {
   /** A STATIC_ROOT with a built shell (shell/dist) and the dist folders of every remote. */
   staticRoot: string;
-  releasesDir: string;
+  /** The artifact store's folder, and its RELEASE_STORE value. */
+  storeDir: string;
+  releaseStore: string;
   /** A scratch folder for builds to publish with --dist. */
   scratch: string;
+  /** The database the release state lives in (a server started by setUpReleaseSuite shares it). */
+  testDb: TestDatabase;
+  db: Database;
   context: ReleaseContext;
+  /** The settings a server (or the release command's environment) on this fixture needs. */
+  config: Pick<AppConfig, 'staticRoot' | 'releaseStore' | 'releaseCacheDir' | 'databaseUrl'>;
+  env: Record<string, string>;
   /** Writes a build into a fresh scratch folder and returns that folder. */
   build(app: AppName, build?: FixtureBuild): string;
-  cleanup(): void;
+  /** Writes a build into a fresh scratch folder and reads it as a build to publish. */
+  buildOf(app: AppName, build?: FixtureBuild): Promise<ReleaseBuild>;
+  cleanup(): Promise<void>;
 }
 
-export function createReleaseFixture(): ReleaseFixture {
+export async function createReleaseFixture(): Promise<ReleaseFixture> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-releases-'));
   const staticRoot = path.join(base, 'site');
-  const releasesDir = path.join(base, 'releases');
+  const storeDir = path.join(base, 'store');
   const scratch = path.join(base, 'builds');
   for (const app of APP_NAMES) writeBuild(distDir(staticRoot, app), app, { label: 'dist' });
+  const testDb = await createTestDatabase();
+  const db = createDatabase(testDb.url, { poolSize: 2 });
+  await migrateToLatest(db);
   let count = 0;
   // A clock a second apart per call, so "newest first" never depends on timing.
   let time = Date.parse('2026-01-01T00:00:00Z');
+  const build = (app: AppName, fixture?: FixtureBuild) => writeBuild(path.join(scratch, `${appFolder(app)}-${(count += 1)}`), app, fixture);
+  const releaseStore = `file:${storeDir}`;
+  const releaseCacheDir = path.join(base, 'cache');
   return {
     staticRoot,
-    releasesDir,
+    storeDir,
+    releaseStore,
     scratch,
-    context: { releasesDir, staticRoot, remoteUrls: {}, keep: 5, repoRoot: REPO_ROOT, now: () => new Date((time += 1000)) },
-    build: (app, build) => writeBuild(path.join(scratch, `${appFolder(app)}-${(count += 1)}`), app, build),
-    cleanup: () => fs.rmSync(base, { recursive: true, force: true }),
+    testDb,
+    db,
+    context: {
+      db,
+      store: new FileArtifactStore(storeDir),
+      staticRoot,
+      remoteUrls: {},
+      keep: 5,
+      repoRoot: REPO_ROOT,
+      actor: 'cli:test@fixture',
+      now: () => new Date((time += 1000)),
+    },
+    config: { staticRoot, releaseStore, releaseCacheDir, databaseUrl: testDb.url },
+    env: { STATIC_ROOT: staticRoot, RELEASE_STORE: releaseStore, RELEASE_CACHE_DIR: releaseCacheDir, DATABASE_URL: testDb.url },
+    build,
+    buildOf: (app, fixture) => readBuildFolder(build(app, fixture)),
+    cleanup: async () => {
+      await db.destroy();
+      await testDb.drop();
+      fs.rmSync(base, { recursive: true, force: true });
+    },
   };
 }
 
 export interface ReleaseSuite {
   fixture: ReleaseFixture;
-  /** The server, started on the fixture's static root and releases folder. */
+  /** The server, started on the fixture's static root, database and release store. */
   ctx: TestContext;
 }
 
@@ -121,20 +161,20 @@ export interface ReleaseSuite {
 export function setUpReleaseSuite(overrides: Partial<AppConfig> = {}): ReleaseSuite {
   const suite = {} as ReleaseSuite;
   beforeAll(async () => {
-    suite.fixture = createReleaseFixture();
-    suite.ctx = await startTestApp({ staticRoot: suite.fixture.staticRoot, releasesDir: suite.fixture.releasesDir, ...overrides });
+    suite.fixture = await createReleaseFixture();
+    suite.ctx = await startTestApp({ ...suite.fixture.config, ...overrides }, suite.fixture.testDb);
   });
   afterAll(async () => {
     await suite.ctx?.close();
-    suite.fixture?.cleanup();
+    await suite.fixture?.cleanup();
   });
   return suite;
 }
 
 /** Publishes a fixture build and returns the new current release id. */
 export async function publishFixture(fixture: ReleaseFixture, app: string, build: FixtureBuild = {}, keep?: number): Promise<string> {
-  await publish(fixture.context, app, fixture.build(app, build), keep);
-  const { current } = await loadAppReleases(fixture.releasesDir, app);
+  await publish(fixture.context, app, await fixture.buildOf(app, build), keep);
+  const { current } = await loadAppReleases(fixture.db, app);
   if (!current) throw new Error('no current release');
   return current.id;
 }

@@ -1,4 +1,6 @@
 import type { ApiErrorBody } from '@agency/shared';
+import { SKEW_WINDOW_MS } from '../../src/delivery/releases/prune';
+import { loadAppReleases } from '../../src/delivery/releases/release-repository';
 import { enqueueLead } from '../../src/leads/outbox/outbox-repository';
 import type { LeadPayload } from '../../src/leads/lead/lead-payload';
 import { startTestApp, testConfig, VALID_CONTACT, type TestContext } from '../helpers/app';
@@ -198,9 +200,13 @@ describe('series of releases the site does not know', () => {
     await eventually('its series', scrape, (text) => text.includes(`agency_browser_page_views_total{app="blog",release="${first}"} 1`));
     expect(await scrape()).toContain(`agency_browser_errors_total{app="blog",release="${first}",kind="uncaught"} 1`);
 
-    // Two more releases, keeping one: the first is pruned (the current and the previous stay).
+    // Two more releases, keeping one, the last past the skew window (the fixture's clock moved on):
+    // the first is pruned (the current and the previous stay).
     await publishFixture(suite.fixture, 'blog', { label: 'second' }, 1);
+    const clock = suite.fixture.context.now!;
+    suite.fixture.context.now = () => new Date(clock().getTime() + SKEW_WINDOW_MS + 3_600_000);
     const third = await publishFixture(suite.fixture, 'blog', { label: 'third' }, 1);
+    expect((await loadAppReleases(suite.fixture.db, 'blog')).releases.map((release) => release.id)).not.toContain(first);
     await eventually('the third release served', servedBlog, (release) => release === third);
     const text = await scrape();
     expect(text).not.toContain(`release="${first}"`);

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PAGE_CACHE_CONTROL } from '../../src/pages/serve-page';
 import { publish, RefusedError, rollback } from '../../src/delivery/releases/commands';
+import { SKEW_WINDOW_MS } from '../../src/delivery/releases/prune';
 import { startTestApp } from '../helpers/app';
 import { eventually } from '../helpers/eventually';
 import { setUpReleaseSuite, type FixtureBuild } from '../helpers/releases';
@@ -23,7 +26,7 @@ const remotesJson = async () => (await suite.ctx.request('GET', '/remotes.json')
 
 /** Publishes a build and waits for the server to name it current; returns its id. */
 async function releaseAndWait(app: string, build: string | FixtureBuild, keep?: number): Promise<string> {
-  const output = await publish(suite.fixture.context, app, suite.fixture.build(app, typeof build === 'string' ? { label: build } : build), keep);
+  const output = await publish(suite.fixture.context, app, await suite.fixture.buildOf(app, typeof build === 'string' ? { label: build } : build), keep);
   const id = /release (\S+) is now current/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
   const current = async () => {
     const document = await remotesJson();
@@ -63,6 +66,8 @@ describe('remotes with releases', () => {
     const dist = await suite.ctx.request('GET', '/remotes/blog/remoteEntry.js');
     expect(dist.body).toContain('dist');
     expect(dist.headers['cache-control']).toBe('no-cache');
+    // The store keeps the release's manifest beside its files: served from there, but never sent (below).
+    expect(fs.existsSync(path.join(suite.fixture.storeDir, 'blog', first, 'release-manifest.json'))).toBe(true);
   });
 
   it('keeps serving an older release after a new one, and answers 404 once it is pruned', async () => {
@@ -70,19 +75,41 @@ describe('remotes with releases', () => {
     const old = await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
     expect([old.statusCode, old.headers['cache-control']]).toEqual([200, IMMUTABLE]);
     expect(old.body).toContain('b1');
-    // keep 1: the newest and the previous one stay, the first goes.
-    await releaseAndWait('blog', 'b3', 1);
-    const pruned = await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`);
-    expect([pruned.statusCode, pruned.headers['cache-control']]).toEqual([404, 'no-store']);
-    expect(pruned.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
-    expect((await suite.ctx.request('GET', `/remotes/blog/${second}/remoteEntry.js`)).statusCode).toBe(200);
+    // keep 1: the newest and the previous one stay; the first stopped being current moments ago,
+    // within the skew window (pages opened before still load its files), so it stays too.
+    const third = await releaseAndWait('blog', 'b3', 1);
+    expect((await suite.ctx.request('GET', `/remotes/blog/${first}/remoteEntry.js`)).statusCode).toBe(200);
+    // Past the skew window (the fixture's clock moved on), the next publish prunes both older ones.
+    const clock = suite.fixture.context.now!;
+    suite.fixture.context.now = () => new Date(clock().getTime() + SKEW_WINDOW_MS + 3_600_000);
+    await releaseAndWait('blog', 'b4', 1);
+    for (const gone of [first, second]) {
+      const pruned = await suite.ctx.request('GET', `/remotes/blog/${gone}/remoteEntry.js`);
+      expect([pruned.statusCode, pruned.headers['cache-control']]).toEqual([404, 'no-store']);
+      expect(pruned.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });
+    }
+    // The previous release stays for a rollback.
+    expect((await suite.ctx.request('GET', `/remotes/blog/${third}/remoteEntry.js`)).statusCode).toBe(200);
+    // Gone from the store too, not only from what is served.
+    expect(fs.existsSync(path.join(suite.fixture.storeDir, 'blog', first))).toBe(false);
+    expect(fs.existsSync(path.join(suite.fixture.storeDir, 'blog', third))).toBe(true);
   });
 
-  it.each(['/remotes/blog/ID/../../../site/secret.txt', '/remotes/blog/ID/%2e%2e/state.json', '/remotes/blog/ID/..%2f..%2fhome%2fstate.json', '/remotes/home/ID/remoteEntry.js', '/remotes/blog/.lock', '/remotes/blog/ID'])(
+  it.each([
+    '/remotes/blog/ID/../../../site/secret.txt',
+    // Ways back into the same release folder: found only if the path were resolved.
+    '/remotes/blog/ID/%2e%2e/ID/remoteEntry.js',
+    '/remotes/blog/ID/..%2fID%2fremoteEntry.js',
+    '/remotes/home/ID/remoteEntry.js',
+    '/remotes/blog/ID',
+    // The release's manifest in the store (its files' sizes and hashes) is not a file of the build.
+    '/remotes/blog/ID/release-manifest.json',
+    '/remotes/blog/ID/%72elease-manifest.json',
+  ])(
     'refuses %s',
     async (url) => {
       const { remotes } = await remotesJson();
-      expect((await suite.ctx.request('GET', url.replace('ID', remotes.blog?.release ?? ''))).statusCode).toBe(404);
+      expect((await suite.ctx.request('GET', url.replaceAll('ID', remotes.blog?.release ?? ''))).statusCode).toBe(404);
     },
   );
 });
@@ -91,7 +118,7 @@ describe('a refused shell release', () => {
   it('is never served at / or for unhashed names; its content-hashed files are only a fallback', async () => {
     // The blog's current release requires React ^19.3.1: a shell providing React 18 is refused, and kept.
     const build = { label: 'refused', versions: { react: '18.3.1', 'react-dom': '18.3.1' }, files: { 'notes.txt': 'refused' } };
-    await expect(publish(suite.fixture.context, 'shell', suite.fixture.build('shell', build))).rejects.toThrow(RefusedError);
+    await expect(publish(suite.fixture.context, 'shell', await suite.fixture.buildOf('shell', build))).rejects.toThrow(RefusedError);
     // Once the server lists the kept release, its hashed files are found (after dist's)…
     await eventually('the refused file served', async () => (await suite.ctx.request('GET', '/only-refused.0a1b2c3d4e.js')).statusCode, (status) => status === 200);
     expect((await remotesJson()).shell.release).toBe('dist');
@@ -135,11 +162,8 @@ describe('the shell with releases', () => {
 
 describe('a remote with a release but a REMOTE_*_URL override', () => {
   it('answers the override as external', async () => {
-    const other = await startTestApp({
-      staticRoot: suite.fixture.staticRoot,
-      releasesDir: suite.fixture.releasesDir,
-      remoteUrls: { blog: 'https://cdn.example/blog/mf-manifest.json' },
-    });
+    // Another server on the same database and store, with the override.
+    const other = await startTestApp({ ...suite.fixture.config, remoteUrls: { blog: 'https://cdn.example/blog/mf-manifest.json' } }, suite.fixture.testDb);
     try {
       const document = (await other.request('GET', '/remotes.json')).json<Document>();
       expect(document.remotes.blog).toEqual({ entry: 'https://cdn.example/blog/mf-manifest.json', release: 'external' });
@@ -163,7 +187,7 @@ describe('source maps in releases', () => {
       '/main.3f2a9c1b7d.js.map',
       '/only-maps.0a1b2c3d4e.js.map',
     ];
-    for (const url of urls) {
+    for (const url of [...urls, '/release-manifest.json']) {
       const response = await suite.ctx.request('GET', url, { headers: { accept: '*/*' } });
       expect([url, response.statusCode, response.headers['cache-control']]).toEqual([url, 404, 'no-store']);
       expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Ресурс не знайдено' } });

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connection';
 import { APP_NAMES } from '../releases/apps';
 import { decideCandidate, type ReleaseContext } from '../releases/commands';
-import { LockHeldError } from '../releases/lock';
+import { ConcurrentChangeError } from '../releases/refused-error';
 import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
-import { DeciderLease } from './decider-lease';
+import { DeciderLease } from '../releases/decider-lease';
 import type { ReleaseDecisionMessage } from './ops-webhook';
 
 /** How often the process holding the lease looks at every canary. */
@@ -76,8 +76,8 @@ export function startCanaryController({ db, context, releases, log, site, notify
   const timer = setInterval(() => {
     running ??= look()
       .catch((error: unknown) => {
-        // A person's release command holds the lock: the next look decides.
-        if (!(error instanceof LockHeldError)) log.error({ err: error }, 'canary: looking at the candidates failed; trying again');
+        // A person's release command changed the app meanwhile: the next look decides on the new state.
+        if (!(error instanceof ConcurrentChangeError)) log.error({ err: error }, 'canary: looking at the candidates failed; trying again');
       })
       .finally(() => (running = undefined));
   }, intervalMs).unref();

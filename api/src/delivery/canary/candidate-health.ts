@@ -1,7 +1,7 @@
 import { UNRELEASED } from '@agency/shared';
-import type { Database } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import type { AppName } from '../releases/apps';
-import type { AppReleases } from '../releases/store';
+import type { AppReleases } from '../releases/release-repository';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
 import { toMinute } from '../../lib/minutes';
 import { judgeCandidate, type Verdict } from './canary-judge';
@@ -16,7 +16,7 @@ export interface CandidateHealth {
  * The candidate's health and the current release's over the same window (since it became the
  * candidate), and what they say. Undefined when the app runs no canary.
  */
-export async function candidateHealth(db: Database, app: AppName, state: Pick<AppReleases, 'candidate' | 'current'>): Promise<CandidateHealth | undefined> {
+export async function candidateHealth(db: Db, app: AppName, state: Pick<AppReleases, 'candidate' | 'current'>): Promise<CandidateHealth | undefined> {
   const { candidate } = state;
   if (!candidate) return undefined;
   const currentId = state.current?.id ?? UNRELEASED;

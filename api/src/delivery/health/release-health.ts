@@ -1,6 +1,6 @@
 import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
 import { sql } from 'kysely';
-import type { Database } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
 import { PAGES_COUNTED_PER_CLIENT } from './telemetry-limits';
 import { CLIENT_EVIDENCE, PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
@@ -65,7 +65,7 @@ function p75(vital: VitalName, buckets: ReadonlyMap<number, number> | undefined)
 }
 
 /** Counts and histograms per release and kind since `sinceMinute`. */
-async function readCounts(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
+async function readCounts(db: Db, app: string, releaseIds: readonly string[], sinceMinute: number) {
   const rows = await db.kysely
     .selectFrom('telemetry_minutes')
     .select(['release', 'kind', 'bucket', (eb) => eb.fn.sum<string | number>('count').as('total')])
@@ -86,7 +86,7 @@ async function readCounts(db: Database, app: string, releaseIds: readonly string
 }
 
 /** Distinct clients per release and evidence, and the pages that count for a decision, seen since `sinceMinute`. */
-async function readClients(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
+async function readClients(db: Db, app: string, releaseIds: readonly string[], sinceMinute: number) {
   const rows = await db.kysely
     .selectFrom('telemetry_clients')
     .select([
@@ -112,7 +112,7 @@ async function readClients(db: Database, app: string, releaseIds: readonly strin
 
 const noClients = (): Record<ClientEvidence, number> => ({ served: 0, error: 0, load_failure: 0, vitals: 0 });
 
-async function readTopErrors(db: Database, app: string, releaseIds: readonly string[], sinceMinute: number) {
+async function readTopErrors(db: Db, app: string, releaseIds: readonly string[], sinceMinute: number) {
   const rows = await db.kysely
     .selectFrom('telemetry_error_minutes as m')
     .innerJoin('telemetry_errors as e', (join) =>
@@ -134,7 +134,7 @@ async function readTopErrors(db: Database, app: string, releaseIds: readonly str
  * load failures, p75 of each vital, and the most frequent errors with their original source.
  */
 export async function readReleaseHealth(
-  db: Database,
+  db: Db,
   app: string,
   releases: readonly { id: string; current: boolean }[],
   sinceMinute: number,
@@ -193,7 +193,7 @@ export async function readReleaseHealth(
 }
 
 /** p75 of every vital per app and release since `sinceMinute` (for /metrics). */
-export async function readVitalsP75(db: Database, sinceMinute: number): Promise<{ app: string; release: string; vital: VitalName; p75: number }[]> {
+export async function readVitalsP75(db: Db, sinceMinute: number): Promise<{ app: string; release: string; vital: VitalName; p75: number }[]> {
   const rows = await db.kysely
     .selectFrom('telemetry_minutes')
     .select(['app', 'release', 'kind', 'bucket', (eb) => eb.fn.sum<string | number>('count').as('total')])

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { REMOTES_PATH, UNRELEASED } from '@agency/shared';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map';
 import { appFolder, distDir, isRemote, SHELL, type AppName } from '../releases/apps';
-import type { AppReleases } from '../releases/store';
+import type { AppReleases, ReleaseInfo } from '../releases/release-repository';
 import type { LocateSource } from './release-health';
 
 export interface SourceLocatorOptions {
   /** Where `<app folder>/dist` is looked up (STATIC_ROOT). */
   staticRoot: string;
   /** The app's kept releases. */
-  releasesOf(app: AppName): Promise<AppReleases>;
+  releasesOf(app: AppName): Promise<AppReleases<ReleaseInfo>>;
 }
 
 interface Frame {

@@ -1,40 +1,50 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appFolder, type AppName } from './apps';
-import { refusal, type GateContext } from './compat';
-import { compactHistory, pruneReleases, removeLeftovers } from './prune';
+import { checkCompatibility, type GateContext } from './compat';
+import { compactHistory, pruneReleases } from './prune';
 import { createRelease } from './publish';
-import { buildVersion, filesTime, gitRevision, readBuildStamp } from './release-id';
-import { withLock } from './lock';
-import { withEvent, writeState, type Candidate, type DeliveryAction, type DeliveryEvent, type ReleaseState } from './state';
-import { appReleasesDir, loadAppReleases, type AppReleases, type ReleaseInfo } from './store';
+import { commitReleaseChange, type ReleaseChange } from './release-change';
+import { buildVersion, gitRevision } from './release-id';
+import { loadAppReleases, type AppReleases, type ReleaseRecord } from './release-repository';
+import { RefusedError } from './refused-error';
+import type { Candidate, DeliveryAction, DeliveryEvent } from './state';
 
 /**
- * What `npm run release` does: publish, stage, canary, list, roll back, promote, abort. Every command that changes
- * something holds the lock of the whole releases folder (`RELEASES_DIR/.lock`: the gate of one app
- * reads the others' current releases) and runs the compatibility gate before a release becomes current.
+ * What `npm run release` and the release API do: publish, stage, canary, list, roll back, promote,
+ * abort. Every change is one transaction that checks the state it was decided on (see
+ * release-change), and the compatibility gate runs before a release becomes current or a candidate.
  *
- * Each command returns what it did as data: the server runs some of them too, so the sentences a
- * person reads in a terminal are made by the command line (cli/release-text).
+ * Each command returns what it did as data: the release API sends it as JSON, and the command
+ * line turns it into the sentences a person reads (cli/release-text), the same on the server and
+ * on a team's machine.
  */
 export interface ReleaseContext extends GateContext {
   /** Releases to keep per app. */
   keep: number;
-  /** The checkout: app package.json versions and the git revision. */
+  /** The checkout: app package.json versions and the git revision of builds that do not say theirs. */
   repoRoot: string;
+  /** Who runs the commands (see DeliveryEvent.actor). */
+  actor: string;
   now?: () => Date;
 }
 
-/** The change was not made (incompatible, unknown id, nothing to roll back to): exit non-zero. */
-export class RefusedError extends Error {}
+export { RefusedError } from './refused-error';
+
+/** A build to publish: its files and what its stamp says, and where it came from (a folder, an upload). */
+export interface ReleaseBuild {
+  files: ReadonlyMap<string, Buffer>;
+  stamp?: { builtAt?: Date; revision?: string };
+  /** Shown to people: the dist folder, or `an upload by <token>`. */
+  source: string;
+}
 
 /** A build taken into a release: a new one, or the kept release that already held the same files. */
 export interface PublishedBuild {
-  release: ReleaseInfo;
+  release: ReleaseRecord;
   /** False when a kept release already held this build. */
   created: boolean;
-  /** The build folder it was taken from. */
-  dist: string;
+  source: string;
 }
 
 /** `publish`: the build's release is current now. */
@@ -45,7 +55,7 @@ export interface PublishResult {
   /** It was current before: nothing was made current or pruned. */
   alreadyCurrent: boolean;
   /** Old releases deleted to keep the newest ones. */
-  pruned: ReleaseInfo[];
+  pruned: ReleaseRecord[];
 }
 
 /** `stage`: the build's release is published for preview links only. */
@@ -57,7 +67,7 @@ export interface StageResult {
   alreadyCurrent: boolean;
   /** The link that shows it to one browser. */
   previewUrl: string;
-  pruned: ReleaseInfo[];
+  pruned: ReleaseRecord[];
 }
 
 /** `canary`: a release is the candidate a share of visitors gets. */
@@ -68,52 +78,56 @@ export interface CanaryResult {
   build?: PublishedBuild;
   candidate: Candidate;
   /** What the other visitors get; undefined: the app's dist folder. */
-  current: ReleaseInfo | undefined;
-  pruned: ReleaseInfo[];
+  current: ReleaseRecord | undefined;
+  pruned: ReleaseRecord[];
 }
 
 /** `promote` and `promoteCandidate`: a kept release is current now. */
 export interface PromoteResult {
   kind: 'promote';
   app: AppName;
-  release: ReleaseInfo;
+  release: ReleaseRecord;
   /** It was current before: nothing changed. */
   alreadyCurrent: boolean;
   /** The release current before; undefined: the app was served from its dist folder. */
-  from: ReleaseInfo | undefined;
+  from: ReleaseRecord | undefined;
 }
 
-/** `rollback`: the previous release is current again. */
+/**
+ * `rollback`: with a canary running, its candidate is rolled back (`candidate`: every visitor gets
+ * `to`, the current release, again); otherwise the previous release is current again.
+ */
 export interface RollbackResult {
   kind: 'rollback';
   app: AppName;
-  from: ReleaseInfo;
-  to: ReleaseInfo;
+  from: ReleaseRecord;
+  to: ReleaseRecord | undefined;
+  candidate: boolean;
 }
 
 /** `abort`: the candidate was dropped. */
 export interface AbortResult {
   kind: 'abort';
   app: AppName;
-  dropped: Candidate & { release: ReleaseInfo };
+  dropped: Candidate & { release: ReleaseRecord };
   /** What every visitor gets now; undefined: the app's dist folder. */
-  current: ReleaseInfo | undefined;
+  current: ReleaseRecord | undefined;
 }
 
 /** A kept release and what it is to visitors (no role: just kept). */
 export type ListedRelease =
-  | { release: ReleaseInfo; role?: 'current' | 'previous' | 'staged' }
-  | { release: ReleaseInfo; role: 'candidate'; share: number };
+  | { release: ReleaseRecord; role?: 'current' | 'previous' | 'staged' }
+  | { release: ReleaseRecord; role: 'candidate'; share: number };
 
 /** `list`: the kept releases, newest first. */
 export interface ListResult {
   kind: 'list';
   app: AppName;
-  /** The app's releases folder. */
-  dir: string;
+  /** Where the releases' files are (the artifact store). */
+  store: string;
   releases: ListedRelease[];
   /** Undefined: the app is served from its dist folder. */
-  current: ReleaseInfo | undefined;
+  current: ReleaseRecord | undefined;
 }
 
 export type ReleaseResult = PublishResult | StageResult | CanaryResult | PromoteResult | RollbackResult | AbortResult | ListResult;
@@ -123,119 +137,124 @@ export type CandidateDecision = DeliveryEvent & { action: 'promoted' | 'rolled_b
 
 /** The checkout's version of the app (its package.json), for builds that do not name theirs. */
 function checkoutVersion(context: ReleaseContext, app: AppName): string {
-  const file = path.join(context.repoRoot, appFolder(app), 'package.json');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
-}
-
-/** Gate, then write `history`, whose last entry is `release`: from now on it is current. */
-async function makeCurrent(context: ReleaseContext, app: AppName, release: ReleaseInfo, state: ReleaseState, history: string[]): Promise<void> {
-  const reason = await refusal(context, { app, release: release.id, dir: release.dir });
-  if (reason) throw new RefusedError(reason);
-  // A release made current is no longer anyone's candidate.
-  const candidate = state.candidate?.id === release.id ? undefined : state.candidate;
-  await writeState(appReleasesDir(context.releasesDir, app), { ...state, history, candidate });
+  try {
+    const file = path.join(context.repoRoot, appFolder(app), 'package.json');
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
 }
 
 const nowOf = (context: ReleaseContext) => (context.now ?? (() => new Date()))();
 
-function event<A extends DeliveryAction>(context: ReleaseContext, release: string, action: A, reason: string): DeliveryEvent & { action: A } {
-  return { at: nowOf(context).toISOString(), release, action, reason };
+type NewEvent = ReleaseChange['events'][number];
+
+function event(release: string, action: DeliveryAction, reason: string): NewEvent {
+  return { release, action, reason };
 }
 
-/** Copies a build into a release of its own (or finds the one that holds it): the lock is held. */
-async function createFromDist(context: ReleaseContext, app: AppName, dist: string): Promise<PublishedBuild> {
-  await removeLeftovers(appReleasesDir(context.releasesDir, app));
-  const stamp = readBuildStamp(dist);
-  const { release, created } = await createRelease(context.releasesDir, {
+/** Commits a change decided on `state` as the context's actor. */
+function commit(context: ReleaseContext, app: AppName, state: AppReleases, change: Omit<ReleaseChange, 'app' | 'startedAt' | 'actor' | 'at'>): Promise<number> {
+  return commitReleaseChange(context.db, { app, startedAt: state.state.revision, actor: context.actor, at: nowOf(context), ...change });
+}
+
+/** The gate, then `history` (whose last entry is `release`) is written: from now on it is current. */
+async function makeCurrent(context: ReleaseContext, app: AppName, release: ReleaseRecord, state: AppReleases, history: string[], events: NewEvent[]): Promise<void> {
+  const verdict = await checkCompatibility(context, { app, release: release.id });
+  if (verdict.refusal) throw new RefusedError(verdict.refusal);
+  // A release made current is no longer anyone's candidate.
+  const candidate = state.state.candidate?.id === release.id ? null : undefined;
+  await commit(context, app, state, { history, candidate, events, reliesOn: verdict.reliesOn });
+}
+
+/** Stores a build as a release of its own (or finds the kept one that holds it). */
+async function createFromBuild(context: ReleaseContext, app: AppName, build: ReleaseBuild): Promise<PublishedBuild> {
+  const { release, created } = await createRelease(context.db, context.store, {
     app,
-    dist,
+    files: build.files,
     // What the build says it is (a CI artifact is not the checkout), else the checkout.
-    version: buildVersion(dist) ?? checkoutVersion(context, app),
-    revision: stamp?.revision ?? gitRevision(context.repoRoot),
-    builtAt: stamp?.builtAt ?? filesTime(dist),
+    version: buildVersion(build.files) ?? checkoutVersion(context, app),
+    revision: build.stamp?.revision ?? gitRevision(context.repoRoot),
+    builtAt: build.stamp?.builtAt ?? nowOf(context),
     publishedAt: nowOf(context),
+    publishedBy: context.actor,
   });
-  return { release, created, dist };
+  return { release, created, source: build.source };
 }
 
-function findKept(state: AppReleases, app: AppName, id: string): ReleaseInfo {
+function findKept(state: AppReleases, app: AppName, id: string): ReleaseRecord {
   const release = state.releases.find((candidate) => candidate.id === id);
   if (release) return release;
   const kept = state.releases.map((candidate) => candidate.id).join(', ') || 'none';
   throw new RefusedError(`There is no ${app} release ${id}. Kept releases: ${kept}.`);
 }
 
-const prune = (context: ReleaseContext, app: AppName, keep: number): Promise<ReleaseInfo[]> =>
-  pruneReleases(context.releasesDir, app, keep, nowOf(context).getTime());
+const prune = (context: ReleaseContext, app: AppName, keep: number): Promise<ReleaseRecord[]> =>
+  pruneReleases(context.db, context.store, app, keep, context.actor, nowOf(context).getTime());
 
-export async function publish(context: ReleaseContext, app: AppName, dist: string, keep = context.keep): Promise<PublishResult> {
-  // The copy is made under the lock too: removeLeftovers may then treat every temp folder as a
-  // crashed command's.
-  return withLock(context.releasesDir, `publish ${app}`, async () => {
-    const build = await createFromDist(context, app, dist);
-    const { release } = build;
-    const state = await loadAppReleases(context.releasesDir, app);
-    if (state.current?.id === release.id) return { kind: 'publish', app, build, alreadyCurrent: true, pruned: [] };
-    try {
-      await makeCurrent(context, app, release, state.state, [...state.history, release.id]);
-    } catch (error) {
-      if (error instanceof RefusedError && build.created) {
-        error.message += ` Release ${release.id} is kept: make it current later with --promote ${release.id}.`;
-      }
-      throw error;
+export async function publish(context: ReleaseContext, app: AppName, build: ReleaseBuild, keep = context.keep): Promise<PublishResult> {
+  const published = await createFromBuild(context, app, build);
+  const { release } = published;
+  const state = await loadAppReleases(context.db, app);
+  if (state.current?.id === release.id) return { kind: 'publish', app, build: published, alreadyCurrent: true, pruned: [] };
+  try {
+    await makeCurrent(context, app, release, state, [...state.history, release.id], [event(release.id, 'published', `published from ${build.source} and made current`)]);
+  } catch (error) {
+    if (error instanceof RefusedError && published.created) {
+      error.message += ` Release ${release.id} is kept: make it current later with --promote ${release.id}.`;
     }
-    return { kind: 'publish', app, build, alreadyCurrent: false, pruned: await prune(context, app, keep) };
-  });
+    throw error;
+  }
+  return { kind: 'publish', app, build: published, alreadyCurrent: false, pruned: await prune(context, app, keep) };
 }
 
 export async function promote(context: ReleaseContext, app: AppName, id: string): Promise<PromoteResult> {
-  return withLock(context.releasesDir, `promote ${app} ${id}`, async () => {
-    const state = await loadAppReleases(context.releasesDir, app);
-    const release = findKept(state, app, id);
-    if (state.current?.id === id) return { kind: 'promote', app, release, alreadyCurrent: true, from: state.current };
-    const promoted = state.candidate?.id === id ? withEvent(state.state, event(context, id, 'promoted', 'promoted by hand')) : state.state;
-    await makeCurrent(context, app, release, promoted, [...state.history, release.id]);
-    return { kind: 'promote', app, release, alreadyCurrent: false, from: state.current };
-  });
+  const state = await loadAppReleases(context.db, app);
+  const release = findKept(state, app, id);
+  if (state.current?.id === id) return { kind: 'promote', app, release, alreadyCurrent: true, from: state.current };
+  await makeCurrent(context, app, release, state, [...state.history, release.id], [event(id, 'promoted', 'promoted by hand')]);
+  return { kind: 'promote', app, release, alreadyCurrent: false, from: state.current };
 }
 
 export async function rollback(context: ReleaseContext, app: AppName): Promise<RollbackResult> {
-  return withLock(context.releasesDir, `rollback ${app}`, async () => {
-    const state = await loadAppReleases(context.releasesDir, app);
-    if (!state.current || !state.previous) {
-      throw new RefusedError(
-        state.current
-          ? `${app} has no previous release to roll back to; the current release stays ${state.current.id}.`
-          : `${app} has no current release; it is served from ${appFolder(app)}/dist.`,
-      );
-    }
-    const history = compactHistory(state.history, new Set(state.releases.map((release) => release.id)));
-    await makeCurrent(context, app, state.previous, state.state, history.slice(0, -1));
-    return { kind: 'rollback', app, from: state.current, to: state.previous };
-  });
+  const state = await loadAppReleases(context.db, app);
+  if (state.candidate) {
+    const from = state.candidate.release;
+    await commit(context, app, state, { candidate: null, events: [event(from.id, 'rolled_back', 'rolled back by hand')] });
+    return { kind: 'rollback', app, from, to: state.current, candidate: true };
+  }
+  if (!state.current || !state.previous) {
+    throw new RefusedError(
+      state.current
+        ? `${app} has no previous release to roll back to; the current release stays ${state.current.id}.`
+        : `${app} has no current release; it is served from ${appFolder(app)}/dist.`,
+    );
+  }
+  const history = compactHistory(state.history, new Set(state.releases.map((release) => release.id)));
+  await makeCurrent(context, app, state.previous, state, history.slice(0, -1), [event(state.current.id, 'rolled_back', `rolled back by hand to ${state.previous.id}`)]);
+  return { kind: 'rollback', app, from: state.current, to: state.previous, candidate: false };
 }
 
 /**
  * Publishes a build without making it current (`--stage`): nobody gets it but a browser that opens
  * a preview link for it. `previewUrl` makes that link.
  */
-export async function stage(context: ReleaseContext, app: AppName, dist: string, previewUrl: (release: string) => string, keep = context.keep): Promise<StageResult> {
-  return withLock(context.releasesDir, `stage ${app}`, async () => {
-    const build = await createFromDist(context, app, dist);
-    const { release } = build;
-    const state = await loadAppReleases(context.releasesDir, app);
-    const alreadyCurrent = state.current?.id === release.id;
-    if (!alreadyCurrent) {
-      await writeState(appReleasesDir(context.releasesDir, app), withEvent(state.state, event(context, release.id, 'staged', 'published for preview only')));
-    }
-    return { kind: 'stage', app, build, alreadyCurrent, previewUrl: previewUrl(release.id), pruned: await prune(context, app, keep) };
-  });
+export async function stage(context: ReleaseContext, app: AppName, build: ReleaseBuild, previewUrl: (release: string) => string, keep = context.keep): Promise<StageResult> {
+  const published = await createFromBuild(context, app, build);
+  const { release } = published;
+  const state = await loadAppReleases(context.db, app);
+  const alreadyCurrent = state.current?.id === release.id;
+  if (!alreadyCurrent) await commit(context, app, state, { events: [event(release.id, 'staged', 'published for preview only')] });
+  return { kind: 'stage', app, build: published, alreadyCurrent, previewUrl: previewUrl(release.id), pruned: await prune(context, app, keep) };
 }
+
+/** Candidate page views before a canary's candidate is judged, unless the command says otherwise. */
+export const DEFAULT_MIN_VIEWS = 100;
 
 /** How a canary's candidate is exposed and judged (`--canary <percent>` and its options). */
 export interface CanaryOptions {
   /** A build to publish as the candidate; else `id`, a kept release. */
-  dist?: string;
+  build?: ReleaseBuild;
   id?: string;
   share: number;
   minViews: number;
@@ -244,9 +263,9 @@ export interface CanaryOptions {
 }
 
 /**
- * A canary's rules in words: the reason stored with its `canary` event in state.json (part of the
- * releases' record, not only of what is printed), hence made here. The command line's confirmation
- * reuses it, so both say the same.
+ * A canary's rules in words: the reason stored with its `canary` event (part of the releases'
+ * record, not only of what is printed), hence made here. The command line's confirmation reuses
+ * it, so both say the same.
  */
 export function describeCanary(candidate: Pick<Candidate, 'share' | 'minViews' | 'promoteAfter'>): string {
   const promotion = candidate.promoteAfter === null ? 'promoted by hand' : `promoted after ${candidate.promoteAfter} healthy page views`;
@@ -254,44 +273,39 @@ export function describeCanary(candidate: Pick<Candidate, 'share' | 'minViews' |
 }
 
 /**
- * Makes a release the candidate a share of visitors gets (published from `dist`, or a kept
+ * Makes a release the candidate a share of visitors gets (published from a build, or a kept
  * release). Setting the same candidate again changes its share and rules; another candidate
  * while one runs is refused. The compatibility gate applies as to a current release.
  */
 export async function canary(context: ReleaseContext, app: AppName, options: CanaryOptions): Promise<CanaryResult> {
-  return withLock(context.releasesDir, `canary ${app}`, async () => {
-    const build = options.dist ? await createFromDist(context, app, options.dist) : undefined;
-    const release = build?.release ?? findKept(await loadAppReleases(context.releasesDir, app), app, options.id ?? '');
-    const state = await loadAppReleases(context.releasesDir, app);
-    if (state.current?.id === release.id) throw new RefusedError(`${release.id} is the current ${app} release: every visitor gets it already.`);
-    if (state.candidate && state.candidate.id !== release.id) {
-      throw new RefusedError(`${app} release ${state.candidate.id} is the candidate now: promote it (--promote) or drop it (--abort) first.`);
-    }
-    const reason = await refusal(context, { app, release: release.id, dir: release.dir });
-    if (reason) throw new RefusedError(build?.created ? `${reason} Release ${release.id} is kept.` : reason);
-    const rules = { share: options.share, minViews: options.minViews, promoteAfter: options.promoteAfter };
-    const candidate: Candidate = { id: release.id, ...rules, since: state.candidate?.since ?? nowOf(context).toISOString() };
-    await writeState(appReleasesDir(context.releasesDir, app), withEvent({ ...state.state, candidate }, event(context, release.id, 'canary', describeCanary(rules))));
-    return { kind: 'canary', app, build, candidate, current: state.current, pruned: await prune(context, app, options.keep ?? context.keep) };
-  });
+  const published = options.build ? await createFromBuild(context, app, options.build) : undefined;
+  const state = await loadAppReleases(context.db, app);
+  const release = published?.release ?? findKept(state, app, options.id ?? '');
+  if (state.current?.id === release.id) throw new RefusedError(`${release.id} is the current ${app} release: every visitor gets it already.`);
+  if (state.candidate && state.candidate.id !== release.id) {
+    throw new RefusedError(`${app} release ${state.candidate.id} is the candidate now: promote it (--promote) or drop it (--abort) first.`);
+  }
+  const verdict = await checkCompatibility(context, { app, release: release.id });
+  if (verdict.refusal) throw new RefusedError(published?.created ? `${verdict.refusal} Release ${release.id} is kept.` : verdict.refusal);
+  const rules = { share: options.share, minViews: options.minViews, promoteAfter: options.promoteAfter };
+  const candidate: Candidate = { id: release.id, ...rules, since: state.candidate?.since ?? nowOf(context).toISOString() };
+  await commit(context, app, state, { candidate, events: [event(release.id, 'canary', describeCanary(rules))], reliesOn: verdict.reliesOn });
+  return { kind: 'canary', app, build: published, candidate, current: state.current, pruned: await prune(context, app, options.keep ?? context.keep) };
 }
 
 /** `--promote` with no id: the candidate becomes current for every visitor. */
 export async function promoteCandidate(context: ReleaseContext, app: AppName): Promise<PromoteResult> {
-  const { candidate } = await loadAppReleases(context.releasesDir, app);
+  const { candidate } = await loadAppReleases(context.db, app);
   if (!candidate) throw new RefusedError(`${app} has no candidate to promote: name a release (--promote <id>) or start a canary (--canary <percent>).`);
   return promote(context, app, candidate.id);
 }
 
 /** `--abort`: the candidate is dropped; every visitor gets the current release again. */
 export async function abort(context: ReleaseContext, app: AppName): Promise<AbortResult> {
-  return withLock(context.releasesDir, `abort ${app}`, async () => {
-    const state = await loadAppReleases(context.releasesDir, app);
-    if (!state.candidate) throw new RefusedError(`${app} has no candidate to drop.`);
-    const dropped = { ...state.state, candidate: undefined };
-    await writeState(appReleasesDir(context.releasesDir, app), withEvent(dropped, event(context, state.candidate.id, 'aborted', 'dropped by hand')));
-    return { kind: 'abort', app, dropped: state.candidate, current: state.current };
-  });
+  const state = await loadAppReleases(context.db, app);
+  if (!state.candidate) throw new RefusedError(`${app} has no candidate to drop.`);
+  await commit(context, app, state, { candidate: null, events: [event(state.candidate.id, 'aborted', 'dropped by hand')] });
+  return { kind: 'abort', app, dropped: state.candidate, current: state.current };
 }
 
 /**
@@ -307,29 +321,29 @@ export async function decideCandidate(
   action: CandidateDecision['action'],
   reason: string,
 ): Promise<CandidateDecision | undefined> {
-  return withLock(context.releasesDir, `${action === 'promoted' ? 'promote' : 'roll back'} ${app} candidate`, async () => {
-    const state = await loadAppReleases(context.releasesDir, app);
-    if (state.candidate?.id !== id) return undefined;
-    const dir = appReleasesDir(context.releasesDir, app);
-    if (action === 'promoted') {
-      const decided = event(context, id, 'promoted', reason);
-      try {
-        await makeCurrent(context, app, state.candidate.release, withEvent(state.state, decided), [...state.history, id]);
-        return decided;
-      } catch (error) {
-        if (!(error instanceof RefusedError)) throw error;
-        reason = error.message;
-        action = 'rolled_back';
-      }
+  const state = await loadAppReleases(context.db, app);
+  if (state.candidate?.id !== id) return undefined;
+  // One time for the decision returned (and sent to the ops webhook) and the event recorded.
+  const at = nowOf(context);
+  const decidedAt: ReleaseContext = { ...context, now: () => at };
+  const decided = (what: CandidateDecision['action'], why: string): CandidateDecision => ({ at: at.toISOString(), release: id, action: what, reason: why, actor: context.actor });
+  if (action === 'promoted') {
+    const promoted = decided('promoted', reason);
+    try {
+      await makeCurrent(decidedAt, app, state.candidate.release, state, [...state.history, id], [promoted]);
+      return promoted;
+    } catch (error) {
+      if (!(error instanceof RefusedError) || error.constructor !== RefusedError) throw error;
+      reason = error.message;
     }
-    const decided = event(context, id, action, reason);
-    await writeState(dir, withEvent({ ...state.state, candidate: undefined }, decided));
-    return decided;
-  });
+  }
+  const rolledBack = decided('rolled_back', reason);
+  await commit(decidedAt, app, state, { candidate: null, events: [rolledBack] });
+  return rolledBack;
 }
 
 export async function list(context: ReleaseContext, app: AppName): Promise<ListResult> {
-  const { releases, current, previous, candidate, events, state } = await loadAppReleases(context.releasesDir, app);
+  const { releases, current, previous, candidate, events, state } = await loadAppReleases(context.db, app);
   const staged = new Set(events.filter((entry) => entry.action === 'staged').map((entry) => entry.release));
   // One role per release, the first that applies: a candidate is never current (loadAppReleases).
   const listed = releases.map((release): ListedRelease => {
@@ -340,5 +354,5 @@ export async function list(context: ReleaseContext, app: AppName): Promise<ListR
     if (staged.has(release.id) && !state.history.includes(release.id)) return { release, role: 'staged' };
     return { release };
   });
-  return { kind: 'list', app, dir: appReleasesDir(context.releasesDir, app), releases: listed, current };
+  return { kind: 'list', app, store: context.store.location, releases: listed, current };
 }

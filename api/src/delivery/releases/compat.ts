@@ -3,8 +3,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REMOTE_NAMES, UNRELEASED, type RemoteName } from '@agency/shared';
 import semver from 'semver';
+import type { Db } from '../../db/connection';
+import type { ArtifactStore } from '../artifacts/artifact-store';
 import { distDir, SHELL, type AppName } from './apps';
-import { loadAppReleases } from './store';
+import type { ReleaseChange } from './release-change';
+import { loadAppReleases } from './release-repository';
 
 /** One entry of `shared` in an mf-manifest.json. */
 interface SharedEntry {
@@ -13,16 +16,16 @@ interface SharedEntry {
   requiredVersion?: string | false;
 }
 
-/** A build of an app the gate compares: a release, or the dist folder when the app has none. */
+/** A build of an app the gate compares: a stored release, or the dist folder when the app has none. */
 export interface AppBuild {
   app: AppName;
-  /** The release id, or `dist`. */
+  /** The release id, or UNRELEASED for the dist folder. */
   release: string;
-  dir: string;
 }
 
 export interface GateContext {
-  releasesDir: string;
+  db: Db;
+  store: ArtifactStore;
   /** Where unreleased apps' dist folders are (what the server serves). */
   staticRoot: string;
   /** Remotes loaded from elsewhere: this server does not know their builds. */
@@ -50,14 +53,28 @@ export function packageName(name: string): string {
   return (name.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
-/** The `shared` list of a build's manifest, or undefined when the build has no manifest. */
-async function readShared(dir: string): Promise<SharedEntry[] | undefined> {
+const MANIFEST = 'mf-manifest.json';
+
+/** The manifest's text: from the store for a release, from the dist folder otherwise; undefined without one. */
+async function readManifest(context: GateContext, build: AppBuild): Promise<string | undefined> {
+  if (build.release !== UNRELEASED) return (await context.store.get(`${build.app}/${build.release}/${MANIFEST}`))?.toString('utf8');
   try {
-    const manifest = JSON.parse(await fs.readFile(path.join(dir, 'mf-manifest.json'), 'utf8')) as { shared?: SharedEntry[] };
-    return Array.isArray(manifest.shared) ? manifest.shared : [];
+    return await fs.readFile(path.join(distDir(context.staticRoot, build.app), MANIFEST), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Cannot read ${path.join(dir, 'mf-manifest.json')}: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** The `shared` list of a build's manifest, or undefined when the build has no manifest. */
+async function readShared(context: GateContext, build: AppBuild): Promise<SharedEntry[] | undefined> {
+  const text = await readManifest(context, build);
+  if (text === undefined) return undefined;
+  try {
+    const manifest = JSON.parse(text) as { shared?: SharedEntry[] };
+    return Array.isArray(manifest.shared) ? manifest.shared : [];
+  } catch (error) {
+    throw new Error(`Cannot read the ${MANIFEST} of ${build.app} release ${build.release}: ${(error as Error).message}`);
   }
 }
 
@@ -101,19 +118,21 @@ interface LiveBuild extends AppBuild {
  * The builds of an app that visitors may get now: its current release (else its dist folder),
  * and its canary's candidate when one runs.
  */
-async function liveBuilds(context: GateContext, app: AppName): Promise<LiveBuild[]> {
-  const { current, candidate } = await loadAppReleases(context.releasesDir, app);
-  const builds: LiveBuild[] = [
-    current ? { app, release: current.id, dir: current.dir, role: 'current' } : { app, release: UNRELEASED, dir: distDir(context.staticRoot, app), role: 'current' },
-  ];
-  if (candidate) builds.push({ app, release: candidate.id, dir: candidate.release.dir, role: 'candidate' });
+async function liveBuilds(context: GateContext, app: AppName, read: Reliance[]): Promise<LiveBuild[]> {
+  const { current, candidate } = await loadAppReleases(context.db, app);
+  read.push({ app, current: current?.id, candidate: candidate?.id });
+  const builds: LiveBuild[] = [{ app, release: current?.id ?? UNRELEASED, role: 'current' }];
+  if (candidate) builds.push({ app, release: candidate.id, role: 'candidate' });
   return builds;
 }
 
-/** The build of an app that is live now: its current release, else its dist folder. */
-export async function currentBuild(context: GateContext, app: AppName): Promise<AppBuild> {
-  const [current] = await liveBuilds(context, app);
-  return current!;
+/** What of other apps the gate read: a change it allowed stands only while that still holds. */
+type Reliance = NonNullable<ReleaseChange['reliesOn']>[number];
+
+/** The gate's verdict: why not (undefined: allowed), and what it read of other apps to decide. */
+export interface GateVerdict {
+  refusal: string | undefined;
+  reliesOn: Reliance[];
 }
 
 /**
@@ -122,31 +141,36 @@ export async function currentBuild(context: GateContext, app: AppName): Promise<
  * canary's candidate); a shell must provide singletons every such build of each remote accepts
  * (remotes on other origins excepted: their builds are not known here).
  */
-export async function refusal(context: GateContext, candidate: AppBuild): Promise<string | undefined> {
-  const live = await currentBuild(context, candidate.app);
-  const stays = `The current ${candidate.app} release stays ${live.release}.`;
-  const candidateShared = (await readShared(candidate.dir)) ?? [];
+export async function checkCompatibility(context: GateContext, candidate: AppBuild): Promise<GateVerdict> {
+  const { current } = await loadAppReleases(context.db, candidate.app);
+  const stays = `The current ${candidate.app} release stays ${current?.id ?? UNRELEASED}.`;
+  const candidateShared = (await readShared(context, candidate)) ?? [];
+  const reliesOn: Reliance[] = [];
   if (candidate.app !== SHELL) {
-    for (const shell of await liveBuilds(context, SHELL)) {
-      const found = conflict(candidateShared, (await readShared(shell.dir)) ?? []);
+    for (const shell of await liveBuilds(context, SHELL, reliesOn)) {
+      const found = conflict(candidateShared, (await readShared(context, shell)) ?? []);
       if (!found) continue;
-      return (
-        `Refused: ${candidate.app} release ${candidate.release} needs ${found.pkg} ${found.required}, ` +
-        `but the ${shell.role} shell (release ${shell.release}) provides ${found.pkg} ${found.provided}. ${stays}`
-      );
+      return {
+        reliesOn,
+        refusal:
+          `Refused: ${candidate.app} release ${candidate.release} needs ${found.pkg} ${found.required}, ` +
+          `but the ${shell.role} shell (release ${shell.release}) provides ${found.pkg} ${found.provided}. ${stays}`,
+      };
     }
-    return undefined;
+    return { reliesOn, refusal: undefined };
   }
   for (const name of REMOTE_NAMES) {
     if (context.remoteUrls[name]) continue;
-    for (const remote of await liveBuilds(context, name)) {
-      const found = conflict((await readShared(remote.dir)) ?? [], candidateShared);
+    for (const remote of await liveBuilds(context, name, reliesOn)) {
+      const found = conflict((await readShared(context, remote)) ?? [], candidateShared);
       if (!found) continue;
-      return (
-        `Refused: shell release ${candidate.release} provides ${found.pkg} ${found.provided}, ` +
-        `but the ${remote.role} ${name} (release ${remote.release}) needs ${found.pkg} ${found.required}. ${stays}`
-      );
+      return {
+        reliesOn,
+        refusal:
+          `Refused: shell release ${candidate.release} provides ${found.pkg} ${found.provided}, ` +
+          `but the ${remote.role} ${name} (release ${remote.release}) needs ${found.pkg} ${found.required}. ${stays}`,
+      };
     }
   }
-  return undefined;
+  return { reliesOn, refusal: undefined };
 }

@@ -1,104 +1,91 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Db } from '../../db/connection';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { contentDigest, storeReleaseFiles } from '../artifacts/release-files';
 import { entryFile, type AppName } from './apps';
-import { BUILD_STAMP, releaseId, suffixedId } from './release-id';
-import { syncDir, writeNewFileSynced } from './state';
-import { appReleasesDir, RELEASE_FILE, type ReleaseInfo, type ReleaseMetadata } from './store';
+import { moveReleasesRevision } from './release-change';
+import { releaseId, suffixedId } from './release-id';
+import { loadAppReleases, type ReleaseRecord } from './release-repository';
 
+/** A build to take into a release: its files (the build stamp aside) and what it says it is. */
 export interface NewRelease {
   app: AppName;
-  /** The build folder to publish. */
-  dist: string;
+  files: ReadonlyMap<string, Buffer>;
   version: string;
   revision: string;
   builtAt: Date;
   publishedAt: Date;
+  /** Who publishes it (see DeliveryEvent.actor). */
+  publishedBy: string;
 }
 
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await fs.readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const relative = path.join(prefix, entry.name);
-    if (entry.isDirectory()) files.push(...(await filesUnder(dir, relative)));
-    else files.push(relative);
-  }
-  return files.sort();
-}
+/** How long an upload may hold an id before pruning takes it for a crashed one's. */
+export const UPLOAD_LEASE_MS = 3_600_000;
 
-/**
- * A hash of the folder's file names and contents (release.json aside), to tell whether a taken id
- * holds the same build. With `sync`, every file is also fsynced: a release must be complete on
- * disk before state.json can name it.
- */
-async function contentDigest(dir: string, sync = false): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of await filesUnder(dir)) {
-    if (file === RELEASE_FILE) continue;
-    const handle = await fs.open(path.join(dir, file), 'r');
-    try {
-      hash.update(`${file}\0`).update(await handle.readFile()).update('\0');
-      if (sync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  }
-  return hash.digest('hex');
-}
-
-async function exists(file: string): Promise<boolean> {
-  return fs.stat(file).then(
-    () => true,
-    () => false,
-  );
+/** Takes `id` for this upload; false when a release (or another upload) has it. */
+async function reserveId(db: Db, input: NewRelease, id: string, digest: string, totalBytes: number): Promise<boolean> {
+  const result = await db.kysely
+    .insertInto('releases')
+    .values({
+      app: input.app,
+      id,
+      status: 'uploading',
+      version: input.version,
+      revision: input.revision,
+      built_at: input.builtAt.toISOString(),
+      published_at: input.publishedAt.toISOString(),
+      digest,
+      file_count: input.files.size,
+      total_bytes: totalBytes,
+      published_by: input.publishedBy,
+    })
+    .onConflict((conflict) => conflict.columns(['app', 'id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /**
- * Copies a build into a new, immutable release folder and returns it. The copy is made in a temp
- * folder next to the releases and renamed into place, so a release appears whole or not at all.
- * When the id is taken by the same content, that release is returned (`created: false`); when it
- * is taken by other content, a suffix is added. An existing release is never overwritten.
+ * Stores a build as a new, immutable release and returns it; or, when a kept release holds the
+ * same files, returns that one (`created: false`). The id is taken in the database first (so no
+ * two uploads write under one id), every file is stored and checked, its manifest last, and only
+ * then is the release marked stored: before that no command and no visitor sees it, so a
+ * half-uploaded release never exists. A failed upload leaves nothing behind.
  */
-export async function createRelease(releasesDir: string, input: NewRelease): Promise<{ release: ReleaseInfo; created: boolean }> {
-  const entry = path.join(input.dist, entryFile(input.app));
-  if (!(await exists(entry))) throw new Error(`${entry} does not exist: is ${input.dist} a build of ${input.app}?`);
-  const appDir = appReleasesDir(releasesDir, input.app);
-  await fs.mkdir(appDir, { recursive: true });
-  const temp = path.join(appDir, `.tmp-${randomBytes(6).toString('hex')}`);
+export async function createRelease(db: Db, store: ArtifactStore, input: NewRelease): Promise<{ release: ReleaseRecord; created: boolean }> {
+  if (!input.files.has(entryFile(input.app))) throw new Error(`A ${input.app} build needs ${entryFile(input.app)} at its root.`);
+  const digest = contentDigest(input.files);
+  const same = (await loadAppReleases(db, input.app)).releases.find((release) => release.digest === digest);
+  if (same) return { release: same, created: false };
+  const totalBytes = [...input.files.values()].reduce((sum, body) => sum + body.length, 0);
+  const base = releaseId(input.version, input.revision, input.builtAt);
+  let id: string | undefined;
+  for (let attempt = 1; !id; attempt += 1) {
+    const candidate = suffixedId(base, attempt);
+    // An id whose files a crashed upload left in the store is skipped too: nothing is overwritten.
+    if ((await reserveId(db, input, candidate, digest, totalBytes)) && (await store.list(`${input.app}/${candidate}/`)).length === 0) id = candidate;
+    else if (attempt > 1000) throw new Error(`No free release id for ${input.app} ${base}`);
+  }
   try {
-    await fs.cp(input.dist, temp, {
-      recursive: true,
-      dereference: true,
-      errorOnExist: true,
-      // The stamp says when this dist was built; the release has its own metadata.
-      filter: (source) => source !== path.join(input.dist, BUILD_STAMP),
-    });
-    const digest = await contentDigest(temp, true);
-    const base = releaseId(input.version, input.revision, input.builtAt);
-    for (let attempt = 1; ; attempt += 1) {
-      const id = suffixedId(base, attempt);
-      const target = path.join(appDir, id);
-      if (await exists(target)) {
-        if ((await contentDigest(target)) !== digest) continue;
-        const metadata = JSON.parse(await fs.readFile(path.join(target, RELEASE_FILE), 'utf8')) as ReleaseMetadata;
-        return { release: { ...metadata, dir: target }, created: false };
-      }
-      const metadata: ReleaseMetadata = {
-        id,
-        app: input.app,
-        version: input.version,
-        revision: input.revision,
-        builtAt: input.builtAt.toISOString(),
-        publishedAt: input.publishedAt.toISOString(),
-      };
-      await writeNewFileSynced(path.join(temp, RELEASE_FILE), `${JSON.stringify(metadata, null, 2)}\n`);
-      await syncDir(temp);
-      // rename() refuses a non-empty target, so even a racing publisher cannot overwrite one.
-      await fs.rename(temp, target);
-      await syncDir(appDir);
-      return { release: { ...metadata, dir: target }, created: true };
-    }
-  } finally {
-    await fs.rm(temp, { recursive: true, force: true });
+    await storeReleaseFiles(store, input.app, id, input.files);
+  } catch (error) {
+    await store.deletePrefix(`${input.app}/${id}/`).catch(() => undefined);
+    await db.kysely.deleteFrom('releases').where('app', '=', input.app).where('id', '=', id).execute();
+    throw error;
   }
+  await db.dialect.withWriteLock(db.kysely, async (kysely) => {
+    await kysely.updateTable('releases').set({ status: 'stored' }).where('app', '=', input.app).where('id', '=', id).execute();
+    await moveReleasesRevision({ kysely, dialect: db.dialect });
+  });
+  const release: ReleaseRecord = {
+    id,
+    app: input.app,
+    version: input.version,
+    revision: input.revision,
+    builtAt: input.builtAt.toISOString(),
+    publishedAt: input.publishedAt.toISOString(),
+    publishedBy: input.publishedBy,
+    digest,
+    fileCount: input.files.size,
+    totalBytes,
+  };
+  return { release, created: true };
 }

@@ -20,9 +20,9 @@ export const { gitRevision, readBuildStamp } = buildStamp;
  * mf-manifest.json (the module federation plugin writes the app's package.json version there,
  * for the shell as for the remotes), or undefined when it has none.
  */
-export function buildVersion(dist: string): string | undefined {
+export function buildVersion(files: ReadonlyMap<string, Buffer>): string | undefined {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')) as {
+    const manifest = JSON.parse(files.get('mf-manifest.json')?.toString('utf8') ?? '') as {
       metaData?: { buildInfo?: { buildVersion?: unknown } };
     };
     const version = manifest.metaData?.buildInfo?.buildVersion;

@@ -1,10 +1,10 @@
 import { UNRELEASED } from '@agency/shared';
-import type { Database } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import type { AppName } from '../releases/apps';
 import { candidateHealth } from '../canary/candidate-health';
 import type { Verdict } from '../canary/canary-judge';
 import type { DeliveryEvent } from '../releases/state';
-import { loadAppReleases } from '../releases/store';
+import type { AppReleases, ReleaseInfo } from '../releases/release-repository';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
 import { createSourceLocator } from '../health/source-locations';
 import { parseDuration } from '../../lib/duration';
@@ -40,9 +40,10 @@ export interface ReleaseStatus {
 }
 
 export interface ReleaseStatusContext {
-  db: Database;
-  releasesDir: string;
+  db: Db;
   staticRoot: string;
+  /** An app's releases with their files on this machine (source maps locate errors). */
+  releasesOf(app: AppName): Promise<AppReleases<ReleaseInfo>>;
 }
 
 /**
@@ -50,12 +51,12 @@ export interface ReleaseStatusContext {
  * (the ones a rollback or promote can return to), newest first. An app with no release reports
  * its build folder (`dist`).
  */
-export async function releaseStatus({ db, releasesDir, staticRoot }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
-  const state = await loadAppReleases(releasesDir, app);
+export async function releaseStatus({ db, staticRoot, releasesOf }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
+  const state = await releasesOf(app);
   const { releases, current, candidate, events } = state;
   const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
   if (!current) reported.unshift({ id: UNRELEASED, current: true });
-  const locator = createSourceLocator({ staticRoot, releasesOf: (name) => loadAppReleases(releasesDir, name) });
+  const locator = createSourceLocator({ staticRoot, releasesOf });
   try {
     const sinceMinute = toMinute(since.getTime());
     const [health, canary] = await Promise.all([readReleaseHealth(db, app, reported, sinceMinute, locator), candidateHealth(db, app, state)]);

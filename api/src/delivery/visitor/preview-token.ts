@@ -1,9 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREVIEW_QUERY_PARAM, PREVIEW_TOKEN_HOURS } from '@agency/shared';
+import type { Db } from '../../db/connection';
+import { siteSecret } from '../../db/site-secrets';
 import { isAppName, type AppName } from '../releases/apps';
-import { isReleaseId } from '../releases/store';
+import { isReleaseId } from '../releases/release-repository';
 
 /** What a preview link pins one browser to. */
 export interface PreviewPin {
@@ -15,25 +15,14 @@ export interface PreviewPin {
 
 export type PreviewCheck = ({ valid: true } & PreviewPin) | { valid: false; reason: 'invalid' | 'expired' };
 
-/** Where the secret lives when RELEASE_PREVIEW_SECRET is not set: beside the releases every process shares. */
-export const PREVIEW_SECRET_FILE = '.preview-secret';
-
 /**
  * The secret preview links are signed with: the configured one (RELEASE_PREVIEW_SECRET, checked by
- * config), else a random one kept in `<releasesDir>/.preview-secret` (made by whichever process
- * needs it first), so the release command and every server process of one site agree without
- * configuration.
+ * config), else a random one the site's database keeps (made by whichever process needs it
+ * first), so the release command, the release API and every server process of one site agree
+ * without configuration, on any machine.
  */
-export function loadPreviewSecret(configured: string | undefined, releasesDir: string): string {
-  if (configured) return configured;
-  const file = path.join(releasesDir, PREVIEW_SECRET_FILE);
-  fs.mkdirSync(releasesDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return fs.readFileSync(file, 'utf8').trim();
+export async function loadPreviewSecret(configured: string | undefined, db: Db): Promise<string> {
+  return configured ?? siteSecret(db, 'preview-links');
 }
 
 const sign = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest('base64url');

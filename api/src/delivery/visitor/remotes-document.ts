@@ -10,7 +10,7 @@ import {
 } from '@agency/shared';
 import { SHELL, type AppName } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
-import type { AppReleases } from '../releases/store';
+import type { AppReleases } from '../releases/release-repository';
 
 /** Which of an app's releases a visitor gets, besides the current one (see visitor-releases.ts). */
 export interface ReleaseChoice {

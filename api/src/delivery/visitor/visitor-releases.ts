@@ -33,7 +33,7 @@ export interface VisitorReleasesOptions {
   releases: ReleaseReader;
   remoteUrls: Parameters<typeof remotesDocument>[1];
   /** The secret preview links are signed with, read (or made) when a request first carries one. */
-  previewSecret: () => string;
+  previewSecret: () => Promise<string>;
   /** https sites send their cookies over https only. */
   secureCookies: boolean;
   now?: () => number;
@@ -75,7 +75,7 @@ export function createVisitorReleases({ releases, remoteUrls, previewSecret, sec
     const fromLink = typeof query?.[PREVIEW_QUERY_PARAM] === 'string' ? (query[PREVIEW_QUERY_PARAM] as string) : undefined;
     const token = fromLink ?? request.cookies[PREVIEW_COOKIE];
     if (!token) return {};
-    const check = verifyPreviewToken(token, previewSecret(), now());
+    const check = verifyPreviewToken(token, await previewSecret(), now());
     if (!check.valid) {
       if (request.cookies[PREVIEW_COOKIE] !== undefined) reply?.clearCookie(PREVIEW_COOKIE, cookieBase);
       return { notice: check.reason };

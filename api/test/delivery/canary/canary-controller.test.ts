@@ -1,35 +1,32 @@
 import { createHmac } from 'node:crypto';
+import path from 'node:path';
 import Fastify from 'fastify';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import type { Database } from '../../../src/db/connection';
+import { ReleaseCache } from '../../../src/delivery/artifacts/release-files';
 import { startCanaryController } from '../../../src/delivery/canary/canary-controller';
 import { createOpsWebhook, type ReleaseDecisionMessage } from '../../../src/delivery/canary/ops-webhook';
 import { canary } from '../../../src/delivery/releases/commands';
 import { ReleaseReader } from '../../../src/delivery/releases/reader';
-import { loadAppReleases } from '../../../src/delivery/releases/store';
+import { loadAppReleases } from '../../../src/delivery/releases/release-repository';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
 import { createReleaseFixture, publishFixture, type ReleaseFixture } from '../../helpers/releases';
 
-// Automatic decisions on real release folders and a real database (SQLite or PostgreSQL, per
-// project): two controllers stand for two API processes on one database.
+// Automatic decisions on a real artifact store and a real database (SQLite or PostgreSQL, per
+// project): two controllers stand for two API processes on one database, each with its own reader.
 
 const SECRET = 'ops-webhook-test-secret';
 const log = Fastify({ logger: false }).log;
 
-let testDb: TestDatabase;
 let db: Database;
 let fixture: ReleaseFixture;
 let receiver: HttpReceiver;
 const controllers: { stop(): Promise<void> }[] = [];
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
-  fixture = createReleaseFixture();
+  fixture = await createReleaseFixture();
+  db = fixture.db;
   // Decisions are stamped with the real time: health is read from telemetry counted now.
   fixture.context.now = () => new Date();
   receiver = await startHttpReceiver();
@@ -38,17 +35,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await Promise.all(controllers.splice(0).map((controller) => controller.stop()));
   await receiver.close();
-  await db.destroy();
-  await testDb.drop();
-  fixture.cleanup();
+  await fixture.cleanup();
 });
 
 function startTwoProcesses() {
   const notify = createOpsWebhook({ url: receiver.url, secret: SECRET }, log, [50]);
   for (let index = 0; index < 2; index += 1) {
     // Each process reads the releases itself, as a server does.
-    const releases = new ReleaseReader(fixture.releasesDir);
-    controllers.push(startCanaryController({ db, context: fixture.context, releases, log, site: 'https://khvylia.example', notify, intervalMs: 100 }));
+    const releases = new ReleaseReader(db, new ReleaseCache({ store: fixture.context.store, dir: path.join(fixture.scratch, `cache-${index}`) }));
+    controllers.push(startCanaryController({ db, context: { ...fixture.context, actor: 'site' }, releases, log, site: 'https://khvylia.example', notify, intervalMs: 100 }));
   }
 }
 
@@ -77,26 +72,30 @@ async function report(release: string, views: number, errors = 0): Promise<void>
   await recorder.flush();
 }
 
-const events = async () => (await loadAppReleases(fixture.releasesDir, 'blog')).events;
+const events = async () => (await loadAppReleases(db, 'blog')).events;
 
 it('rolls a failing candidate back once, however many processes look, and tells the ops webhook, signed', async () => {
   const current = await publishFixture(fixture, 'blog', { label: 'v1' });
-  await canary(fixture.context, 'blog', { dist: fixture.build('blog', { label: 'v2' }), share: 50, minViews: 10, promoteAfter: null });
-  const candidate = (await loadAppReleases(fixture.releasesDir, 'blog')).candidate!.id;
+  await canary(fixture.context, 'blog', { build: await fixture.buildOf('blog', { label: 'v2' }), share: 50, minViews: 10, promoteAfter: null });
+  const candidate = (await loadAppReleases(db, 'blog')).candidate!.id;
   startTwoProcesses();
   await report(current, 10);
   await report(candidate, 9, 9);
   // Nine bad views of ten: not judged yet.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  expect((await loadAppReleases(fixture.releasesDir, 'blog')).candidate?.id).toBe(candidate);
+  expect((await loadAppReleases(db, 'blog')).candidate?.id).toBe(candidate);
 
   await report(candidate, 1, 1);
   const decided = await eventually('the rollback', events, (list) => list.some((event) => event.action === 'rolled_back'));
-  const state = await loadAppReleases(fixture.releasesDir, 'blog');
+  const state = await loadAppReleases(db, 'blog');
   expect(state.candidate).toBeUndefined();
   expect(state.current?.id).toBe(current);
-  expect(decided.map((event) => event.action)).toEqual(['canary', 'rolled_back']);
-  expect(decided[1]).toMatchObject({ release: candidate, reason: "errors from 10 of 10 clients (100 %) over 10 page views, against 0 % of the current release's 10 clients" });
+  expect(decided.map((event) => [event.action, event.actor])).toEqual([
+    ['published', 'cli:test@fixture'],
+    ['canary', 'cli:test@fixture'],
+    ['rolled_back', 'site'],
+  ]);
+  expect(decided[2]).toMatchObject({ release: candidate, reason: "errors from 10 of 10 clients (100 %) over 10 page views, against 0 % of the current release's 10 clients" });
 
   const [message] = await eventually('the ops message', () => receiver.accepted(), (accepted) => accepted.length > 0);
   // Let a second process have its chances to decide again: it must not.
@@ -110,27 +109,31 @@ it('rolls a failing candidate back once, however many processes look, and tells 
     app: 'blog',
     release: candidate,
     action: 'rolled_back',
-    reason: decided[1]!.reason,
-    at: decided[1]!.at,
+    reason: decided[2]!.reason,
+    at: decided[2]!.at,
     current,
   });
 });
 
 it('promotes a healthy candidate after --promote-after page views', async () => {
   await publishFixture(fixture, 'blog', { label: 'v1' });
-  const current = (await loadAppReleases(fixture.releasesDir, 'blog')).current!.id;
-  await canary(fixture.context, 'blog', { dist: fixture.build('blog', { label: 'v2' }), share: 10, minViews: 5, promoteAfter: 8 });
-  const candidate = (await loadAppReleases(fixture.releasesDir, 'blog')).candidate!.id;
+  const current = (await loadAppReleases(db, 'blog')).current!.id;
+  await canary(fixture.context, 'blog', { build: await fixture.buildOf('blog', { label: 'v2' }), share: 10, minViews: 5, promoteAfter: 8 });
+  const candidate = (await loadAppReleases(db, 'blog')).candidate!.id;
   startTwoProcesses();
   await report(current, 20, 1);
   await report(candidate, 8);
-  await eventually('the promotion', async () => (await loadAppReleases(fixture.releasesDir, 'blog')).current?.id, (id) => id === candidate);
-  const state = await loadAppReleases(fixture.releasesDir, 'blog');
+  await eventually('the promotion', async () => (await loadAppReleases(db, 'blog')).current?.id, (id) => id === candidate);
+  const state = await loadAppReleases(db, 'blog');
   expect(state.candidate).toBeUndefined();
-  expect(state.events.map((event) => event.action)).toEqual(['canary', 'promoted']);
-  expect(state.events[1]!.reason).toBe("healthy over 8 page views sent to 8 clients (errors and load failures no worse than the current release's)");
+  expect(state.events.map((event) => [event.action, event.actor])).toEqual([
+    ['published', 'cli:test@fixture'],
+    ['canary', 'cli:test@fixture'],
+    ['promoted', 'site'],
+  ]);
+  expect(state.events[2]!.reason).toBe("healthy over 8 page views sent to 8 clients (errors and load failures no worse than the current release's)");
   const [message] = await eventually('the ops message', () => receiver.accepted(), (accepted) => accepted.length > 0);
-  expect(JSON.parse(message!.body)).toMatchObject({ action: 'promoted', release: candidate, current: candidate });
+  expect(JSON.parse(message!.body)).toMatchObject({ action: 'promoted', release: candidate, current: candidate, at: state.events[2]!.at });
 });
 
 it('does nothing and asks nothing of the database while no app runs a canary', async () => {

@@ -1,12 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { DEFAULT_MIN_VIEWS, parseReleaseArgs } from '../../../src/cli/release';
+import { parseReleaseArgs } from '../../../src/cli/release';
 import { formatReleaseResult } from '../../../src/cli/release-text';
 import { UsageError } from '../../../src/cli/parse-cli-args';
 import {
   abort,
   canary,
   decideCandidate,
+  DEFAULT_MIN_VIEWS,
   describeCanary,
   list,
   promote,
@@ -18,20 +17,32 @@ import {
   type CanaryOptions,
   type ListResult,
 } from '../../../src/delivery/releases/commands';
-import { pruneReleases } from '../../../src/delivery/releases/prune';
-import { readState, STATE_FILE, type ReleaseState } from '../../../src/delivery/releases/state';
-import { appReleasesDir, loadAppReleases } from '../../../src/delivery/releases/store';
+import { readBuildFolder } from '../../../src/delivery/releases/build-folder';
+import { pruneReleases, SKEW_WINDOW_MS } from '../../../src/delivery/releases/prune';
+import { loadAppReleases, readReleasesRevision } from '../../../src/delivery/releases/release-repository';
+import type { ReleaseState } from '../../../src/delivery/releases/state';
 import { CURRENT_VERSIONS, createReleaseFixture, publishFixture, type FixtureBuild, type ReleaseFixture } from '../../helpers/releases';
 
 // Progressive delivery in process: staged releases, canaries (their candidate, its promotion,
-// abort and automatic decisions), what pruning spares for them, and the command line that starts
-// them. releases.test.ts covers publish, rollback and promote of plain releases.
+// abort, rollback and automatic decisions), what pruning spares for them, and the command line
+// that starts them. commands.test.ts covers publish, rollback and promote of plain releases.
+
+const HOUR = 3_600_000;
+const ACTOR = 'cli:test@fixture';
 
 let fixture: ReleaseFixture;
-beforeEach(() => (fixture = createReleaseFixture()));
+/** The fixture context's clock: a second further each time it is read; `later` jumps it. */
+let clock: number;
+beforeEach(async () => {
+  fixture = await createReleaseFixture();
+  clock = Date.parse('2026-01-01T00:00:00Z');
+  fixture.context.now = () => new Date((clock += 1000));
+});
 afterEach(() => fixture.cleanup());
 
-const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+const later = (ms: number) => (clock += ms);
+
+const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string;
 // A build's id carries its build time (its files' mtime without a stamp): the same build written
 // twice is found to be the same release only when its stamp fixes that time.
 const STAMP = '2026-11-22T06:15:00.000Z';
@@ -40,13 +51,17 @@ const previewUrl = (release: string) => `https://preview.example/?release=${rele
 const HALF: Pick<CanaryOptions, 'share' | 'minViews' | 'promoteAfter'> = { share: 50, minViews: 100, promoteAfter: null };
 
 const release = (app: string, build: FixtureBuild = {}, keep?: number) => publishFixture(fixture, app, build, keep);
-const state = (app: string): Promise<ReleaseState> => readState(appReleasesDir(fixture.releasesDir, app));
-const stateFile = (app: string) => fs.readFileSync(path.join(appReleasesDir(fixture.releasesDir, app), STATE_FILE), 'utf8');
-const keptIds = async (app: string) => (await loadAppReleases(fixture.releasesDir, app)).releases.map((kept) => kept.id).sort();
+const state = async (app: string): Promise<ReleaseState> => (await loadAppReleases(fixture.db, app)).state;
+const keptIds = async (app: string) => (await loadAppReleases(fixture.db, app)).releases.map((kept) => kept.id).sort();
+/** `[release, action]` of the app's events, oldest first. */
+const actions = async (app: string) => (await state(app)).events.map((entry) => [entry.release, entry.action]);
+/** An event as recorded by the fixture's actor. */
+const event = (release: string, action: string, reason: string) => ({ at: ISO_TIME, release, action, reason, actor: ACTOR });
+const published = (release: string) => event(release, 'published', expect.stringMatching(/^published from \S+ and made current$/) as string);
 
 /** Starts a canary of a new build of the app and returns the candidate's id. */
 async function startCanary(app: string, build: FixtureBuild, options: Partial<CanaryOptions> = {}): Promise<string> {
-  await canary(fixture.context, app, { ...HALF, dist: fixture.build(app, build), ...options });
+  await canary(fixture.context, app, { ...HALF, build: await fixture.buildOf(app, build), ...options });
   const { candidate } = await state(app);
   if (!candidate) throw new Error('no candidate');
   return candidate.id;
@@ -54,7 +69,7 @@ async function startCanary(app: string, build: FixtureBuild, options: Partial<Ca
 
 /** Stages a new build of the app and returns the staged release's id. */
 async function stageBuild(app: string, build: FixtureBuild): Promise<string> {
-  await stage(fixture.context, app, fixture.build(app, build), previewUrl);
+  await stage(fixture.context, app, await fixture.buildOf(app, build), previewUrl);
   const staged = (await state(app)).events.filter((entry) => entry.action === 'staged').at(-1);
   if (!staged) throw new Error('nothing staged');
   return staged.release;
@@ -84,34 +99,33 @@ describe('stage', () => {
   it('publishes a release that stays out of sight but for its preview link', async () => {
     const current = await release('blog', { label: 'a' });
     const dist = fixture.build('blog', { label: 's' });
-    const output = await stage(fixture.context, 'blog', dist, previewUrl);
+    const output = await stage(fixture.context, 'blog', await readBuildFolder(dist), previewUrl);
     const staged = (await keptIds('blog')).find((id) => id !== current) ?? '';
     expect(staged).not.toBe('');
-    expect(output).toMatchObject({ kind: 'stage', build: { release: { id: staged }, created: true, dist }, alreadyCurrent: false, pruned: [] });
+    expect(output).toMatchObject({ kind: 'stage', build: { release: { id: staged }, created: true, source: dist }, alreadyCurrent: false, pruned: [] });
     expect(formatReleaseResult(output)).toEqual([
       `Published blog release ${staged} from ${dist}`,
       `blog release ${staged} is staged: no visitor gets it`,
       `Preview it in one browser (valid 24 h): https://preview.example/?release=${staged}`,
     ]);
-    expect(await state('blog')).toEqual({
-      history: [current],
-      events: [{ at: ISO_TIME, release: staged, action: 'staged', reason: 'published for preview only' }],
-    });
-    expect((await loadAppReleases(fixture.releasesDir, 'blog')).current?.id).toBe(current);
+    expect(await state('blog')).toEqual({ history: [current], events: [published(current), event(staged, 'staged', 'published for preview only')], revision: 2 });
+    expect((await loadAppReleases(fixture.db, 'blog')).current?.id).toBe(current);
     expect(notes(await list(fixture.context, 'blog'))).toEqual({ [current]: 'current', [staged]: 'staged (preview only)' });
   });
 
   it('records nothing when the build is the current release already', async () => {
     const current = await release('blog', { label: 'a', stamp: STAMP });
-    const before = stateFile('blog');
-    const output = await stage(fixture.context, 'blog', fixture.build('blog', { label: 'a', stamp: STAMP }), previewUrl);
+    const before = await state('blog');
+    const siteRevision = await readReleasesRevision(fixture.db);
+    const output = await stage(fixture.context, 'blog', await fixture.buildOf('blog', { label: 'a', stamp: STAMP }), previewUrl);
     expect(output).toMatchObject({ build: { release: { id: current }, created: false }, alreadyCurrent: true });
     expect(formatReleaseResult(output)).toEqual([
       `blog release ${current} already holds this build`,
       `${current} is the current blog release: every visitor gets it already`,
       `Preview it in one browser (valid 24 h): https://preview.example/?release=${current}`,
     ]);
-    expect(stateFile('blog')).toBe(before);
+    expect(await state('blog')).toEqual(before);
+    expect(await readReleasesRevision(fixture.db)).toBe(siteRevision);
   });
 
   it('stops marking a staged release once it has been current', async () => {
@@ -128,21 +142,21 @@ describe('canary', () => {
   it('publishes a build as the candidate for a share of visitors, judged by its rules', async () => {
     const current = await release('blog', { label: 'a' });
     const dist = fixture.build('blog', { label: 'c' });
-    const output = await canary(fixture.context, 'blog', { dist, share: 50, minViews: 100, promoteAfter: 500 });
+    const output = await canary(fixture.context, 'blog', { build: await readBuildFolder(dist), share: 50, minViews: 100, promoteAfter: 500 });
     const { candidate, history, events } = await state('blog');
     const id = candidate?.id ?? '';
     expect(id).not.toBe(current);
-    expect(output).toMatchObject({ kind: 'canary', build: { release: { id }, created: true, dist }, candidate: { id, share: 50 }, current: { id: current } });
+    expect(output).toMatchObject({ kind: 'canary', build: { release: { id }, created: true, source: dist }, candidate: { id, share: 50 }, current: { id: current } });
     expect(formatReleaseResult(output)).toEqual([
       `Published blog release ${id} from ${dist}`,
       `blog release ${id} is the candidate for 50 % of visitors, judged after 100 page views, promoted after 500 healthy page views; the others get ${current}`,
     ]);
     expect(candidate).toEqual({ id, share: 50, minViews: 100, promoteAfter: 500, since: ISO_TIME });
     expect(history).toEqual([current]);
-    expect(events).toEqual([
-      { at: ISO_TIME, release: id, action: 'canary', reason: '50 % of visitors, judged after 100 page views, promoted after 500 healthy page views' },
-    ]);
+    expect(events).toEqual([published(current), event(id, 'canary', '50 % of visitors, judged after 100 page views, promoted after 500 healthy page views')]);
     expect(notes(await list(fixture.context, 'blog'))).toEqual({ [current]: 'current', [id]: 'candidate, 50 % of visitors' });
+    // The candidate is kept, never current.
+    expect((await loadAppReleases(fixture.db, 'blog')).current?.id).toBe(current);
   });
 
   it('describes a candidate a person promotes', () => {
@@ -165,50 +179,52 @@ describe('canary', () => {
     await canary(fixture.context, 'blog', { id, share: 60, minViews: 20, promoteAfter: null });
     const { candidate, events } = await state('blog');
     expect(candidate).toEqual({ id, share: 60, minViews: 20, promoteAfter: null, since: started });
-    expect(events.map((entry) => [entry.action, entry.reason])).toEqual([
+    expect(events.slice(1).map((entry) => [entry.action, entry.reason])).toEqual([
       ['canary', '10 % of visitors, judged after 100 page views, promoted after 300 healthy page views'],
       ['canary', '60 % of visitors, judged after 20 page views, promoted by hand'],
     ]);
-    expect(events[1]!.at > started!).toBe(true);
+    expect(events[2]!.at > started!).toBe(true);
   });
 
   it('refuses another candidate while one runs', async () => {
     const current = await release('blog', { label: 'a' });
     const running = await startCanary('blog', { label: 'c' });
     const expected = `blog release ${running} is the candidate now: promote it (--promote) or drop it (--abort) first.`;
-    expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, dist: fixture.build('blog', { label: 'd' }) }))).toBe(expected);
+    expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'd' }) }))).toBe(expected);
     const other = (await keptIds('blog')).find((id) => id !== current && id !== running) ?? '';
     expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, id: other }))).toBe(expected);
     const after = await state('blog');
     expect(after.candidate?.id).toBe(running);
-    expect(after.events.map((entry) => entry.action)).toEqual(['canary']);
+    expect(after.events.map((entry) => entry.action)).toEqual(['published', 'canary']);
   });
 
   it('refuses the current release and an unknown id', async () => {
     const current = await release('blog', { label: 'a', stamp: STAMP });
+    const before = await state('blog');
     expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, id: current }))).toBe(`${current} is the current blog release: every visitor gets it already.`);
     // The same build as the current one is found to be that release.
-    expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, dist: fixture.build('blog', { label: 'a', stamp: STAMP }) }))).toBe(
+    expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'a', stamp: STAMP }) }))).toBe(
       `${current} is the current blog release: every visitor gets it already.`,
     );
     expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, id: 'nope' }))).toBe(`There is no blog release nope. Kept releases: ${current}.`);
-    expect(await state('blog')).toEqual({ history: [current], events: [] });
+    expect(await state('blog')).toEqual(before);
+    expect(before).toEqual({ history: [current], events: [published(current)], revision: 1 });
   });
 
   it('refuses a remote candidate that needs a singleton version the current shell does not provide', async () => {
-    const message = await refusedWith(canary(fixture.context, 'blog', { ...HALF, dist: fixture.build('blog', { label: 'c', required: { react: '^20.0.0' } }) }));
+    const message = await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'c', required: { react: '^20.0.0' } }) }));
     const [refused] = await keptIds('blog');
     expect(message).toBe(
       `Refused: blog release ${refused} needs react ^20.0.0, but the current shell (release dist) provides react 19.3.1. ` +
         `The current blog release stays dist. Release ${refused} is kept.`,
     );
-    expect(await state('blog')).toEqual({ history: [], events: [] });
+    expect(await state('blog')).toEqual({ history: [], events: [], revision: 0 });
   });
 
   it("refuses a remote candidate the shell's candidate cannot run", async () => {
     // Shell 19.4 suits every remote's ^19.3.1; a blog pinned to ~19.3.0 suits only the current shell.
     const shell = await startCanary('shell', { label: 'next', versions: { ...CURRENT_VERSIONS, react: '19.4.0' } });
-    const message = await refusedWith(canary(fixture.context, 'blog', { ...HALF, dist: fixture.build('blog', { label: 'c', required: { react: '~19.3.0' } }) }));
+    const message = await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'c', required: { react: '~19.3.0' } }) }));
     const [blog] = await keptIds('blog');
     expect(message).toBe(
       `Refused: blog release ${blog} needs react ~19.3.0, but the candidate shell (release ${shell}) provides react 19.4.0. ` +
@@ -222,7 +238,7 @@ describe('canary', () => {
   });
 });
 
-describe('promote and abort', () => {
+describe('promote, abort and rollback', () => {
   it('promotes the candidate: it becomes current and is no longer the candidate', async () => {
     const current = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
@@ -230,7 +246,7 @@ describe('promote and abort', () => {
     const after = await state('blog');
     expect(after.history).toEqual([current, candidate]);
     expect(after.candidate).toBeUndefined();
-    expect(after.events.at(-1)).toEqual({ at: ISO_TIME, release: candidate, action: 'promoted', reason: 'promoted by hand' });
+    expect(after.events.at(-1)).toEqual(event(candidate, 'promoted', 'promoted by hand'));
     expect(notes(await list(fixture.context, 'blog'))).toEqual({ [candidate]: 'current', [current]: 'previous (--rollback)' });
     expect(await refusedWith(promoteCandidate(fixture.context, 'blog'))).toBe(
       'blog has no candidate to promote: name a release (--promote <id>) or start a canary (--canary <percent>).',
@@ -239,16 +255,23 @@ describe('promote and abort', () => {
 
   it('records a promotion by id as the end of the canary only when that id is the candidate', async () => {
     const first = await release('blog', { label: 'a' });
-    await release('blog', { label: 'b' });
+    const second = await release('blog', { label: 'b' });
     const candidate = await startCanary('blog', { label: 'c' });
     await promote(fixture.context, 'blog', first);
-    expect(await state('blog')).toMatchObject({ candidate: { id: candidate }, events: [{ action: 'canary' }] });
+    expect(await state('blog')).toMatchObject({ candidate: { id: candidate } });
+    expect(await actions('blog')).toEqual([
+      [first, 'published'],
+      [second, 'published'],
+      [candidate, 'canary'],
+      [first, 'promoted'],
+    ]);
 
     await promote(fixture.context, 'blog', candidate);
     const after = await state('blog');
     expect(after.candidate).toBeUndefined();
-    expect(after.events.map((entry) => [entry.release, entry.action, entry.reason])).toEqual([
+    expect(after.events.slice(2).map((entry) => [entry.release, entry.action, entry.reason])).toEqual([
       [candidate, 'canary', describeCanary(HALF)],
+      [first, 'promoted', 'promoted by hand'],
       [candidate, 'promoted', 'promoted by hand'],
     ]);
   });
@@ -261,12 +284,28 @@ describe('promote and abort', () => {
     const after = await state('blog');
     expect(after.history).toEqual([current]);
     expect(after.candidate).toBeUndefined();
-    expect(after.events.at(-1)).toEqual({ at: ISO_TIME, release: candidate, action: 'aborted', reason: 'dropped by hand' });
+    expect(after.events.at(-1)).toEqual(event(candidate, 'aborted', 'dropped by hand'));
     expect(await keptIds('blog')).toContain(candidate);
     expect(await refusedWith(abort(fixture.context, 'blog'))).toBe('blog has no candidate to drop.');
     // A canary started again is a new one: judged from its own start.
     await canary(fixture.context, 'blog', { ...HALF, id: candidate });
     expect(((await state('blog')).candidate?.since ?? '') > started).toBe(true);
+  });
+
+  it('rolls the candidate back, not the current release, while a canary runs', async () => {
+    const first = await release('blog', { label: 'a' });
+    const current = await release('blog', { label: 'b' });
+    const candidate = await startCanary('blog', { label: 'c' });
+    const output = await rollback(fixture.context, 'blog');
+    expect(output).toMatchObject({ kind: 'rollback', app: 'blog', from: { id: candidate }, to: { id: current }, candidate: true });
+    expect(formatReleaseResult(output)).toEqual([`Rolled back blog candidate ${candidate}: every visitor gets ${current}`]);
+    const after = await state('blog');
+    expect(after.history).toEqual([first, current]);
+    expect(after.candidate).toBeUndefined();
+    expect(after.events.at(-1)).toEqual(event(candidate, 'rolled_back', 'rolled back by hand'));
+    expect(await keptIds('blog')).toContain(candidate);
+    // With no canary running, the next rollback is of the current release.
+    expect(await rollback(fixture.context, 'blog')).toMatchObject({ from: { id: current }, to: { id: first }, candidate: false });
   });
 });
 
@@ -275,16 +314,16 @@ describe('decideCandidate', () => {
     const current = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
     const reason = 'error rate 4 % against 1 % of the current release';
-    const decided = await decideCandidate(fixture.context, 'blog', candidate, 'rolled_back', reason);
-    expect(decided).toEqual({ at: ISO_TIME, release: candidate, action: 'rolled_back', reason });
+    const site = { ...fixture.context, actor: 'site' };
+    const decided = await decideCandidate(site, 'blog', candidate, 'rolled_back', reason);
+    expect(decided).toEqual({ at: ISO_TIME, release: candidate, action: 'rolled_back', reason, actor: 'site' });
     const after = await state('blog');
     expect(after.history).toEqual([current]);
     expect(after.candidate).toBeUndefined();
     expect(after.events.at(-1)).toEqual(decided);
 
-    const written = stateFile('blog');
-    expect(await decideCandidate(fixture.context, 'blog', candidate, 'rolled_back', reason)).toBeUndefined();
-    expect(stateFile('blog')).toBe(written);
+    expect(await decideCandidate(site, 'blog', candidate, 'rolled_back', reason)).toBeUndefined();
+    expect(await state('blog')).toEqual(after);
   });
 
   it('leaves a newer candidate alone when deciding about an older one', async () => {
@@ -292,19 +331,33 @@ describe('decideCandidate', () => {
     const older = await startCanary('blog', { label: 'c' });
     await abort(fixture.context, 'blog');
     const newer = await startCanary('blog', { label: 'd' });
-    const written = stateFile('blog');
+    const before = await state('blog');
     expect(await decideCandidate(fixture.context, 'blog', older, 'promoted', 'healthy')).toBeUndefined();
-    expect(stateFile('blog')).toBe(written);
-    expect((await state('blog')).candidate?.id).toBe(newer);
+    expect(await state('blog')).toEqual(before);
+    expect(before.candidate?.id).toBe(newer);
   });
 
   it('promotes a healthy candidate', async () => {
     const current = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
     const decided = await decideCandidate(fixture.context, 'blog', candidate, 'promoted', 'healthy after 500 page views');
-    expect(decided).toEqual({ at: ISO_TIME, release: candidate, action: 'promoted', reason: 'healthy after 500 page views' });
+    expect(decided).toEqual(event(candidate, 'promoted', 'healthy after 500 page views'));
     const after = await state('blog');
     expect(after.history).toEqual([current, candidate]);
+    expect(after.candidate).toBeUndefined();
+    expect(after.events.at(-1)).toEqual(decided);
+  });
+
+  it('rolls back instead when the compatibility gate refuses the promotion', async () => {
+    // A blog pinned to React ~19.3.0 runs as the candidate; meanwhile a shell providing 19.4.0
+    // became current (published by a context that loads the blog from elsewhere, so unchecked).
+    const candidate = await startCanary('blog', { label: 'c', required: { react: '~19.3.0' } });
+    const shell = (await publish({ ...fixture.context, remoteUrls: { blog: 'https://b.example/m.json' } }, 'shell', await fixture.buildOf('shell', { versions: { ...CURRENT_VERSIONS, react: '19.4.0' } }))).build.release.id;
+    const decided = await decideCandidate(fixture.context, 'blog', candidate, 'promoted', 'healthy after 500 page views');
+    const refusal = `Refused: blog release ${candidate} needs react ~19.3.0, but the current shell (release ${shell}) provides react 19.4.0. The current blog release stays dist.`;
+    expect(decided).toEqual(event(candidate, 'rolled_back', refusal));
+    const after = await state('blog');
+    expect(after.history).toEqual([]);
     expect(after.candidate).toBeUndefined();
     expect(after.events.at(-1)).toEqual(decided);
   });
@@ -313,19 +366,26 @@ describe('decideCandidate', () => {
 describe('pruning', () => {
   it('never deletes the candidate nor a release staged within the preview link lifetime', async () => {
     const first = await release('blog', { label: 'a' });
+    later(SKEW_WINDOW_MS + HOUR);
+    const second = await release('blog', { label: 'b' });
+    // first stopped being current a skew window ago: only the rules below could keep it.
+    later(SKEW_WINDOW_MS + HOUR);
     const staged = await stageBuild('blog', { label: 's' });
     const candidate = await startCanary('blog', { label: 'c' });
-    const second = await release('blog', { label: 'b' }, 1);
     const third = await release('blog', { label: 'd' }, 1);
     expect(await keptIds('blog')).toEqual([second, third, staged, candidate].sort());
-    expect(fs.existsSync(path.join(appReleasesDir(fixture.releasesDir, 'blog'), first))).toBe(false);
-    // Pruning rewrote state.json: the canary and its events are still there.
+    expect(await fixture.context.store.list(`blog/${first}/`)).toEqual([]);
+    // Pruning changed the history alone: the canary and its events are still there.
     const after = await state('blog');
     expect(after.history).toEqual([second, third]);
     expect(after.candidate?.id).toBe(candidate);
-    expect(after.events.map((entry) => [entry.release, entry.action])).toEqual([
+    expect(await actions('blog')).toEqual([
+      [first, 'published'],
+      [second, 'published'],
       [staged, 'staged'],
       [candidate, 'canary'],
+      [third, 'published'],
+      [first, 'pruned'],
     ]);
   });
 
@@ -334,49 +394,51 @@ describe('pruning', () => {
     const stagedAt = Date.parse((await state('blog')).events[0]!.at);
     await release('blog', { label: 'a' });
     const current = await release('blog', { label: 'b' });
-    const hour = 3_600_000;
-    expect(await pruneReleases(fixture.releasesDir, 'blog', 1, stagedAt + 23 * hour)).toEqual([]);
+    const prune = (at: number) => pruneReleases(fixture.db, fixture.context.store, 'blog', 1, ACTOR, at);
+    expect(await prune(stagedAt + 23 * HOUR)).toEqual([]);
     expect(await keptIds('blog')).toContain(staged);
-    const removed = await pruneReleases(fixture.releasesDir, 'blog', 1, stagedAt + 25 * hour);
+    const removed = await prune(stagedAt + 25 * HOUR);
     expect(removed.map((gone) => gone.id)).toEqual([staged]);
-    expect(fs.existsSync(path.join(appReleasesDir(fixture.releasesDir, 'blog'), staged))).toBe(false);
-    expect((await loadAppReleases(fixture.releasesDir, 'blog')).current?.id).toBe(current);
+    expect(await fixture.context.store.list(`blog/${staged}/`)).toEqual([]);
+    expect((await loadAppReleases(fixture.db, 'blog')).current?.id).toBe(current);
   });
 
   it('keeps the candidate however old its canary is', async () => {
     const candidate = await startCanary('blog', { label: 'c' });
     for (const label of ['a', 'b', 'd']) await release('blog', { label });
-    const removed = await pruneReleases(fixture.releasesDir, 'blog', 1, Date.parse('2030-01-01T00:00:00Z'));
+    const removed = await pruneReleases(fixture.db, fixture.context.store, 'blog', 1, ACTOR, Date.parse('2030-01-01T00:00:00Z'));
     expect(removed).toHaveLength(1);
     expect(await keptIds('blog')).toContain(candidate);
     expect((await state('blog')).candidate?.id).toBe(candidate);
   });
 });
 
-describe('state.json across other commands', () => {
-  it('keeps the candidate and the events through publish and rollback', async () => {
+describe('the state across other commands', () => {
+  it('keeps the candidate and the events through a publish', async () => {
     const first = await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c' });
     const second = await release('blog', { label: 'b' });
-    await rollback(fixture.context, 'blog');
     const after = await state('blog');
-    expect(after.history).toEqual([first]);
+    expect(after.history).toEqual([first, second]);
     expect(after.candidate).toMatchObject({ id: candidate, share: 50 });
-    expect(after.events).toEqual([{ at: ISO_TIME, release: candidate, action: 'canary', reason: describeCanary(HALF) }]);
-    expect(await keptIds('blog')).toContain(second);
+    expect(after.events).toEqual([published(first), event(candidate, 'canary', describeCanary(HALF)), published(second)]);
+    expect(notes(await list(fixture.context, 'blog'))).toEqual({ [second]: 'current', [candidate]: 'candidate, 50 % of visitors', [first]: 'previous (--rollback)' });
   });
 
   it('ends the canary when its candidate is published as the current release', async () => {
     await release('blog', { label: 'a' });
     const candidate = await startCanary('blog', { label: 'c', stamp: STAMP });
-    await publish(fixture.context, 'blog', fixture.build('blog', { label: 'c', stamp: STAMP }));
+    await publish(fixture.context, 'blog', await fixture.buildOf('blog', { label: 'c', stamp: STAMP }));
     const after = await state('blog');
     expect(after.history.at(-1)).toBe(candidate);
     expect(after.candidate).toBeUndefined();
+    expect(after.events.at(-1)).toEqual(event(candidate, 'published', expect.stringMatching(/^published from .* and made current$/) as string));
   });
 });
 
 describe('parseReleaseArgs', () => {
+  const LOCAL = { kind: 'local' };
+
   /** The message of the UsageError parsing `argv` throws. */
   function usageMessage(argv: string[]): string {
     try {
@@ -391,10 +453,12 @@ describe('parseReleaseArgs', () => {
   it('reads a canary with its rules', () => {
     expect(parseReleaseArgs(['blog', '--canary', '12.5', '--min-views', '10', '--promote-after', '20'])).toEqual({
       app: 'blog',
+      target: LOCAL,
       action: { kind: 'canary', share: 12.5, minViews: 10, promoteAfter: 20 },
     });
     expect(parseReleaseArgs(['shell', '--canary', '10%', '--id', 'r1', '--keep', '3'])).toEqual({
       app: 'shell',
+      target: LOCAL,
       action: { kind: 'canary', id: 'r1', share: 10, minViews: 100, promoteAfter: null, keep: 3 },
     });
   });
@@ -406,14 +470,14 @@ describe('parseReleaseArgs', () => {
   });
 
   it('reads --stage, --abort and --promote with an id', () => {
-    expect(parseReleaseArgs(['blog', '--stage', '--dist', 'x'])).toEqual({ app: 'blog', action: { kind: 'stage', dist: 'x' } });
-    expect(parseReleaseArgs(['blog', '--abort'])).toEqual({ app: 'blog', action: { kind: 'abort' } });
-    expect(parseReleaseArgs(['blog', '--promote', 'r1'])).toEqual({ app: 'blog', action: { kind: 'promote', id: 'r1' } });
+    expect(parseReleaseArgs(['blog', '--stage', '--dist', 'x'])).toEqual({ app: 'blog', target: LOCAL, action: { kind: 'stage', dist: 'x' } });
+    expect(parseReleaseArgs(['blog', '--abort'])).toEqual({ app: 'blog', target: LOCAL, action: { kind: 'abort' } });
+    expect(parseReleaseArgs(['blog', '--promote', 'r1'])).toEqual({ app: 'blog', target: LOCAL, action: { kind: 'promote', id: 'r1' } });
   });
 
   it('reads a bare --promote as the candidate, before another option too', () => {
-    expect(parseReleaseArgs(['blog', '--promote'])).toEqual({ app: 'blog', action: { kind: 'promote', id: undefined } });
-    expect(parseReleaseArgs(['--promote', '--', 'blog'])).toEqual({ app: 'blog', action: { kind: 'promote', id: undefined } });
+    expect(parseReleaseArgs(['blog', '--promote'])).toEqual({ app: 'blog', target: LOCAL, action: { kind: 'promote', id: undefined } });
+    expect(parseReleaseArgs(['--promote', '--', 'blog'])).toEqual({ app: 'blog', target: LOCAL, action: { kind: 'promote', id: undefined } });
     expect(() => parseReleaseArgs(['blog', '--promote', '--promote', 'r1'])).toThrow('--promote is given twice');
   });
 

@@ -1,14 +1,12 @@
 import { RELEASE_BUCKET_COOKIE, type RemotesDocument } from '@agency/shared';
 import { MIN_CLIENTS } from '../../../src/delivery/canary/canary-judge';
 import { canary } from '../../../src/delivery/releases/commands';
-import { loadAppReleases } from '../../../src/delivery/releases/store';
+import { loadAppReleases } from '../../../src/delivery/releases/release-repository';
 import { ReleaseReader } from '../../../src/delivery/releases/reader';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import { openReleaseStorage } from '../../../src/delivery/releases/release-storage';
 import { createEvidenceIntake } from '../../../src/delivery/health/evidence-intake';
 import { readReleaseHealth } from '../../../src/delivery/health/release-health';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import type { FastifyRequest } from 'fastify';
 import { startTestApp, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
@@ -26,15 +24,15 @@ describe('a canary on a real server, deciding by itself', () => {
   let current = '';
 
   beforeEach(async () => {
-    fixture = createReleaseFixture();
+    fixture = await createReleaseFixture();
     fixture.context.now = () => new Date();
-    ctx = await startTestApp({ staticRoot: fixture.staticRoot, releasesDir: fixture.releasesDir });
+    ctx = await startTestApp(fixture.config, fixture.testDb);
     current = await publishFixture(fixture, 'blog', { label: 'current' });
   });
 
   afterEach(async () => {
     await ctx.close();
-    fixture.cleanup();
+    await fixture.cleanup();
   });
 
   const IN_SHARE = `${RELEASE_BUCKET_COOKIE}=1`;
@@ -52,8 +50,8 @@ describe('a canary on a real server, deciding by itself', () => {
 
   /** Starts a canary of a new blog build for half the visitors, once the server serves it. */
   async function startCanary(rules: { minViews: number; promoteAfter: number | null }): Promise<string> {
-    await canary(fixture.context, 'blog', { dist: fixture.build('blog', { label: 'candidate' }), share: 50, ...rules });
-    const candidate = (await loadAppReleases(fixture.releasesDir, 'blog')).candidate!.id;
+    await canary(fixture.context, 'blog', { build: await fixture.buildOf('blog', { label: 'candidate' }), share: 50, ...rules });
+    const candidate = (await loadAppReleases(fixture.db, 'blog')).candidate!.id;
     await eventually(
       'the server serving the canary',
       async () => (await ctx.request('GET', '/remotes.json', { headers: { cookie: IN_SHARE } })).json<RemotesDocument>().remotes.blog.release,
@@ -62,7 +60,9 @@ describe('a canary on a real server, deciding by itself', () => {
     return candidate;
   }
 
-  const decisions = async () => (await loadAppReleases(fixture.releasesDir, 'blog')).events.map((event) => event.action).filter((action) => action !== 'canary');
+  /** The automatic decisions recorded (publishing and starting the canary are events too). */
+  const decisions = async () =>
+    (await loadAppReleases(fixture.db, 'blog')).events.map((event) => event.action).filter((action) => action === 'promoted' || action === 'rolled_back');
 
   /** Long enough for the server's controller, which looks every second, to have looked a few times. */
   const severalLooks = () => new Promise((resolve) => setTimeout(resolve, 3500));
@@ -84,7 +84,7 @@ describe('a canary on a real server, deciding by itself', () => {
 
     await severalLooks();
     expect(await decisions()).toEqual([]);
-    expect((await loadAppReleases(fixture.releasesDir, 'blog')).candidate?.id).toBe(candidate);
+    expect((await loadAppReleases(fixture.db, 'blog')).candidate?.id).toBe(candidate);
   });
 
   it(`is rolled back when ${MIN_CLIENTS} of its visitors' browsers report errors`, async () => {
@@ -97,9 +97,11 @@ describe('a canary on a real server, deciding by itself', () => {
       expect(await beacon(visitor, IN_SHARE, { page_views: [{ page: '/', releases: { blog: candidate } }], errors: [browserError({ app: 'blog', release: candidate })] })).toBe(204);
     }
     await eventually('the rollback', decisions, (actions) => actions.includes('rolled_back'), 20_000);
-    const state = await loadAppReleases(fixture.releasesDir, 'blog');
+    const state = await loadAppReleases(fixture.db, 'blog');
     expect(state.candidate).toBeUndefined();
     expect(state.current?.id).toBe(current);
+    // The site decided, not a person or a team's token.
+    expect(state.events.at(-1)?.actor).toBe('site');
     expect(state.events.at(-1)?.reason).toMatch(new RegExp(`^errors from ${MIN_CLIENTS} of ${MIN_CLIENTS} clients \\(100 %\\) over 10 page views, against 0 % of the current release's ${MIN_CLIENTS} clients$`));
   });
 
@@ -113,70 +115,63 @@ describe('a canary on a real server, deciding by itself', () => {
     expect(await decisions()).toEqual([]);
     expect(await openPage(`127.0.9.${MIN_CLIENTS}`, IN_SHARE)).toBe(200);
     await eventually('the promotion', decisions, (actions) => actions.includes('promoted'), 20_000);
-    expect((await loadAppReleases(fixture.releasesDir, 'blog')).current?.id).toBe(candidate);
+    expect((await loadAppReleases(fixture.db, 'blog')).current?.id).toBe(candidate);
   });
 });
 
 describe('while the key clients are told apart by cannot be read', () => {
-  let testDb: TestDatabase;
-  let db: Database;
+  let fixture: ReleaseFixture;
 
   beforeEach(async () => {
-    testDb = await createTestDatabase();
-    db = createDatabase(testDb.url);
-    await migrateToLatest(db);
+    fixture = await createReleaseFixture();
   });
 
   afterEach(async () => {
-    await db.destroy();
-    await testDb.drop();
+    await fixture.cleanup();
   });
 
   it('counts reports and sent pages, keeps no client, and reads the key once it can', async () => {
-    const fixture = createReleaseFixture();
-    try {
-      await publishFixture(fixture, 'blog', { label: 'current' });
-      await canary(fixture.context, 'blog', { dist: fixture.build('blog', { label: 'candidate' }), share: 100, minViews: 10, promoteAfter: null });
-      const releases = new ReleaseReader(fixture.releasesDir);
-      const state = await releases.get('blog');
-      const candidate = state.candidate!.id;
-      const remotes: RemotesDocument = {
-        shell: { release: 'dist' },
-        remotes: { home: { entry: '', release: 'dist' }, blog: { entry: '', release: candidate }, forms: { entry: '', release: 'dist' } },
-      };
-      const recorder = new TelemetryRecorder(db, (error) => {
-        throw error;
-      });
-      let available = false;
-      const failures: unknown[] = [];
-      const intake = createEvidenceIntake({
-        recorder,
-        releases,
-        visitorReleases: async () => ({ remotes }),
-        secret: async () => (available ? 'the-key-once-the-database-is-back' : Promise.reject(new Error('database away'))),
-        onSecretError: (error) => failures.push(error),
-      });
-      const request = { method: 'GET', url: '/', ip: '203.0.113.9', headers: { 'sec-fetch-mode': 'navigate' } } as unknown as FastifyRequest;
-      const page = { remotes, apps: ['shell', 'blog'], pattern: '/' };
+    const { db } = fixture;
+    await publishFixture(fixture, 'blog', { label: 'current' });
+    await canary(fixture.context, 'blog', { build: await fixture.buildOf('blog', { label: 'candidate' }), share: 100, minViews: 10, promoteAfter: null });
+    const { cache } = openReleaseStorage({ ...fixture.config, s3: { region: 'us-east-1', forcePathStyle: false } });
+    const releases = new ReleaseReader(db, cache);
+    const state = await releases.get('blog');
+    const candidate = state.candidate!.id;
+    const remotes: RemotesDocument = {
+      shell: { release: 'dist' },
+      remotes: { home: { entry: '', release: 'dist' }, blog: { entry: '', release: candidate }, forms: { entry: '', release: 'dist' } },
+    };
+    const recorder = new TelemetryRecorder(db, (error) => {
+      throw error;
+    });
+    let available = false;
+    const failures: unknown[] = [];
+    const intake = createEvidenceIntake({
+      recorder,
+      releases,
+      visitorReleases: async () => ({ remotes }),
+      secret: async () => (available ? 'the-key-once-the-database-is-back' : Promise.reject(new Error('database away'))),
+      onSecretError: (error) => failures.push(error),
+    });
+    const request = { method: 'GET', url: '/', ip: '203.0.113.9', headers: { 'sec-fetch-mode': 'navigate' } } as unknown as FastifyRequest;
+    const page = { remotes, apps: ['shell', 'blog'], pattern: '/' };
 
-      await intake.pageSent(request, page);
-      const { client, judged } = await intake.reporter(request);
-      expect(judged('blog', candidate)).toBe(false);
-      recorder.record(intake.admission.report({ errors: [browserError({ app: 'blog', release: candidate })] }, client).batch, { client: client.id, judged });
-      await recorder.flush();
-      const health = await readReleaseHealth(db, 'blog', [{ id: candidate, current: false }], 0, async () => null);
-      expect(health[0]).toMatchObject({ served_page_views: 1, errors: 1, clients: { served: 0, error: 0 } });
-      expect(failures).toHaveLength(1);
-      expect(await db.kysely.selectFrom('telemetry_clients').selectAll().execute()).toEqual([]);
+    await intake.pageSent(request, page);
+    const { client, judged } = await intake.reporter(request);
+    expect(judged('blog', candidate)).toBe(false);
+    recorder.record(intake.admission.report({ errors: [browserError({ app: 'blog', release: candidate })] }, client).batch, { client: client.id, judged });
+    await recorder.flush();
+    const health = await readReleaseHealth(db, 'blog', [{ id: candidate, current: false }], 0, async () => null);
+    expect(health[0]).toMatchObject({ served_page_views: 1, errors: 1, clients: { served: 0, error: 0 } });
+    expect(failures).toHaveLength(1);
+    expect(await db.kysely.selectFrom('telemetry_clients').selectAll().execute()).toEqual([]);
 
-      // Back: the next try (a few seconds on) reads it, and evidence is kept again.
-      available = true;
-      await new Promise((resolve) => setTimeout(resolve, 5100));
-      await intake.pageSent(request, page);
-      await recorder.flush();
-      expect((await db.kysely.selectFrom('telemetry_clients').select('kind').execute()).map((row) => row.kind)).toEqual(['served']);
-    } finally {
-      fixture.cleanup();
-    }
+    // Back: the next try (a few seconds on) reads it, and evidence is kept again.
+    available = true;
+    await new Promise((resolve) => setTimeout(resolve, 5100));
+    await intake.pageSent(request, page);
+    await recorder.flush();
+    expect((await db.kysely.selectFrom('telemetry_clients').select('kind').execute()).map((row) => row.kind)).toEqual(['served']);
   });
 });

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SourceMapGenerator } from 'source-map';
 import { distDir } from '../../../src/delivery/releases/apps';
-import { loadAppReleases } from '../../../src/delivery/releases/store';
+import { ReleaseReader } from '../../../src/delivery/releases/reader';
+import { openReleaseStorage } from '../../../src/delivery/releases/release-storage';
 import { createSourceLocator, repoPath, stackFrames } from '../../../src/delivery/health/source-locations';
 import { createReleaseFixture, publishFixture, type ReleaseFixture } from '../../helpers/releases';
 
 // Stack traces from visitors' browsers mapped to the original source with a release's hidden
-// source maps: real maps (made with the source-map package, as webpack does) in release folders
-// laid out by the release commands.
+// source maps: real maps (made with the source-map package, as webpack does) in releases the
+// release commands stored, read from the artifact store's folders as a server reads them.
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const CHUNK = 'chunk.0123abcd45.js';
@@ -42,18 +43,20 @@ let shell = '';
 let locator: ReturnType<typeof createSourceLocator>;
 
 beforeAll(async () => {
-  fixture = createReleaseFixture();
+  fixture = await createReleaseFixture();
   const minified = `(()=>{"use strict";function Teaser(){throw new Error("x")}Teaser()})();`;
   blog = await publishFixture(fixture, 'blog', { label: 'mapped', files: { [CHUNK]: minified, [`${CHUNK}.map`]: blogMap() } });
   shell = await publishFixture(fixture, 'shell', { label: 'mapped', files: { [SHELL_MAIN]: 'x\ny', [`${SHELL_MAIN}.map`]: shellMap() } });
   // The blog's build folder (what an unreleased blog serves) has the same map.
   fs.writeFileSync(path.join(distDir(fixture.staticRoot, 'blog'), `${CHUNK}.map`), blogMap());
-  locator = createSourceLocator({ staticRoot: fixture.staticRoot, releasesOf: (app) => loadAppReleases(fixture.releasesDir, app) });
+  const { cache } = openReleaseStorage({ ...fixture.config, s3: { region: 'us-east-1', forcePathStyle: false } });
+  const releases = new ReleaseReader(fixture.db, cache);
+  locator = createSourceLocator({ staticRoot: fixture.staticRoot, releasesOf: (app) => releases.get(app) });
 });
 
-afterAll(() => {
+afterAll(async () => {
   locator?.close();
-  fixture?.cleanup();
+  await fixture?.cleanup();
 });
 
 const chunkUrl = (release = blog) => `${ORIGIN}/remotes/blog/${release}/${CHUNK}`;
@@ -108,12 +111,14 @@ describe('createSourceLocator', () => {
   });
 
   it('never reads a map outside the release and build folders', async () => {
-    // A map beside the releases folder that a path in a stack could try to reach.
-    fs.writeFileSync(path.join(fixture.releasesDir, `${CHUNK}.map`), blogMap());
+    // Maps in the artifact store's folders above the release's, which a path in a stack could try to reach.
+    expect(path.basename(fixture.storeDir)).toBe('store');
+    fs.writeFileSync(path.join(fixture.storeDir, `${CHUNK}.map`), blogMap());
+    fs.writeFileSync(path.join(fixture.storeDir, 'blog', `${CHUNK}.map`), blogMap());
     for (const stack of [
       `Error: x\n    at f (${ORIGIN}/remotes/blog/${blog}/../../${CHUNK}:1:25)`,
       `Error: x\n    at f (${ORIGIN}/remotes/blog/${blog}/%2e%2e/%2e%2e/${CHUNK}:1:25)`,
-      `Error: x\n    at f (${ORIGIN}/remotes/blog/%2e%2e/%2e%2e/%2e%2e/releases/${CHUNK}:1:25)`,
+      `Error: x\n    at f (${ORIGIN}/remotes/blog/%2e%2e/%2e%2e/%2e%2e/store/${CHUNK}:1:25)`,
     ]) {
       expect(await locator('blog', blog, stack)).toBeNull();
     }

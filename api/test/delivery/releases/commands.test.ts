@@ -2,51 +2,85 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatReleaseResult } from '../../../src/cli/release-text';
 import { REPO_ROOT } from '../../../src/config';
-import { list, promote, publish, RefusedError, rollback } from '../../../src/delivery/releases/commands';
+import { RELEASE_MANIFEST } from '../../../src/delivery/artifacts/release-files';
+import { readBuildFolder } from '../../../src/delivery/releases/build-folder';
+import { list, promote, publish, RefusedError, rollback, type ReleaseContext } from '../../../src/delivery/releases/commands';
+import { UPLOAD_LEASE_MS } from '../../../src/delivery/releases/publish';
+import { pruneReleases, SKEW_WINDOW_MS } from '../../../src/delivery/releases/prune';
 import { gitRevision, releaseId } from '../../../src/delivery/releases/release-id';
-import { readState } from '../../../src/delivery/releases/state';
-import { appReleasesDir, loadAppReleases } from '../../../src/delivery/releases/store';
-import { createReleaseFixture, publishFixture, type FixtureBuild, type ReleaseFixture } from '../../helpers/releases';
+import { loadAppReleases } from '../../../src/delivery/releases/release-repository';
+import { createReleaseFixture, fixtureFiles, publishFixture, type FixtureBuild, type ReleaseFixture } from '../../helpers/releases';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { writeBuildStamp } = require('@agency/shared/webpack/build-stamp.js') as { writeBuildStamp(dist: string, stamp: { revision: string }): void };
 
 // The release model in process: publish, list, rollback, promote, pruning, ids and the
-// compatibility gate, on temp folders (release-cli.test.ts runs the real command).
+// compatibility gate, on a real database and a file artifact store (cli/release.test.ts runs the
+// real command).
+
+const HOUR = 3_600_000;
+const ACTOR = 'cli:test@fixture';
+const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 let fixture: ReleaseFixture;
-beforeEach(() => (fixture = createReleaseFixture()));
+/** The fixture context's clock: a second further each time it is read; `later` jumps it. */
+let clock: number;
+beforeEach(async () => {
+  fixture = await createReleaseFixture();
+  clock = Date.parse('2026-01-01T00:00:00Z');
+  fixture.context.now = () => new Date((clock += 1000));
+});
 afterEach(() => fixture.cleanup());
+
+const later = (ms: number) => (clock += ms);
 
 /** Publishes a fixture build and returns the new current release id. */
 const release = (app: string, build: FixtureBuild = {}, keep?: number) => publishFixture(fixture, app, build, keep);
 
-const currentId = async (app: string) => (await loadAppReleases(fixture.releasesDir, app)).current?.id;
-const history = async (app: string) => (await readState(appReleasesDir(fixture.releasesDir, app))).history;
+const state = (app: string) => loadAppReleases(fixture.db, app);
+const currentId = async (app: string) => (await state(app)).current?.id;
+const history = async (app: string) => (await state(app)).history;
+const keptIds = async (app: string) => (await state(app)).releases.map((kept) => kept.id);
+/** `<release> <action>` of the app's events, oldest first. */
+const actions = async (app: string) => (await state(app)).events.map((event) => `${event.release} ${event.action}`);
+/** The keys the artifact store holds under a prefix. */
+const stored = (prefix: string) => fixture.context.store.list(prefix);
 
 describe('publishing', () => {
-  it('copies the build into an immutable release folder that becomes current', async () => {
+  it('stores the build as an immutable release in the artifact store that becomes current', async () => {
     const dist = fixture.build('blog', { stamp: '2026-11-22T06:15:00.123Z' });
-    const output = await publish(fixture.context, 'blog', dist);
+    const output = await publish(fixture.context, 'blog', await readBuildFolder(dist));
     const id = (await currentId('blog')) ?? '';
     expect(id).toMatch(/^1\.0\.0-([0-9a-f]{7,}(-dirty)?|unknown)-20261122T061500Z$/);
-    expect(output).toMatchObject({ kind: 'publish', app: 'blog', build: { release: { id }, created: true, dist }, alreadyCurrent: false, pruned: [] });
+    expect(output).toMatchObject({ kind: 'publish', app: 'blog', build: { release: { id }, created: true, source: dist }, alreadyCurrent: false, pruned: [] });
     expect(formatReleaseResult(output)).toEqual([`Published blog release ${id} from ${dist}`, `blog release ${id} is now current`]);
-    const dir = path.join(fixture.releasesDir, 'blog', id);
+
+    // Its files are in the store under <app>/<id>/, with the manifest written last, and nothing else.
+    const files = Object.entries(fixtureFiles('blog', { stamp: 'x' })).filter(([name]) => name !== '.build-stamp');
+    expect(await stored('blog/')).toEqual([...files.map(([name]) => `blog/${id}/${name}`), `blog/${id}/${RELEASE_MANIFEST}`].sort());
+    const dir = path.join(fixture.storeDir, 'blog', id);
     expect(fs.readFileSync(path.join(dir, 'chunk.0123abcd45.js'), 'utf8')).toBe('chunk("v1")');
-    expect(fs.existsSync(path.join(dir, 'assets/logo.aaaaaaaa11.svg'))).toBe(true);
     expect(fs.existsSync(path.join(dir, '.build-stamp'))).toBe(false);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'release.json'), 'utf8'))).toEqual({
-      id,
-      app: 'blog',
-      version: '1.0.0',
-      revision: expect.stringMatching(/^([0-9a-f]{7,}(-dirty)?|unknown)$/),
-      builtAt: '2026-11-22T06:15:00.123Z',
-      publishedAt: expect.stringMatching(/^2026-01-01T/),
-    });
+    expect(fs.readdirSync(fixture.storeDir)).toEqual(['blog']);
+
+    // Its record, in the database.
+    const { releases } = await state('blog');
+    expect(releases).toEqual([
+      {
+        id,
+        app: 'blog',
+        version: '1.0.0',
+        revision: expect.stringMatching(/^([0-9a-f]{7,}(-dirty)?|unknown)$/),
+        builtAt: '2026-11-22T06:15:00.123Z',
+        publishedAt: expect.stringMatching(/^2026-01-01T/),
+        publishedBy: ACTOR,
+        digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        fileCount: files.length,
+        totalBytes: files.reduce((sum, [, content]) => sum + Buffer.byteLength(content), 0),
+      },
+    ]);
     expect(await history('blog')).toEqual([id]);
-    // No temp folders or lock left behind.
-    expect(fs.readdirSync(path.join(fixture.releasesDir, 'blog')).sort()).toEqual([id, 'state.json']);
+    expect((await state('blog')).events).toEqual([{ at: ISO_TIME, release: id, action: 'published', reason: `published from ${dist} and made current`, actor: ACTOR }]);
 
     const listing = formatReleaseResult(await list(fixture.context, 'blog'));
     expect(listing[0]).toBe('blog releases, newest first (* = current):');
@@ -58,15 +92,24 @@ describe('publishing', () => {
     const first = await release('home', { stamp, label: 'v1' });
     const second = await release('home', { stamp, label: 'v2' });
     expect(second).toBe(`${first}-2`);
-    expect(fs.readFileSync(path.join(fixture.releasesDir, 'home', first, 'remoteEntry.js'), 'utf8')).toContain('v1');
-    expect(fs.readFileSync(path.join(fixture.releasesDir, 'home', second, 'remoteEntry.js'), 'utf8')).toContain('v2');
+    expect((await fixture.context.store.get(`home/${first}/remoteEntry.js`))?.toString()).toContain('v1');
+    expect((await fixture.context.store.get(`home/${second}/remoteEntry.js`))?.toString()).toContain('v2');
 
-    // Publishing the first build again makes its existing release current; nothing is copied over it.
-    const output = await publish(fixture.context, 'home', fixture.build('home', { stamp, label: 'v1' }));
-    expect(output).toMatchObject({ build: { release: { id: first }, created: false }, alreadyCurrent: false });
+    // Publishing the first build again makes its existing release current; nothing is stored over it.
+    const dist = fixture.build('home', { stamp, label: 'v1' });
+    const output = await publish(fixture.context, 'home', await readBuildFolder(dist));
+    expect(output).toMatchObject({ build: { release: { id: first }, created: false, source: dist }, alreadyCurrent: false });
     expect(formatReleaseResult(output)).toEqual([`home release ${first} already holds this build`, `home release ${first} is now current`]);
     expect(await history('home')).toEqual([first, second, first]);
-    expect((await loadAppReleases(fixture.releasesDir, 'home')).releases).toHaveLength(2);
+    expect(await keptIds('home')).toHaveLength(2);
+    expect((await stored('home/')).filter((key) => key.endsWith(RELEASE_MANIFEST))).toHaveLength(2);
+
+    // Once more: it is current already, nothing is recorded.
+    const before = (await state('home')).state;
+    const again = await publish(fixture.context, 'home', await fixture.buildOf('home', { stamp, label: 'v1' }));
+    expect(again).toMatchObject({ alreadyCurrent: true, pruned: [] });
+    expect(formatReleaseResult(again)).toEqual([`home release ${first} already holds this build`, `${first} is already the current home release`]);
+    expect((await state('home')).state).toEqual(before);
   });
 
   it("takes the id's version and revision from the build, not the checkout", async () => {
@@ -74,11 +117,7 @@ describe('publishing', () => {
     const stamp = JSON.stringify({ builtAt: '2026-11-22T06:15:00.000Z', revision: '0badc0d-dirty' });
     const id = await release('blog', { stamp, buildVersion: '2.5.0' });
     expect(id).toBe('2.5.0-0badc0d-dirty-20261122T061500Z');
-    expect(JSON.parse(fs.readFileSync(path.join(fixture.releasesDir, 'blog', id, 'release.json'), 'utf8'))).toMatchObject({
-      version: '2.5.0',
-      revision: '0badc0d-dirty',
-      builtAt: '2026-11-22T06:15:00.000Z',
-    });
+    expect((await state('blog')).current).toMatchObject({ version: '2.5.0', revision: '0badc0d-dirty', builtAt: '2026-11-22T06:15:00.000Z' });
     // A changed copy of that build (its stamp copied along) still gets a release of its own.
     expect(await release('blog', { stamp, buildVersion: '2.5.0', label: 'v2' })).toBe(`${id}-2`);
     expect(await release('shell', { stamp, buildVersion: '3.0.0' })).toBe('3.0.0-0badc0d-dirty-20261122T061500Z');
@@ -92,13 +131,17 @@ describe('publishing', () => {
     writeBuildStamp(dist, { revision: gitRevision(REPO_ROOT) });
     const stamp = JSON.parse(fs.readFileSync(path.join(dist, '.build-stamp'), 'utf8')) as { builtAt: string; revision: string };
     expect(stamp).toEqual({ builtAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), revision: gitRevision(REPO_ROOT) });
-    await publish(fixture.context, 'forms', dist);
+    await publish(fixture.context, 'forms', await readBuildFolder(dist));
     expect(await currentId('forms')).toBe(releaseId('1.0.0', stamp.revision, new Date(stamp.builtAt)));
   });
 
-  it('refuses a folder that is not a build of the app', async () => {
-    await expect(publish(fixture.context, 'shell', fixture.build('blog'))).rejects.toThrow(/index\.html does not exist/);
+  it('refuses a build that is not one of the app, and a folder that does not exist', async () => {
+    await expect(publish(fixture.context, 'shell', await fixture.buildOf('blog'))).rejects.toThrow('A shell build needs index.html at its root.');
     expect(await currentId('shell')).toBeUndefined();
+    expect(await keptIds('shell')).toEqual([]);
+    expect(await stored('')).toEqual([]);
+    const missing = path.join(fixture.scratch, 'nope');
+    await expect(readBuildFolder(missing)).rejects.toThrow(`${missing} does not exist: build the app first, or name its build with --dist`);
   });
 });
 
@@ -107,12 +150,17 @@ describe('rollback and promote', () => {
     const first = await release('forms', { label: 'v1' });
     const second = await release('forms', { label: 'v2' });
     const rolledBack = await rollback(fixture.context, 'forms');
-    expect(rolledBack).toMatchObject({ kind: 'rollback', app: 'forms', from: { id: second }, to: { id: first } });
+    expect(rolledBack).toMatchObject({ kind: 'rollback', app: 'forms', from: { id: second }, to: { id: first }, candidate: false });
     expect(formatReleaseResult(rolledBack)).toEqual([`Rolled back forms: release ${first} is now current (was ${second})`]);
     expect(await currentId('forms')).toBe(first);
     expect(await history('forms')).toEqual([first]);
+    expect((await state('forms')).events.at(-1)).toEqual({ at: ISO_TIME, release: second, action: 'rolled_back', reason: `rolled back by hand to ${first}`, actor: ACTOR });
     await expect(rollback(fixture.context, 'forms')).rejects.toThrow(`forms has no previous release to roll back to; the current release stays ${first}.`);
-    await expect(rollback(fixture.context, 'blog')).rejects.toThrow(RefusedError);
+    await expect(rollback(fixture.context, 'blog')).rejects.toThrow(new RefusedError('blog has no current release; it is served from mfe-blog/dist.'));
+    // The rolled-back release is kept, and no longer current since the rollback; the first is current again.
+    const kept = (await state('forms')).releases;
+    expect(kept.find((entry) => entry.id === second)?.currentUntil).toEqual(ISO_TIME);
+    expect(kept.find((entry) => entry.id === first)?.currentUntil).toBeUndefined();
   });
 
   it('promotes any kept release', async () => {
@@ -121,9 +169,12 @@ describe('rollback and promote', () => {
     expect(promoted).toMatchObject({ kind: 'promote', release: { id: a }, alreadyCurrent: false, from: { id: c } });
     expect(formatReleaseResult(promoted)).toEqual([`blog release ${a} is now current (was ${c})`]);
     expect(await history('blog')).toEqual([a, b, c, a]);
+    expect((await state('blog')).events.at(-1)).toEqual({ at: ISO_TIME, release: a, action: 'promoted', reason: 'promoted by hand', actor: ACTOR });
+    const revision = (await state('blog')).state.revision;
     const again = await promote(fixture.context, 'blog', a);
     expect(again).toMatchObject({ release: { id: a }, alreadyCurrent: true });
     expect(formatReleaseResult(again)).toEqual([`${a} is already the current blog release`]);
+    expect((await state('blog')).state.revision).toBe(revision);
     await expect(promote(fixture.context, 'blog', 'nope')).rejects.toThrow(/There is no blog release nope\. Kept releases: /);
     // A rollback undoes the promotion.
     await rollback(fixture.context, 'blog');
@@ -135,54 +186,143 @@ describe('pruning', () => {
   it('keeps the N newest and never deletes the current or the previous release', async () => {
     const ids = [];
     for (const label of ['a', 'b', 'c']) ids.push(await release('home', { label }));
-    const [a, b, c] = ids;
+    const [a, b, c] = ids as [string, string, string];
     await rollback(fixture.context, 'home'); // current b, previous a
     expect(await currentId('home')).toBe(b);
-    // keep 1: the newest (d) plus current d and previous b; a and c go.
+    // Past the skew window of a and c, keep 1: the newest (d) plus current d and previous b; a and c go.
+    later(SKEW_WINDOW_MS + HOUR);
     const d = await release('home', { label: 'd' }, 1);
-    const kept = (await loadAppReleases(fixture.releasesDir, 'home')).releases.map((release) => release.id);
-    expect(kept).toEqual([d, b]);
-    for (const gone of [a, c]) expect(fs.existsSync(path.join(fixture.releasesDir, 'home', gone ?? ''))).toBe(false);
+    expect(await keptIds('home')).toEqual([d, b]);
+    for (const gone of [a, c]) expect(await stored(`home/${gone}/`)).toEqual([]);
+    expect(await stored(`home/${b}/`)).toContain(`home/${b}/${RELEASE_MANIFEST}`);
     expect(await history('home')).toEqual([b, d]);
+    expect((await state('home')).events.filter((event) => event.action === 'pruned')).toEqual(
+      [c, a].map((gone) => ({ at: ISO_TIME, release: gone, action: 'pruned', reason: 'older than the 1 newest releases kept', actor: ACTOR })),
+    );
     await rollback(fixture.context, 'home');
     expect(await currentId('home')).toBe(b);
   });
 
   it('keeps RELEASES_KEEP (the context default) releases', async () => {
-    const context = { ...fixture.context, keep: 2 };
-    for (const label of ['a', 'b', 'c', 'd']) await publish(context, 'forms', fixture.build('forms', { label }));
-    expect((await loadAppReleases(fixture.releasesDir, 'forms')).releases).toHaveLength(2);
+    const context: ReleaseContext = { ...fixture.context, keep: 2 };
+    for (const label of ['a', 'b', 'c', 'd']) {
+      later(SKEW_WINDOW_MS + HOUR);
+      await publish(context, 'forms', await fixture.buildOf('forms', { label }));
+    }
+    expect(await keptIds('forms')).toHaveLength(2);
+  });
+
+  it('keeps a release that stopped being current within the skew window (24 h)', async () => {
+    const [a, b, c] = [await release('blog', { label: 'a' }), await release('blog', { label: 'b' }), await release('blog', { label: 'c' })];
+    const releases = (await state('blog')).releases;
+    const byId = (id: string) => releases.find((kept) => kept.id === id);
+    // a stopped being current when b was published, b when c was; c is current.
+    expect(byId(c)?.currentUntil).toBeUndefined();
+    const stoppedAt = Date.parse(byId(a)?.currentUntil ?? '');
+    expect(stoppedAt).toBeGreaterThan(Date.parse(byId(a)!.publishedAt));
+    expect(Date.parse(byId(b)?.currentUntil ?? '')).toBeGreaterThan(stoppedAt);
+    expect(SKEW_WINDOW_MS).toBe(24 * HOUR);
+
+    // keep 1 keeps c (newest, current) and b (previous); a only for the skew window.
+    const prune = (at: number) => pruneReleases(fixture.db, fixture.context.store, 'blog', 1, ACTOR, at);
+    expect(await prune(stoppedAt + 23 * HOUR)).toEqual([]);
+    expect(await keptIds('blog')).toEqual([c, b, a]);
+    expect((await prune(stoppedAt + 25 * HOUR)).map((gone) => gone.id)).toEqual([a]);
+    expect(await keptIds('blog')).toEqual([c, b]);
+    expect(await stored(`blog/${a}/`)).toEqual([]);
+  });
+
+  it('deletes the files from the store only after the record forgot the release', async () => {
+    const a = await release('blog', { label: 'a' });
+    later(SKEW_WINDOW_MS + HOUR);
+    await release('blog', { label: 'b' });
+    later(SKEW_WINDOW_MS + HOUR);
+    await release('blog', { label: 'c' });
+    const { store } = fixture.context;
+    // What the record says of a, and whether its files are still there, when its files are deleted.
+    const seen: { prefix: string; rows: number; listed: boolean; files: number }[] = [];
+    const deletePrefix = store.deletePrefix.bind(store);
+    const spy = jest.spyOn(store, 'deletePrefix').mockImplementation(async (prefix) => {
+      const rows = await fixture.db.kysely.selectFrom('releases').select('id').where('app', '=', 'blog').where('id', '=', a).execute();
+      seen.push({ prefix, rows: rows.length, listed: (await keptIds('blog')).includes(a), files: (await stored(`blog/${a}/`)).length });
+      return deletePrefix(prefix);
+    });
+    try {
+      expect((await pruneReleases(fixture.db, store, 'blog', 1, ACTOR, clock)).map((gone) => gone.id)).toEqual([a]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(seen).toEqual([{ prefix: `blog/${a}/`, rows: 0, listed: false, files: expect.any(Number) as number }]);
+    expect(seen[0]?.files).toBeGreaterThan(0);
+    expect(await stored(`blog/${a}/`)).toEqual([]);
+  });
+
+  it('removes an upload that crashed (its id taken longer than an upload may take), and leaves a running one alone', async () => {
+    const current = await release('blog', { label: 'a' });
+    const upload = (id: string, publishedAt: Date) =>
+      fixture.db.kysely
+        .insertInto('releases')
+        .values({
+          app: 'blog',
+          id,
+          status: 'uploading',
+          version: '1.0.0',
+          revision: 'abc1234',
+          built_at: publishedAt.toISOString(),
+          published_at: publishedAt.toISOString(),
+          digest: 'd'.repeat(64),
+          file_count: 1,
+          total_bytes: 1,
+          published_by: ACTOR,
+        })
+        .execute();
+    const now = clock;
+    await upload('crashed', new Date(now - UPLOAD_LEASE_MS - 1000));
+    await upload('running', new Date(now - 1000));
+    for (const id of ['crashed', 'running']) await fixture.context.store.put(`blog/${id}/remoteEntry.js`, Buffer.from('half'));
+    // Neither was ever a release: not listed, not pruned as one.
+    expect(await keptIds('blog')).toEqual([current]);
+    expect(await pruneReleases(fixture.db, fixture.context.store, 'blog', 5, ACTOR, now)).toEqual([]);
+    const rows = await fixture.db.kysely.selectFrom('releases').select(['id', 'status']).where('app', '=', 'blog').orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: current, status: 'stored' },
+      { id: 'running', status: 'uploading' },
+    ]);
+    expect(await stored('blog/crashed/')).toEqual([]);
+    expect(await stored('blog/running/')).toEqual(['blog/running/remoteEntry.js']);
   });
 });
 
 describe('compatibility gate', () => {
   it('refuses a remote that needs a singleton version the current shell does not provide', async () => {
     const good = await release('blog', { label: 'good' });
-    const attempt = publish(fixture.context, 'blog', fixture.build('blog', { label: 'bad', required: { 'react-dom': '^99.0.0' } }));
+    const attempt = publish(fixture.context, 'blog', await fixture.buildOf('blog', { label: 'bad', required: { 'react-dom': '^99.0.0' } }));
     await expect(attempt).rejects.toThrow(RefusedError);
     const message = await attempt.catch((error: Error) => error.message);
     expect(message).toMatch(
       new RegExp(
-        `^Refused: blog release \\S+ needs react-dom \\^99\\.0\\.0, but the current shell \\(release dist\\) provides react-dom 19\\.3\\.1\\. ` +
-          `The current blog release stays ${good.replace(/\./g, '\\.')}\\.`,
+        `^Refused: blog release (\\S+) needs react-dom \\^99\\.0\\.0, but the current shell \\(release dist\\) provides react-dom 19\\.3\\.1\\. ` +
+          `The current blog release stays ${good.replace(/\./g, '\\.')}\\. Release \\1 is kept: make it current later with --promote \\1\\.$`,
       ),
     );
     expect(await currentId('blog')).toBe(good);
+    expect(await actions('blog')).toEqual([`${good} published`]);
     // The refused release is kept for a later --promote, which the gate refuses too.
-    const refused = (await loadAppReleases(fixture.releasesDir, 'blog')).releases.find((release) => release.id !== good);
-    await expect(promote(fixture.context, 'blog', refused?.id ?? '')).rejects.toThrow(/needs react-dom \^99\.0\.0/);
+    const refused = (await keptIds('blog')).find((id) => id !== good);
+    await expect(promote(fixture.context, 'blog', refused ?? '')).rejects.toThrow(/needs react-dom \^99\.0\.0/);
+    expect(await currentId('blog')).toBe(good);
   });
 
   it('refuses a shell that provides a version a current remote does not accept', async () => {
     await release('home', { required: { react: '^19.0.0' } });
-    const attempt = publish(fixture.context, 'shell', fixture.build('shell', { versions: { react: '18.3.1', 'react-dom': '18.3.1' } }));
+    const attempt = publish(fixture.context, 'shell', await fixture.buildOf('shell', { versions: { react: '18.3.1', 'react-dom': '18.3.1' } }));
     await expect(attempt).rejects.toThrow(
       /^Refused: shell release \S+ provides react 18\.3\.1, but the current home \(release 1\.0\.0-\S+\) needs react \^19\.0\.0\. The current shell release stays dist\./,
     );
     expect(await currentId('shell')).toBeUndefined();
     // Remotes loaded from elsewhere are not checked: their builds are unknown here.
     const external = { home: 'https://a.example/m.json', blog: 'https://b.example/m.json', forms: 'https://c.example/m.json' };
-    await publish({ ...fixture.context, remoteUrls: external }, 'shell', fixture.build('shell', { versions: { react: '18.3.1' } }));
+    await publish({ ...fixture.context, remoteUrls: external }, 'shell', await fixture.buildOf('shell', { versions: { react: '18.3.1' } }));
     expect(await currentId('shell')).toBeDefined();
   });
 
@@ -190,8 +330,9 @@ describe('compatibility gate', () => {
     // Shell b provides React 19.4, and a blog built against it requires ^19.4.0: shell a is too old.
     const next = { react: '19.4.0', 'react-dom': '19.4.0' };
     await release('shell', { label: 'a' });
-    await release('shell', { label: 'b', versions: next });
+    const b = await release('shell', { label: 'b', versions: next });
     await release('blog', { label: 'b', versions: next });
     await expect(rollback(fixture.context, 'shell')).rejects.toThrow(/provides react(-dom)? 19\.3\.1, but the current blog .* needs react(-dom)? \^19\.4\.0/);
+    expect(await currentId('shell')).toBe(b);
   });
 });

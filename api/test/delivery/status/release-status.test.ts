@@ -1,18 +1,20 @@
 import { SourceMapGenerator } from 'source-map';
 import { main } from '../../../src/cli/release';
 import type { Io } from '../../../src/cli/parse-cli-args';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import type { Database } from '../../../src/db/connection';
 import type { ReleaseStatus } from '../../../src/delivery/status/release-status';
 import { parseSince } from '../../../src/delivery/status/release-status';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { abort, canary } from '../../../src/delivery/releases/commands';
+import { loadAppReleases } from '../../../src/delivery/releases/release-repository';
+import { createTestDatabase } from '../../helpers/database';
 import { createReleaseFixture, publishFixture, type ReleaseFixture } from '../../helpers/releases';
 import { browserError } from '../../helpers/telemetry';
 
 // `npm run release -- <app> --status`: what visitors' browsers reported of the current and the kept
-// releases, read from the database (SQLite, then PostgreSQL) with the releases' source maps. The
-// command runs in process through its main(); release-cli.test.ts runs the real one.
+// releases, read from the database (SQLite, then PostgreSQL) that holds the releases too, with the
+// source maps of their files in the artifact store. The command runs in process through its main();
+// release-cli.test.ts runs the real one.
 jest.setTimeout(30_000);
 
 interface Run {
@@ -58,20 +60,17 @@ describe('parseSince', () => {
 
 describe('npm run release -- <app> --status', () => {
   let fixture: ReleaseFixture;
-  let testDb: TestDatabase;
   let db: Database;
   let env: Record<string, string>;
   let older = '';
   let current = '';
 
   beforeAll(async () => {
-    fixture = createReleaseFixture();
+    fixture = await createReleaseFixture();
     older = await publishFixture(fixture, 'blog', { label: 'older' });
     current = await publishFixture(fixture, 'blog', { label: 'current', files: { [CHUNK]: 'x', [`${CHUNK}.map`]: teaserMap() } });
-    testDb = await createTestDatabase();
-    db = createDatabase(testDb.url);
-    await migrateToLatest(db);
-    env = { DATABASE_URL: testDb.url, RELEASES_DIR: fixture.releasesDir, STATIC_ROOT: fixture.staticRoot };
+    db = fixture.db;
+    env = fixture.env;
 
     const failed = (error: unknown) => {
       throw error;
@@ -101,9 +100,7 @@ describe('npm run release -- <app> --status', () => {
   });
 
   afterAll(async () => {
-    await db?.destroy();
-    await testDb?.drop();
-    fixture?.cleanup();
+    await fixture?.cleanup();
   });
 
   it.each([
@@ -220,16 +217,32 @@ describe('npm run release -- <app> --status', () => {
     ]);
   });
 
-  it('reports no visits on a database the server has not opened yet', async () => {
+  it("reports a canary's candidate with its share, rules and verdict", async () => {
+    const candidate = await fixture.buildOf('blog', { label: 'candidate' });
+    await canary(fixture.context, 'blog', { build: candidate, share: 10, minViews: 50, promoteAfter: null });
+    try {
+      const status = JSON.parse((await run(['blog', '--status', '--format', 'json'], env)).out[0] ?? '') as ReleaseStatus;
+      const id = (await loadAppReleases(db, 'blog')).candidate!.id;
+      expect(status.releases.find((release) => release.id === id)).toMatchObject({ current: false, candidate: true, share: 10, page_views: 0 });
+      expect(status.releases.find((release) => release.id === current)).toMatchObject({ current: true, candidate: false });
+      expect(status.canary).toMatchObject({ release: id, share: 10, min_views: 50, promote_after: null, verdict: expect.any(Object) });
+      expect(status.events.map((event) => event.action)).toEqual(['published', 'published', 'canary']);
+    } finally {
+      await abort(fixture.context, 'blog');
+    }
+  });
+
+  it('reports no visits and no release on a database the server has not opened yet', async () => {
     const fresh = await createTestDatabase();
     try {
       const result = await run(['blog', '--status', '--format', 'json'], { ...env, DATABASE_URL: fresh.url });
       expect(result).toMatchObject({ code: 0, err: [] });
       const status = JSON.parse(result.out[0] ?? '') as ReleaseStatus;
-      expect(status.releases.map((release) => [release.id, release.page_views, release.errors, release.top_errors.length])).toEqual([
-        [current, 0, 0, 0],
-        [older, 0, 0, 0],
+      // The releases are in the database too: a fresh one has none, the build folder is reported.
+      expect(status.releases.map((release) => [release.id, release.current, release.page_views, release.errors, release.top_errors.length])).toEqual([
+        ['dist', true, 0, 0, 0],
       ]);
+      expect(status.events).toEqual([]);
     } finally {
       await fresh.drop();
     }

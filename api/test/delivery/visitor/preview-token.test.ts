@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PREVIEW_TOKEN_HOURS } from '@agency/shared';
-import { loadPreviewSecret, PREVIEW_SECRET_FILE, previewUrl, signPreviewToken, verifyPreviewToken } from '../../../src/delivery/visitor/preview-token';
+import { createDatabase, type Database } from '../../../src/db/connection';
+import { migrateToLatest } from '../../../src/db/migrate';
+import { loadPreviewSecret, previewUrl, signPreviewToken, verifyPreviewToken } from '../../../src/delivery/visitor/preview-token';
+import { countRows, createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 const SECRET = 'a-secret-of-at-least-16-chars';
 const NOW = Date.parse('2026-11-24T10:00:00Z');
@@ -48,20 +48,57 @@ describe('preview tokens', () => {
 });
 
 describe('loadPreviewSecret', () => {
-  let dir: string;
-  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-preview-secret-'))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('takes the configured secret (RELEASE_PREVIEW_SECRET, whose length config checks) as it is', () => {
-    expect(loadPreviewSecret(SECRET, dir)).toBe(SECRET);
-    expect(fs.existsSync(path.join(dir, PREVIEW_SECRET_FILE))).toBe(false);
+  let testDb: TestDatabase;
+  let db: Database;
+  beforeEach(async () => {
+    testDb = await createTestDatabase();
+    db = createDatabase(testDb.url, { poolSize: 2 });
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db?.destroy();
+    await testDb?.drop();
   });
 
-  it('without it, makes one random secret in the releases folder that every later reader shares, readable by its owner only', () => {
-    const releases = path.join(dir, 'releases');
-    const first = loadPreviewSecret(undefined, releases);
+  it('takes the configured secret (RELEASE_PREVIEW_SECRET, whose length config checks) as it is', async () => {
+    expect(await loadPreviewSecret(SECRET, db)).toBe(SECRET);
+    // Nothing made in the database for it.
+    expect(await countRows(db, 'site_secrets')).toBe(0);
+  });
+
+  it('without it, makes one random secret in the database that every later reader shares, on any connection', async () => {
+    const first = await loadPreviewSecret(undefined, db);
     expect(first).toMatch(/^[0-9a-f]{64}$/);
-    expect(loadPreviewSecret(undefined, releases)).toBe(first);
-    expect(fs.statSync(path.join(releases, PREVIEW_SECRET_FILE)).mode & 0o077).toBe(0);
+    expect(await loadPreviewSecret(undefined, db)).toBe(first);
+    // Another process on the same database (the release command, another server) reads the same one.
+    const other = createDatabase(testDb.url, { poolSize: 1 });
+    try {
+      expect(await loadPreviewSecret(undefined, other)).toBe(first);
+    } finally {
+      await other.destroy();
+    }
+    expect(await countRows(db, 'site_secrets')).toBe(1);
+  });
+
+  it('makes one secret when several processes ask first at the same time', async () => {
+    const others = [createDatabase(testDb.url, { poolSize: 1 }), createDatabase(testDb.url, { poolSize: 1 })];
+    try {
+      const secrets = await Promise.all([db, ...others].map((connection) => loadPreviewSecret(undefined, connection)));
+      expect(new Set(secrets).size).toBe(1);
+    } finally {
+      await Promise.all(others.map((connection) => connection.destroy()));
+    }
+  });
+
+  it('is a different secret on another site (another database)', async () => {
+    const otherDb = await createTestDatabase();
+    const other = createDatabase(otherDb.url, { poolSize: 1 });
+    try {
+      await migrateToLatest(other);
+      expect(await loadPreviewSecret(undefined, other)).not.toBe(await loadPreviewSecret(undefined, db));
+    } finally {
+      await other.destroy();
+      await otherDb.drop();
+    }
   });
 });

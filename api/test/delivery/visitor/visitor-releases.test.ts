@@ -139,7 +139,7 @@ describe('a canary', () => {
   let candidate: string;
 
   beforeAll(async () => {
-    const output = await canary(suite.fixture.context, 'blog', { dist: suite.fixture.build('blog', { label: 'v2' }), share: 100, minViews: 100, promoteAfter: null });
+    const output = await canary(suite.fixture.context, 'blog', { build: await suite.fixture.buildOf('blog', { label: 'v2' }), share: 100, minViews: 100, promoteAfter: null });
     candidate = /blog release (\S+) is the candidate/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
     expect(candidate).not.toBe('');
     expect(candidate).not.toBe(current);
@@ -267,9 +267,9 @@ describe('a preview link', () => {
   }
 
   beforeAll(async () => {
-    // The server reads the same file: RELEASE_PREVIEW_SECRET is not set in the test config.
-    secret = loadPreviewSecret(undefined, suite.fixture.releasesDir);
-    const output = await stage(suite.fixture.context, 'blog', suite.fixture.build('blog', { label: 'v3' }), (release) =>
+    // The server reads the same one from the database: RELEASE_PREVIEW_SECRET is not set in the test config.
+    secret = await loadPreviewSecret(undefined, suite.fixture.db);
+    const output = await stage(suite.fixture.context, 'blog', await suite.fixture.buildOf('blog', { label: 'v3' }), (release) =>
       previewUrl(TEST_SITE_URL, signPreviewToken({ app: 'blog', release }, secret)),
     );
     staged = /blog release (\S+) is staged/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
@@ -370,7 +370,7 @@ describe('a preview link', () => {
     let candidate: string;
 
     beforeAll(async () => {
-      const output = await canary(suite.fixture.context, 'blog', { dist: suite.fixture.build('blog', { label: 'v4' }), share: 100, minViews: 100, promoteAfter: null });
+      const output = await canary(suite.fixture.context, 'blog', { build: await suite.fixture.buildOf('blog', { label: 'v4' }), share: 100, minViews: 100, promoteAfter: null });
       candidate = /blog release (\S+) is the candidate/.exec(formatReleaseResult(output).join('\n'))?.[1] ?? '';
       await eventually('the canary to reach the server', () => blogOf(bucket(0)), (release) => release === candidate);
     });

@@ -1,7 +1,7 @@
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
-import { siteSecret } from '../../../src/delivery/health/site-secrets';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { createDatabase, type Database } from '../../src/db/connection';
+import { migrateToLatest } from '../../src/db/migrate';
+import { siteSecret } from '../../src/db/site-secrets';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 // Secrets every API process shares through the database (SQLite, then PostgreSQL).
 

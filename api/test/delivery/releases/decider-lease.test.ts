@@ -1,6 +1,6 @@
 import { createDatabase, type Database } from '../../../src/db/connection';
 import { migrateToLatest } from '../../../src/db/migrate';
-import { DeciderLease } from '../../../src/delivery/canary/decider-lease';
+import { DeciderLease } from '../../../src/delivery/releases/decider-lease';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 let testDb: TestDatabase;

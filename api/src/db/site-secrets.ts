@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../db/connection';
+import type { Db } from './connection';
 
 /**
  * The site's secret of this name, shared by every API process on the database: made at random
  * (256 bits) by whichever process asks first; the others read it.
  */
-export async function siteSecret(db: Database, name: string): Promise<string> {
+export async function siteSecret(db: Db, name: string): Promise<string> {
   await db.kysely
     .insertInto('site_secrets')
     .values({ name, value: randomBytes(32).toString('hex') })

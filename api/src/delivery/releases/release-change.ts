@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import type { AppName } from './apps';
+import { ConcurrentChangeError } from './refused-error';
+import type { Candidate, DeliveryAction } from './state';
+
+/** One change of an app's releases, decided on the state of `startedAt` (the app's revision then). */
+export interface ReleaseChange {
+  app: AppName;
+  /** The app's revision the change was decided on: another change since refuses this one. */
+  startedAt: number;
+  /**
+   * What of other apps the decision rests on (the compatibility gate read their current release
+   * and candidate): if either changed meanwhile, the change is refused too.
+   */
+  reliesOn?: readonly { app: AppName; current: string | undefined; candidate: string | undefined }[];
+  /** The new history (its last id is current); unchanged when undefined. */
+  history?: readonly string[];
+  /** The new candidate; null drops it; unchanged when undefined. */
+  candidate?: Candidate | null;
+  events: readonly { release: string; action: DeliveryAction; reason: string }[];
+  /** Releases the record forgets (pruned); their files go from the store afterwards. */
+  forget?: readonly string[];
+  actor: string;
+  at: Date;
+}
+
+interface StoredState {
+  revision: number;
+  history: string[];
+  candidate: string | undefined;
+  current: string | undefined;
+}
+
+async function readStoredState(trx: Db, app: AppName): Promise<StoredState> {
+  const row = await trx.kysely.selectFrom('release_apps').selectAll().where('app', '=', app).executeTakeFirst();
+  const history = row ? (JSON.parse(row.history) as string[]) : [];
+  const stored = new Set(
+    (await trx.kysely.selectFrom('releases').select('id').where('app', '=', app).where('status', '=', 'stored').execute()).map((release) => release.id),
+  );
+  const current = history.filter((id) => stored.has(id)).at(-1);
+  const candidateId = row?.candidate ? (JSON.parse(row.candidate) as Candidate).id : undefined;
+  return {
+    revision: Number(row?.revision ?? 0),
+    history,
+    current,
+    candidate: candidateId !== undefined && stored.has(candidateId) && candidateId !== current ? candidateId : undefined,
+  };
+}
+
+/** Moves the site-wide counter servers poll; returns its new value. */
+export async function moveReleasesRevision(trx: Db): Promise<number> {
+  const row = await trx.kysely
+    .updateTable('release_revision')
+    .set({ revision: sql<number>`revision + 1` })
+    .where('id', '=', 1)
+    .returning('revision')
+    .executeTakeFirstOrThrow();
+  return Number(row.revision);
+}
+
+/** What changed an app's releases since `revision`, in words, for a refused change. */
+async function changesSince(db: Db, app: AppName, revision: number): Promise<string> {
+  const events = await db.kysely
+    .selectFrom('release_events')
+    .selectAll()
+    .where('app', '=', app)
+    .where('revision', '>', revision)
+    .orderBy('seq')
+    .limit(5)
+    .execute();
+  if (events.length === 0) return `${app}'s releases changed`;
+  return events.map((event) => `${event.action} ${event.release} by ${event.actor} at ${event.at}`).join('; ');
+}
+
+/**
+ * Applies a change as one transaction holding the database's write lock: it checks that the app
+ * is still at the revision the change was decided on (and that what it relies on of other apps
+ * still holds), then writes the history, the candidate and the events, moves the app's revision
+ * and the site-wide one. Of two changes decided on the same state, one wins and the other is
+ * refused (ConcurrentChangeError) with what changed, leaving everything as the first left it.
+ * Returns the app's new revision.
+ */
+export async function commitReleaseChange(db: Db, change: ReleaseChange): Promise<number> {
+  const refusal = await db.dialect.withWriteLock(db.kysely, async (kysely) => {
+    const trx: Db = { kysely, dialect: db.dialect };
+    const stored = await readStoredState(trx, change.app);
+    if (stored.revision !== change.startedAt) {
+      return `${change.app}'s releases changed while this command ran (${await changesSince(trx, change.app, change.startedAt)}).`;
+    }
+    for (const other of change.reliesOn ?? []) {
+      const now = await readStoredState(trx, other.app);
+      if (now.current !== other.current || now.candidate !== other.candidate) {
+        const what = now.current !== other.current ? `its current release is ${now.current ?? 'none'}` : `its candidate is ${now.candidate ?? 'none'}`;
+        return `${other.app} changed while this command ran (${what} now), so the compatibility check must run again.`;
+      }
+    }
+    const at = change.at.toISOString();
+    const history = change.history ?? stored.history;
+    const revision = stored.revision + 1;
+    await trx.kysely
+      .insertInto('release_apps')
+      .values({
+        app: change.app,
+        history: JSON.stringify(history),
+        candidate: change.candidate === undefined ? (await currentCandidateText(trx, change.app)) : change.candidate && JSON.stringify(change.candidate),
+        revision,
+      })
+      .onConflict((conflict) =>
+        conflict.column('app').doUpdateSet((eb) => ({
+          history: eb.ref('excluded.history'),
+          candidate: eb.ref('excluded.candidate'),
+          revision: eb.ref('excluded.revision'),
+        })),
+      )
+      .execute();
+    if (change.forget && change.forget.length > 0) {
+      await trx.kysely.deleteFrom('releases').where('app', '=', change.app).where('id', 'in', change.forget).execute();
+    }
+    // When it stops being current starts the skew window pruning keeps a release for.
+    const after = await readStoredState(trx, change.app);
+    if (after.current !== stored.current) {
+      if (stored.current) await trx.kysely.updateTable('releases').set({ current_until: at }).where('app', '=', change.app).where('id', '=', stored.current).execute();
+      if (after.current) await trx.kysely.updateTable('releases').set({ current_until: null }).where('app', '=', change.app).where('id', '=', after.current).execute();
+    }
+    await moveReleasesRevision(trx);
+    for (const event of change.events) {
+      await trx.kysely
+        .insertInto('release_events')
+        .values({ app: change.app, release: event.release, action: event.action, reason: event.reason, actor: change.actor, at, revision })
+        .execute();
+    }
+    return undefined;
+  });
+  if (refusal) throw new ConcurrentChangeError(`${refusal} Nothing was changed; run the command again.`);
+  return change.startedAt + 1;
+}
+
+async function currentCandidateText(trx: Db, app: AppName): Promise<string | null> {
+  const row = await trx.kysely.selectFrom('release_apps').select('candidate').where('app', '=', app).executeTakeFirst();
+  return row?.candidate ?? null;
+}
