@@ -7,17 +7,17 @@ import {
   type ListResult,
   type PublishedBuild,
   type ReleaseResult,
-  type ReleaseInfo,
+  type ReleaseRecord,
 } from '../delivery';
 
 /** What visitors get when no release is current. */
-const servedId = (release: ReleaseInfo | undefined) => release?.id ?? 'dist';
+const servedId = (release: ReleaseRecord | undefined) => release?.id ?? 'dist';
 
-function buildLine(app: AppName, { release, created, dist }: PublishedBuild): string {
-  return created ? `Published ${app} release ${release.id} from ${dist}` : `${app} release ${release.id} already holds this build`;
+function buildLine(app: AppName, { release, created, source }: PublishedBuild): string {
+  return created ? `Published ${app} release ${release.id} from ${source}` : `${app} release ${release.id} already holds this build`;
 }
 
-function prunedLines(app: AppName, pruned: readonly ReleaseInfo[]): string[] {
+function prunedLines(app: AppName, pruned: readonly ReleaseRecord[]): string[] {
   return pruned.length ? [`Removed ${pruned.length} old ${app} release(s): ${pruned.map((release) => release.id).join(', ')}`] : [];
 }
 
@@ -39,8 +39,8 @@ function note(entry: ListedRelease): string {
 }
 
 /** `--list`: a table of the kept releases, its columns as wide as their longest id. */
-function listLines({ app, dir, releases, current }: ListResult): string[] {
-  if (releases.length === 0) return [`No ${app} releases in ${dir}: ${app} is served from ${appFolder(app)}/dist.`];
+function listLines({ app, store, releases, current }: ListResult): string[] {
+  if (releases.length === 0) return [`No ${app} releases in ${store}: ${app} is served from ${appFolder(app)}/dist.`];
   const width = Math.max(...releases.map(({ release }) => release.id.length), 'RELEASE'.length);
   const row = (mark: string, id: string, builtAt: string, revision: string, publishedAt: string, text: string) =>
     `${mark} ${id.padEnd(width)}  ${builtAt.padEnd(24)}  ${revision.padEnd(14)}  ${publishedAt.padEnd(24)}  ${text}`.trimEnd();
@@ -83,7 +83,8 @@ export function formatReleaseResult(result: ReleaseResult): string[] {
       if (result.alreadyCurrent) return [alreadyCurrentLine(app, result.release.id)];
       return [`${app} release ${result.release.id} is now current (was ${servedId(result.from)})`];
     case 'rollback':
-      return [`Rolled back ${app}: release ${result.to.id} is now current (was ${result.from.id})`];
+      if (result.candidate) return [`Rolled back ${app} candidate ${result.from.id}: every visitor gets ${servedId(result.to)}`];
+      return [`Rolled back ${app}: release ${servedId(result.to)} is now current (was ${result.from.id})`];
     case 'abort':
       return [`Dropped ${app} candidate ${result.dropped.id}: every visitor gets ${servedId(result.current)}`];
     case 'list':
