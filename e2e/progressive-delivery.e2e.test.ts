@@ -1,20 +1,16 @@
-import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { PREVIEW_BANNER, PREVIEW_COOKIE, RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, SECTION_IDS, type RemotesDocument } from '@agency/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK, throwingBlogBuild } from './support/changed-blog-build';
-import { ROOT, startSite, type RunningSite } from './support/site';
+import { runRelease, startSite, type RunningSite } from './support/site';
 import { startVisitorNetwork, type VisitorNetwork } from './support/visitor-network';
 
 jest.setTimeout(240_000);
 
-const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-delivery-e2e-'));
 const OPS_SECRET = 'progressive-delivery-e2e-secret';
 
 /** The shell's telemetry reporter chunk, which loads once the visitor acts on the page. */
@@ -23,7 +19,7 @@ const REPORTER_CODE = (response: { url(): string }) => /\/telemetry\.[0-9a-f]+\.
 interface StatusReport {
   releases: { id: string; current: boolean; candidate: boolean; share?: number; page_views: number; errors: number }[];
   canary: { release: string; share: number; verdict: { action: string; reason: string } } | null;
-  events: { at: string; release: string; action: string; reason: string }[];
+  events: { at: string; release: string; action: string; reason: string; actor: string }[];
 }
 
 /** The ops channel: every automatic decision the site sends, with its signature and idempotency key. */
@@ -43,26 +39,30 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
       response.writeHead(204).end();
     });
   });
-  /** Two API processes on one database and one releases folder, as two replicas of the site. */
+  /** Two API processes on one database and one release store, as two replicas of the site. */
   const sites: RunningSite[] = [];
   let browser: Browser;
-  const cleanUp: string[] = [releasesDir];
+  const cleanUp: string[] = [];
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const env = {
-      RELEASES_DIR: releasesDir,
       OPS_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ops`,
       OPS_WEBHOOK_SECRET: OPS_SECRET,
     };
     browser = await launchBrowser();
     const first = await startSite(env);
     sites.push(first);
-    // Started after the first, which has migrated the database they share.
-    sites.push(await startSite({ ...env, DATABASE_URL: first.databaseUrl }));
+    // Started after the first, which has migrated the database they share; the release files are
+    // in the first one's store too (each has a cache folder of its own, unused with a local store).
+    sites.push(await startSite({ ...env, DATABASE_URL: first.databaseUrl, RELEASE_STORE: first.releaseEnv.RELEASE_STORE! }));
   });
   afterAll(async () => {
-    await Promise.all([browser?.close(), ...sites.map((site) => site.stop())]);
+    // The second process first: the database and the store they share are in the first one's folder.
+    const stopSites = async () => {
+      for (const site of [...sites].reverse()) await site.stop();
+    };
+    await Promise.all([browser?.close(), stopSites()]);
     await new Promise((resolve) => receiver.close(resolve));
     cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   });
@@ -72,15 +72,8 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     if (status().canary) release('blog', '--abort');
   });
 
-  function release(...args: string[]): string {
-    const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, RELEASES_DIR: releasesDir, DATABASE_URL: sites[0]!.databaseUrl, SITE_URL: sites[0]!.baseUrl },
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-    return result.stdout;
-  }
+  /** `npm run release -- <args>` on the site's database and release store (the first process's URL for preview links). */
+  const release = (...args: string[]) => runRelease(sites[0]!, ...args);
 
   const status = (): StatusReport => {
     const output = release('blog', '--status', '--format', 'json');
@@ -331,7 +324,9 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     // Within 60 s of the tenth page view (the judge looks every second; reports arrive within one).
     const decided = await until('the automatic rollback', 60_000, status, (report) => report.events.some((event) => event.action === 'rolled_back'));
     const rolledBack = decided.events.filter((event) => event.action === 'rolled_back');
-    expect(rolledBack).toEqual([{ at: expect.any(String), release: candidate, action: 'rolled_back', reason: expect.stringMatching(/^errors from \d+ of \d+ clients/) }]);
+    expect(rolledBack).toEqual([
+      { at: expect.any(String), release: candidate, action: 'rolled_back', reason: expect.stringMatching(/^errors from \d+ of \d+ clients/), actor: 'site' },
+    ]);
     expect(decided.canary).toBeNull();
     expect(decided.releases.find((entry) => entry.current)?.id).toBe(current);
 

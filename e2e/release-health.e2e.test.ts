@@ -1,15 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { SECTION_IDS } from '@agency/shared';
 import type { Page } from 'playwright-core';
 import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
-import { ROOT } from './support/site';
+import { runRelease } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
-const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-release-health-e2e-'));
 const METRICS_TOKEN = 'release-health-e2e-token';
 
 /** The shell's telemetry reporter chunk (with web-vitals), which loads after the page. */
@@ -29,19 +25,12 @@ interface StatusReport {
 }
 
 describeInBrowser('release health from visitors’ browsers', () => {
-  const suite = setUpSiteAndBrowser({ RELEASES_DIR: releasesDir, METRICS_TOKEN });
-  const cleanUp: string[] = [releasesDir];
+  const suite = setUpSiteAndBrowser({ METRICS_TOKEN });
+  const cleanUp: string[] = [];
   afterAll(() => cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  function release(...args: string[]): string {
-    const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, RELEASES_DIR: releasesDir, DATABASE_URL: suite.site.databaseUrl },
-      encoding: 'utf8',
-    });
-    if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-    return result.stdout;
-  }
+  /** `npm run release -- <args>` on this suite's site: its database and release store. */
+  const release = (...args: string[]) => runRelease(suite.site, ...args);
 
   // The release script may first say that it builds something stale: the report is what follows.
   const status = () => {
@@ -49,9 +38,11 @@ describeInBrowser('release health from visitors’ browsers', () => {
     return JSON.parse(output.slice(output.indexOf('{'))) as StatusReport;
   };
 
+  /** The blog release the release command made current, as --status reports it. */
   function currentBlogRelease(): string {
-    const state = JSON.parse(readFileSync(path.join(releasesDir, 'blog', 'state.json'), 'utf8')) as { history: string[] };
-    return state.history.at(-1)!;
+    const current = status().releases.find((entry) => entry.current);
+    if (!current) throw new Error('no blog release is current');
+    return current.id;
   }
 
   /** Polls --status until `check` passes or `ms` have gone by; returns the last report. */

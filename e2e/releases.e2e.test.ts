@@ -1,39 +1,63 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
+import { createDatabase, type Database } from '../api/src/db/connection';
+import { compactHistory } from '../api/src/delivery/releases/prune';
+import { commitReleaseChange } from '../api/src/delivery/releases/release-change';
+import { loadAppReleases } from '../api/src/delivery/releases/release-repository';
 import { describeInBrowser, openPage } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
-import { ROOT } from './support/site';
+import { runRelease } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
-const releasesDir = mkdtempSync(path.join(os.tmpdir(), 'agency-releases-e2e-'));
-
-/** `npm run release -- <args>` against this suite's releases directory. */
-function release(...args: string[]): string {
-  const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, RELEASES_DIR: releasesDir },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** The blog release the release command made current (the last one in its state's history). */
-function currentBlogRelease(): string {
-  const state = JSON.parse(readFileSync(path.join(releasesDir, 'blog', 'state.json'), 'utf8')) as { history: string[] };
-  const current = state.history.at(-1);
-  if (!current) throw new Error('no blog release is current');
-  return current;
-}
-
 describeInBrowser('independent releases of a remote', () => {
-  const suite = setUpSiteAndBrowser({ RELEASES_DIR: releasesDir });
-  const cleanUp: string[] = [releasesDir];
+  const suite = setUpSiteAndBrowser();
+  const cleanUp: string[] = [];
   afterAll(() => cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  /** `npm run release -- <args>` on this suite's site: its database and release store. */
+  const release = (...args: string[]) => runRelease(suite.site, ...args);
+
+  /** `work` on the site's database, as the release command and the server see it. */
+  async function onSiteDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const db = createDatabase(suite.site.databaseUrl);
+    try {
+      return await work(db);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  /** The blog release the release command made current, as the site's database records it. */
+  async function currentBlogRelease(): Promise<string> {
+    const current = await onSiteDatabase(async (db) => (await loadAppReleases(db, 'blog')).current?.id);
+    if (!current) throw new Error('no blog release is current');
+    return current;
+  }
+
+  /**
+   * Deletes a kept blog release as pruning does, though it is still within the window pruning
+   * keeps it for: first from the record (in one change, which every server picks up), then its
+   * files from the release store.
+   */
+  async function deleteBlogRelease(id: string): Promise<void> {
+    await onSiteDatabase(async (db) => {
+      const state = await loadAppReleases(db, 'blog');
+      const kept = new Set(state.releases.map((entry) => entry.id).filter((other) => other !== id));
+      await commitReleaseChange(db, {
+        app: 'blog',
+        startedAt: state.state.revision,
+        history: compactHistory(state.history, kept),
+        forget: [id],
+        events: [{ release: id, action: 'pruned', reason: 'deleted by the end-to-end suite' }],
+        actor: 'e2e',
+        at: new Date(),
+      });
+    });
+    const store = suite.site.releaseEnv.RELEASE_STORE!.replace(/^file:/, '');
+    rmSync(path.join(store, 'blog', id), { recursive: true, force: true });
+  }
 
   async function remotes(): Promise<RemotesDocument> {
     const response = await fetch(`${suite.site.baseUrl}/remotes.json`);
@@ -45,6 +69,16 @@ describeInBrowser('independent releases of a remote', () => {
     const deadline = Date.now() + 10_000;
     while ((await remotes()).remotes.blog.release !== release) {
       if (Date.now() > deadline) throw new Error(`the server still announces ${(await remotes()).remotes.blog.release}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Waits (bounded) until the running server serves the files of blog release `id` (or no longer does). */
+  async function blogReleaseKept(id: string, kept: boolean): Promise<void> {
+    const entry = `${suite.site.baseUrl}/remotes/blog/${id}/mf-manifest.json`;
+    const deadline = Date.now() + 10_000;
+    while ((await fetch(entry)).ok !== kept) {
+      if (Date.now() > deadline) throw new Error(`the server still ${kept ? 'does not serve' : 'serves'} blog release ${id}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -70,7 +104,7 @@ describeInBrowser('independent releases of a remote', () => {
 
   it('keeps an open page working across a blog release, serves the new one to the next visitor and rolls back', async () => {
     release('blog');
-    const first = currentBlogRelease();
+    const first = await currentBlogRelease();
     await blogReleaseBecomes(first);
     const shellBefore = await shellFiles();
 
@@ -83,7 +117,7 @@ describeInBrowser('independent releases of a remote', () => {
     const changed = changedBlogBuild();
     cleanUp.push(changed);
     release('blog', '--dist', changed);
-    const second = currentBlogRelease();
+    const second = await currentBlogRelease();
     expect(second).not.toBe(first);
     await blogReleaseBecomes(second);
 
@@ -101,7 +135,7 @@ describeInBrowser('independent releases of a remote', () => {
 
     // Rollback: the next visitor sees the old text again, with no restart.
     release('blog', '--rollback');
-    expect(currentBlogRelease()).toBe(first);
+    await expect(currentBlogRelease()).resolves.toBe(first);
     await blogReleaseBecomes(first);
     const afterRollback = await openPage(suite.browser, `${suite.site.baseUrl}/blog/1`);
     await afterRollback.getByRole('link', { name: OLD_BACK_LINK }).waitFor();
@@ -131,10 +165,12 @@ describeInBrowser('independent releases of a remote', () => {
     const changed = changedBlogBuild();
     cleanUp.push(changed);
     release('blog', '--dist', changed);
-    const current = currentBlogRelease();
+    const current = await currentBlogRelease();
+    expect(current).not.toBe(started);
     await blogReleaseBecomes(current);
-    // As if a host had lost the old release: its chunks now answer 404.
-    rmSync(path.join(releasesDir, 'blog', started), { recursive: true, force: true });
+    // As if the old release had been pruned: its chunks now answer 404.
+    await deleteBlogRelease(started);
+    await blogReleaseKept(started, false);
 
     await openFirstPost(page);
     await page.getByRole('link', { name: NEW_BACK_LINK }).waitFor();

@@ -119,6 +119,8 @@ async function measureDataTransport(workDir) {
     SITE_URL: 'https://khvylia.example',
     DATABASE_URL: `sqlite:${path.join(workDir, 'transport.sqlite')}`,
     RELEASES_DIR: path.join(workDir, 'transport-releases'),
+    RELEASE_STORE: `file:${path.join(workDir, 'transport-release-store')}`,
+    RELEASE_CACHE_DIR: path.join(workDir, 'transport-release-cache'),
     MEDIA_DIR: path.join(workDir, 'transport-media'),
   });
   const app = await buildApp({ config });

@@ -19,8 +19,8 @@ export async function waitFor(url, child) {
 
 /**
  * The API's production build (`api/dist` of the checkout at `apiRoot`) on a free port, serving this
- * checkout's front-end builds, with a fresh SQLite database (`bench.sqlite`), releases and media
- * folder in `dataDir`; `env` adds to or overrides its settings.
+ * checkout's front-end builds, with a fresh SQLite database (`bench.sqlite`), release store, release
+ * cache and media folder in `dataDir`; `env` adds to or overrides its settings.
  */
 export async function startApi(dataDir, { env = {}, apiRoot = root } = {}) {
   const port = await freePort();
@@ -35,7 +35,10 @@ export async function startApi(dataDir, { env = {}, apiRoot = root } = {}) {
       LOG_LEVEL: 'warn',
       SITE_URL: 'https://khvylia.example',
       DATABASE_URL: `sqlite:${databaseFile}`,
+      // No release of the checkout's data/ is served or written: the build folders are measured.
       RELEASES_DIR: path.join(dataDir, 'releases'),
+      RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
+      RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
       MEDIA_DIR: path.join(dataDir, 'media'),
       ...env,
     },

@@ -32,7 +32,10 @@ async function startApi(workDir) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: `sqlite:${path.join(workDir, 'bench.sqlite')}`,
+      // No release of the checkout's data/ is served or written: the build folders are measured.
       RELEASES_DIR: path.join(workDir, 'releases'),
+      RELEASE_STORE: `file:${path.join(workDir, 'release-store')}`,
+      RELEASE_CACHE_DIR: path.join(workDir, 'release-cache'),
       MEDIA_DIR: path.join(workDir, 'media'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -50,7 +50,10 @@ async function startSite() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${path.join(dataDir, 'agency.sqlite')}`,
+      // No release of the checkout's data/ is served or written: the build folders are measured.
       RELEASES_DIR: path.join(dataDir, 'releases'),
+      RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
+      RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -54,6 +54,10 @@ function build() {
   }
 }
 
+/** Releases stay out of the checkout's data/: nothing imported, nothing stored there. */
+const releasesScratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-releases-'));
+process.on('exit', () => fs.rmSync(releasesScratch, { recursive: true, force: true }));
+
 async function startApi(databaseUrl, env = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(API_DIR, 'dist/server.js')], {
@@ -62,6 +66,9 @@ async function startApi(databaseUrl, env = {}) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      RELEASES_DIR: path.join(releasesScratch, 'none'),
+      RELEASE_STORE: `file:${path.join(releasesScratch, 'store')}`,
+      RELEASE_CACHE_DIR: path.join(releasesScratch, 'cache'),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_MAX: '1000000000',
       ...env,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -9,10 +9,19 @@ export const ROOT = path.resolve(__dirname, '../..');
 export interface RunningSite {
   baseUrl: string;
   port: number;
-  /** DATABASE_URL of this site's own SQLite file. */
+  /** The site's DATABASE_URL: its own SQLite file, unless the test gave it another database. */
   databaseUrl: string;
+  /**
+   * What `npm run release` needs to run on this site (on top of process.env): its database, its
+   * release store and cache, its public URL, and the settings of the test that the command reads
+   * too (STATIC_ROOT, REMOTE_*_URL, RELEASES_KEEP, …).
+   */
+  releaseEnv: Record<string, string>;
   stop(): Promise<void>;
 }
+
+/** The settings `npm run release` reads (config/delivery, config/database), passed on when a test sets them. */
+const RELEASE_SETTING = /^(?:DATABASE_URL|SITE_URL|STATIC_ROOT|REMOTE_BUILDS_DIR|REMOTE_[A-Z]+_URL|RELEASE_STORE|RELEASE_CACHE_DIR|RELEASES_KEEP|RELEASE_PREVIEW_SECRET|S3_[A-Z_]+|AWS_[A-Z_]+)$/;
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,6 +33,29 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** Sends `signal` to every process of the group `pgid` still running. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Resolves true once no process of the group `pgid` is left, false if one still is after `ms`. */
+async function groupExited(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -43,31 +75,36 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
 
 /**
  * Starts the production build exactly as `npm run serve` does (the API server serving the
- * shell and the remotes), on a free port with a fresh SQLite database.
+ * shell and the remotes), on a free port with a fresh SQLite database and release store of its
+ * own. Two sites share releases when the second is given the first's DATABASE_URL and
+ * RELEASE_STORE (see progressive-delivery.e2e.test.ts).
  */
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
-  const databaseUrl = `sqlite:${path.join(dataDir, 'agency.sqlite')}`;
+  const siteEnv: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path.join(dataDir, 'agency.sqlite')}`,
+    // The site's public origin: where this test reaches it, unless a test puts a proxy in front.
+    SITE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000',
+    // Every page a suite opens reports telemetry from one address.
+    TELEMETRY_RATE_LIMIT: '100000',
+    // Releases a developer published locally (the database's, data/release-store, data/releases)
+    // must not change what a test sees, nor a test's releases land there: the release files, the
+    // local copies of a remote store's, and a RELEASES_DIR that does not exist (nothing to import).
+    RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
+    RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
+    RELEASES_DIR: path.join(dataDir, 'releases'),
+    // Covers the content sync prepares stay with the test, out of the checkout's data/.
+    MEDIA_DIR: path.join(dataDir, 'media'),
+    ...env,
+  };
   const child = spawn('npm', ['run', 'serve', '--silent'], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      // The site's public origin: where this test reaches it, unless a test puts a proxy in front.
-      SITE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '1000',
-      // Every page a suite opens reports telemetry from one address.
-      TELEMETRY_RATE_LIMIT: '100000',
-      // Releases a developer published locally (data/releases) must not change what a test sees.
-      RELEASES_DIR: path.join(dataDir, 'releases'),
-      // Covers the content sync prepares stay with the test, out of the checkout's data/.
-      MEDIA_DIR: path.join(dataDir, 'media'),
-      ...env,
-    },
+    env: { ...process.env, ...siteEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -76,14 +113,16 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
+      signalGroup(child.pid!, 'SIGTERM');
       await exited;
+    }
+    // npm exits at once on SIGTERM, the server after its graceful shutdown (its last database
+    // writes): the folder goes once nothing writes to it any more, else it may be left half removed.
+    if (!(await groupExited(child.pid!, 20_000))) {
+      signalGroup(child.pid!, 'SIGKILL');
+      await groupExited(child.pid!, 5_000);
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -93,5 +132,21 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
     await stop();
     throw error;
   }
-  return { baseUrl, port, databaseUrl, stop };
+  const releaseEnv = Object.fromEntries(Object.entries(siteEnv).filter(([name]) => RELEASE_SETTING.test(name)));
+  return { baseUrl, port, databaseUrl: siteEnv.DATABASE_URL!, releaseEnv, stop };
+}
+
+/**
+ * `npm run release -- <args>` on `site` (its database and release store), as an operator runs it
+ * on the server; returns what it printed, or throws with its output. The command may first
+ * say that it builds something stale: a JSON report starts at its first `{`.
+ */
+export function runRelease(site: RunningSite, ...args: string[]): string {
+  const result = spawnSync('npm', ['run', 'release', '--silent', '--', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...site.releaseEnv },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
 }
