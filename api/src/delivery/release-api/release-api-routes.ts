@@ -127,7 +127,7 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
   // names what it takes), its archive by readReleaseArchive, which also knows the unpacked limit.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: uploadMaxBytes }, (_request, body, done) => done(null, body));
   // Answers for teams' CI, in English, naming what was wrong; anything else as the rest of the API.
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Answered once the client has sent the rest: closed under a client still sending, the
       // connection is reset and the client (fetch, the CLI) reports a broken pipe, not this.
@@ -135,7 +135,6 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
       throw new ApiError(413, 'BAD_ARCHIVE', `The release archive is larger than ${Math.round(uploadMaxBytes / 1024 / 1024)} MB (RELEASE_UPLOAD_MAX_MB).`);
     }
     if (error.validation) throw new ApiError(400, 'BAD_REQUEST', `Bad ${error.validationContext ?? 'request'}: ${error.message}`);
-    void reply;
     throw error;
   });
   app.addHook('onRequest', async (_request, reply) => {
