@@ -30,8 +30,11 @@ export interface Delivery {
   visitorReleases(request: FastifyRequest, reply?: FastifyReply): Promise<VisitorReleases>;
   /** Where the shell loads each remote from now, for visitors outside any canary or preview. */
   currentRemotes(): Promise<RemotesDocument>;
-  /** An app's kept releases with their folders on this machine, and its current one (re-read about once a second). */
-  releasesOf(app: AppName): Promise<AppReleases<ReleaseInfo>>;
+  /**
+   * An app's kept releases with their folders on this machine, and its current one (re-read about
+   * once a second; `fresh`: now, for a release another process may have just published).
+   */
+  releasesOf(app: AppName, options?: { fresh?: boolean }): Promise<AppReleases<ReleaseInfo>>;
   /** A page was sent: counted for the releases on it, without holding up the answer. */
   pageSent(request: FastifyRequest, page: SentPage): void;
   /** A server render failed in an app's release: release health (and a canary's judge) sees it. */
@@ -144,7 +147,7 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
   app.decorate('delivery', {
     visitorReleases,
     currentRemotes,
-    releasesOf: (name: AppName) => releases.get(name),
+    releasesOf: (name: AppName, options?: { fresh?: boolean }) => releases.get(name, options),
     pageSent: telemetry.pageSent,
     renderFailed: telemetry.renderFailed,
   } satisfies Delivery);

@@ -102,7 +102,10 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     // A shell on another origin may load this remote.
     reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
     const [first, ...rest] = segments;
-    const release = rest.length > 0 ? (await releasesOf(name)).releases.find((kept) => kept.id === first) : undefined;
+    const keptRelease = async (fresh: boolean) => (await releasesOf(name, { fresh })).releases.find((kept) => kept.id === first);
+    // A release this process has not read yet may be one another process published and serves
+    // pages of already: the releases are read again before its files are taken for missing.
+    const release = rest.length > 0 ? ((await keptRelease(false)) ?? (await keptRelease(true))) : undefined;
     if (release) return isPrivateFile(rest.join('/')) ? reply.callNotFound() : send(reply, release.dir, rest.join('/'), IMMUTABLE);
     const file = segments.join('/');
     if (isPrivateFile(file)) return reply.callNotFound();
@@ -116,8 +119,8 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
    * content, so it may also come from the other kept releases, newest first, then shell/dist: a
    * page opened before a deploy still finds its lazy chunks.
    */
-  async function shellRoots(file: string): Promise<string[]> {
-    const { releases: kept, current } = await releasesOf(SHELL);
+  async function shellRoots(file: string, fresh = false): Promise<string[]> {
+    const { releases: kept, current } = await releasesOf(SHELL, { fresh });
     const dist = distDir(staticRoot, SHELL);
     const live = current?.dir ?? dist;
     if (!isHashed(file)) return [live];
@@ -133,6 +136,12 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     if (!file || file === 'index.html' || isPrivateFile(file) || path.extname(file) === '') return reply.callNotFound();
     for (const root of await shellRoots(file)) {
       if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
+    }
+    // A hashed file of a shell release another process may have just published (see above).
+    if (isHashed(file)) {
+      for (const root of await shellRoots(file, true)) {
+        if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
+      }
     }
     return reply.callNotFound();
   });

@@ -48,8 +48,13 @@ export class ReleaseReader {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async get(app: AppName): Promise<AppReleases<ReleaseInfo>> {
-    if (!this.snapshot || this.clock() - this.checkedAt >= REFRESH_MS) {
+  /**
+   * An app's releases, read at most REFRESH_MS ago. `fresh`: read now however recent the last read
+   * (for a request naming a release this process does not know, which another process may have
+   * published since: its pages may already send visitors here for its files).
+   */
+  async get(app: AppName, { fresh = false }: { fresh?: boolean } = {}): Promise<AppReleases<ReleaseInfo>> {
+    if (fresh || !this.snapshot || this.clock() - this.checkedAt >= REFRESH_MS) {
       // Concurrent requests share one check.
       this.pending ??= this.refresh().finally(() => (this.pending = undefined));
       await this.pending;
