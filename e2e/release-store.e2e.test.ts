@@ -4,8 +4,6 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, s
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import * as tar from 'tar-stream';
 import { RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, SECTION_IDS, UNRELEASED, type RemotesDocument } from '@agency/shared';
 import type { Browser, Page } from 'playwright-core';
 import { loadDeliveryConfig } from '../api/src/config';
@@ -14,6 +12,7 @@ import { s3Client } from '../api/src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../api/src/delivery/artifacts/s3-store';
 import { packReleaseArchive } from '../api/src/delivery/release-api/release-archive';
 import { startS3Server, type S3Server } from '../api/test/helpers/s3-server';
+import { tarball } from '../api/test/helpers/tarballs';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
@@ -137,23 +136,6 @@ function releaseCli(...args: string[]): Promise<string> {
 
 // ---- Builds and archives ----
 
-/** A gzip-compressed tarball of exactly these entries, as a crafted upload would hold. */
-async function tarball(entries: (Partial<tar.Header> & { name: string; content?: string | Buffer })[], { gzip = true } = {}): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on('data', (chunk) => chunks.push(chunk as Buffer));
-  const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()));
-  for (const { content, ...header } of entries) {
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error | null) => (error ? reject(error) : resolve());
-      if (content === undefined) pack.entry({ type: 'file', ...header }, done).end(null);
-      else pack.entry({ type: 'file', ...header }, content, done);
-    });
-  }
-  pack.finalize();
-  await ended;
-  return gzip ? zlib.gzipSync(Buffer.concat(chunks)) : Buffer.concat(chunks);
-}
 
 /** The bytes a folder's files add up to: what the API counts against RELEASE_UPLOAD_MAX_MB (plus tar headers). */
 function folderBytes(dir: string): number {

@@ -6,6 +6,7 @@ import { FileArtifactStore } from '../../../src/delivery/artifacts/file-store';
 import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-key';
 import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
+import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
 import { loadDeliveryConfig } from '../../../src/config';
 
 /** S3 settings of a site that names no S3 store. */
@@ -40,16 +41,7 @@ describe('FileArtifactStore', () => {
     expect(store.location).toBe(`file:${dir}`);
   });
 
-  it('lists the keys under a prefix, sorted, and deletes them', async () => {
-    for (const key of ['blog/r1/b.js', 'blog/r1/a/z.js', 'blog/r10/a.js', 'blog/r1/a.js']) await store.put(key, Buffer.from(key));
-    expect(await store.list('blog/r1/')).toEqual(['blog/r1/a.js', 'blog/r1/a/z.js', 'blog/r1/b.js']);
-    expect(await store.list('')).toHaveLength(4);
-    expect(await store.list('home/')).toEqual([]);
-
-    await store.deletePrefix('blog/r1/');
-    expect(await store.list('blog/')).toEqual(['blog/r10/a.js']);
-    await store.deletePrefix('blog/none/');
-  });
+  itBehavesLikeAnArtifactStore(() => store);
 
   it('refuses to overwrite an object and leaves it unchanged, with no temporary file behind', async () => {
     await store.put('shell/r1/remoteEntry.js', Buffer.from('first'));

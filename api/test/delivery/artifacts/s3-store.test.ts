@@ -4,6 +4,7 @@ import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-ke
 import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
 import { startS3Server, type S3Server } from '../../helpers/s3-server';
+import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
 
 // The S3 store: the real AWS SDK over HTTP against s3rver, a fake S3 on 127.0.0.1.
 
@@ -50,17 +51,7 @@ describe('S3ArtifactStore', () => {
     expect(await newStore().list('')).toEqual([]);
   });
 
-  it('lists the keys under a prefix, sorted, and deletes them', async () => {
-    const store = newStore();
-    for (const key of ['blog/r1/b.js', 'blog/r1/a/z.js', 'blog/r10/a.js', 'blog/r1/a.js']) await store.put(key, Buffer.from(key));
-    expect(await store.list('blog/r1/')).toEqual(['blog/r1/a.js', 'blog/r1/a/z.js', 'blog/r1/b.js']);
-    expect(await store.list('')).toHaveLength(4);
-    expect(await store.list('home/')).toEqual([]);
-
-    await store.deletePrefix('blog/r1/');
-    expect(await store.list('blog/')).toEqual(['blog/r10/a.js']);
-    await store.deletePrefix('blog/none/');
-  });
+  itBehavesLikeAnArtifactStore(() => newStore());
 
   it('lists and deletes past one page of 1000 keys', async () => {
     const store = newStore();

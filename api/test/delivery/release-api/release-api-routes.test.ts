@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import * as tar from 'tar-stream';
 import { PREVIEW_QUERY_PARAM, type RemotesDocument } from '@agency/shared';
 import * as compat from '../../../src/delivery/releases/compat';
 import { RELEASE_API_PATH } from '../../../src/delivery/release-api/release-api-routes';
@@ -15,6 +14,7 @@ import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';
 import { setUpReleaseSuite, type FixtureBuild } from '../../helpers/releases';
 import { serverProcesses } from '../../helpers/server-process';
+import { tarball } from '../../helpers/tarballs';
 
 // The release API on a real server and database, over HTTP, as teams' CI calls it: a token per
 // call, builds uploaded as .tar.gz, the release commands' results as JSON. A refused call changes
@@ -326,23 +326,6 @@ describe('an uploaded build', () => {
   });
 });
 
-/** A tarball of exactly these entries (gzip-compressed unless told otherwise), as a crafted upload would hold. */
-async function tarball(entries: (Partial<tar.Header> & { name: string; content?: string | Buffer })[], { gzip = true } = {}): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on('data', (chunk) => chunks.push(chunk as Buffer));
-  const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()));
-  for (const { content, ...header } of entries) {
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error | null) => (error ? reject(error) : resolve());
-      if (content === undefined) pack.entry({ type: 'file', ...header }, done).end(null);
-      else pack.entry({ type: 'file', ...header }, content, done);
-    });
-  }
-  pack.finalize();
-  await ended;
-  return gzip ? zlib.gzipSync(Buffer.concat(chunks)) : Buffer.concat(chunks);
-}
 
 /** A blog build as small as the API takes: its entry file (the manifest) and its remote entry. */
 const BLOG_FILES = [

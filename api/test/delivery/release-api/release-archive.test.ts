@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import * as tar from 'tar-stream';
+import { tarball, type TarEntry } from '../../helpers/tarballs';
 import {
   ArchiveError,
   checkReleaseArchiveType,
@@ -23,31 +23,8 @@ const { writeBuildStamp } = require('@agency/shared/webpack/build-stamp.js') as 
 const MiB = 1024 * 1024;
 const LIMIT = 4 * MiB;
 
-interface Entry extends Partial<tar.Header> {
-  name: string;
-  content?: string | Buffer;
-}
 
-/** A tar (gzip-compressed unless told otherwise) of exactly these entries, as a crafted upload would hold. */
-async function tarball(entries: Entry[], { gzip = true, trailing }: { gzip?: boolean; trailing?: Buffer } = {}): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on('data', (chunk) => chunks.push(chunk as Buffer));
-  const ended = new Promise<void>((resolve) => pack.on('end', () => resolve()));
-  for (const { content, ...header } of entries) {
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error | null) => (error ? reject(error) : resolve());
-      if (content === undefined) pack.entry({ type: 'file', ...header }, done).end(null);
-      else pack.entry({ type: 'file', ...header }, content, done);
-    });
-  }
-  pack.finalize();
-  await ended;
-  const tarBytes = Buffer.concat(trailing ? [...chunks, trailing] : chunks);
-  return gzip ? zlib.gzipSync(tarBytes) : tarBytes;
-}
-
-const blogBuild = (extra: Entry[] = []) => tarball([{ name: 'mf-manifest.json', content: '{}' }, { name: 'remoteEntry.js', content: 'var x;' }, ...extra]);
+const blogBuild = (extra: TarEntry[] = []) => tarball([{ name: 'mf-manifest.json', content: '{}' }, { name: 'remoteEntry.js', content: 'var x;' }, ...extra]);
 
 /** How readReleaseArchive settled: its error (status and message), or the files it read. */
 async function refusal(archive: Buffer, app = 'blog', maxUnpackedBytes = LIMIT): Promise<{ statusCode: number; message: string }> {
