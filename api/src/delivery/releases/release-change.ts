@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import type { AppName } from './apps';
+import { currentOf } from './release-repository';
 import { ConcurrentChangeError } from './refused-error';
 import type { Candidate, DeliveryAction } from './state';
 
@@ -28,8 +29,12 @@ export interface ReleaseChange {
 interface StoredState {
   revision: number;
   history: string[];
-  candidate: string | undefined;
+  /** The candidate as stored (JSON), kept as it is by a change that does not name one. */
+  candidateText: string | null;
+  /** Ids of the app's stored releases. */
+  stored: Set<string>;
   current: string | undefined;
+  candidate: string | undefined;
 }
 
 async function readStoredState(trx: Db, app: AppName): Promise<StoredState> {
@@ -38,11 +43,13 @@ async function readStoredState(trx: Db, app: AppName): Promise<StoredState> {
   const stored = new Set(
     (await trx.kysely.selectFrom('releases').select('id').where('app', '=', app).where('status', '=', 'stored').execute()).map((release) => release.id),
   );
-  const current = history.filter((id) => stored.has(id)).at(-1);
+  const current = currentOf(history, stored);
   const candidateId = row?.candidate ? (JSON.parse(row.candidate) as Candidate).id : undefined;
   return {
     revision: Number(row?.revision ?? 0),
     history,
+    candidateText: row?.candidate ?? null,
+    stored,
     current,
     candidate: candidateId !== undefined && stored.has(candidateId) && candidateId !== current ? candidateId : undefined,
   };
@@ -103,7 +110,7 @@ export async function commitReleaseChange(db: Db, change: ReleaseChange): Promis
       .values({
         app: change.app,
         history: JSON.stringify(history),
-        candidate: change.candidate === undefined ? (await currentCandidateText(trx, change.app)) : change.candidate && JSON.stringify(change.candidate),
+        candidate: change.candidate === undefined ? stored.candidateText : change.candidate && JSON.stringify(change.candidate),
         revision,
       })
       .onConflict((conflict) =>
@@ -118,10 +125,11 @@ export async function commitReleaseChange(db: Db, change: ReleaseChange): Promis
       await trx.kysely.deleteFrom('releases').where('app', '=', change.app).where('id', 'in', change.forget).execute();
     }
     // When it stops being current starts the skew window pruning keeps a release for.
-    const after = await readStoredState(trx, change.app);
-    if (after.current !== stored.current) {
+    const forgotten = new Set(change.forget);
+    const current = currentOf(history, new Set([...stored.stored].filter((id) => !forgotten.has(id))));
+    if (current !== stored.current) {
       if (stored.current) await trx.kysely.updateTable('releases').set({ current_until: at }).where('app', '=', change.app).where('id', '=', stored.current).execute();
-      if (after.current) await trx.kysely.updateTable('releases').set({ current_until: null }).where('app', '=', change.app).where('id', '=', after.current).execute();
+      if (current) await trx.kysely.updateTable('releases').set({ current_until: null }).where('app', '=', change.app).where('id', '=', current).execute();
     }
     await moveReleasesRevision(trx);
     for (const event of change.events) {
@@ -134,9 +142,4 @@ export async function commitReleaseChange(db: Db, change: ReleaseChange): Promis
   });
   if (refusal) throw new ConcurrentChangeError(`${refusal} Nothing was changed; run the command again.`);
   return change.startedAt + 1;
-}
-
-async function currentCandidateText(trx: Db, app: AppName): Promise<string | null> {
-  const row = await trx.kysely.selectFrom('release_apps').select('candidate').where('app', '=', app).executeTakeFirst();
-  return row?.candidate ?? null;
 }

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { ReleasesTable } from '../../db/schema';
 import { APP_NAMES, type AppName } from './apps';
 import { EVENTS_KEPT, isCandidate, isDeliveryAction, type Candidate, type DeliveryEvent, type ReleaseState } from './state';
 
@@ -62,6 +64,11 @@ export async function readReleasesRevision(db: Db): Promise<number> {
   return Number(row?.revision ?? 0);
 }
 
+/** The current release: the last id of `history` that is still kept. */
+export function currentOf(history: readonly string[], kept: ReadonlySet<string>): string | undefined {
+  return history.filter((id) => kept.has(id)).at(-1);
+}
+
 /** The last history entry that still exists is current; the one before it is the previous one. */
 function resolveAppReleases<R extends ReleaseRecord>(state: ReleaseState, releases: R[]): AppReleases<R> {
   const byId = new Map(releases.map((release) => [release.id, release]));
@@ -86,6 +93,29 @@ function parseJson(text: string | null, what: string): unknown {
   } catch {
     throw new Error(`The release state's ${what} is not JSON: ${text.slice(0, 80)}`);
   }
+}
+
+function toRecord(release: Selectable<ReleasesTable>): ReleaseRecord {
+  return {
+    id: release.id,
+    app: release.app,
+    version: release.version,
+    revision: release.revision,
+    builtAt: release.built_at,
+    publishedAt: release.published_at,
+    publishedBy: release.published_by,
+    digest: release.digest,
+    fileCount: release.file_count,
+    totalBytes: Number(release.total_bytes),
+    ...(release.current_until !== null && { currentUntil: release.current_until }),
+  };
+}
+
+/** The app's stored release with this id, or the one holding the build of this digest; undefined when none. */
+export async function findStoredRelease(db: Db, app: AppName, by: { id: string } | { digest: string }): Promise<ReleaseRecord | undefined> {
+  const query = db.kysely.selectFrom('releases').selectAll().where('app', '=', app).where('status', '=', 'stored');
+  const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('digest', '=', by.digest)).executeTakeFirst();
+  return row && toRecord(row);
 }
 
 async function readApps(db: Db, apps: readonly AppName[]): Promise<Map<AppName, AppReleases>> {
@@ -121,21 +151,7 @@ async function readApps(db: Db, apps: readonly AppName[]): Promise<Map<AppName, 
       : { ...NO_STATE, events };
     const releases = releaseRows
       .filter((release) => release.app === app)
-      .map(
-        (release): ReleaseRecord => ({
-          id: release.id,
-          app,
-          version: release.version,
-          revision: release.revision,
-          builtAt: release.built_at,
-          publishedAt: release.published_at,
-          publishedBy: release.published_by,
-          digest: release.digest,
-          fileCount: release.file_count,
-          totalBytes: Number(release.total_bytes),
-          ...(release.current_until !== null && { currentUntil: release.current_until }),
-        }),
-      )
+      .map(toRecord)
       .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id));
     result.set(app, resolveAppReleases(state, releases));
   }
