@@ -6,7 +6,7 @@ import { ApiError } from '../../http/api-error';
 import { NO_CACHE } from '../../http/cache-policy';
 import { APP_NAMES, isAppName, type AppName } from '../releases/apps';
 import { abort, canary, DEFAULT_MIN_VIEWS, list, promote, promoteCandidate, publish, rollback, stage, type ReleaseContext, type ReleaseResult } from '../releases/commands';
-import { loadAppReleases, type AppReleases, type ReleaseInfo } from '../releases/release-repository';
+import { findStoredRelease, type AppReleases, type ReleaseInfo } from '../releases/release-repository';
 import { RefusedError, ConcurrentChangeError } from '../releases/refused-error';
 import { contentDigest } from '../artifacts/release-files';
 import { releaseStatus, parseSince, DEFAULT_STATUS_WINDOW_MS } from '../status/release-status';
@@ -199,8 +199,7 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
         const archive = await readReleaseArchive(request.body as Buffer, { app: name, maxUnpackedBytes: uploadMaxBytes });
         const ctx = contextOf(request);
         if (query.unlessKept) {
-          const digest = contentDigest(archive.files);
-          const kept = (await loadAppReleases(ctx.db, name)).releases.find((release) => release.digest === digest);
+          const kept = await findStoredRelease(ctx.db, name, { digest: contentDigest(archive.files) });
           if (kept) return { kind: 'kept', app: name, release: kept };
         }
         const build = { files: archive.files, stamp: archive.stamp, source: `an upload by ${request.releaseToken!.name}` };

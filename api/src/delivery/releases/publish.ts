@@ -4,7 +4,7 @@ import { contentDigest, storeReleaseFiles } from '../artifacts/release-files';
 import { entryFile, type AppName } from './apps';
 import { moveReleasesRevision } from './release-change';
 import { releaseId, suffixedId } from './release-id';
-import { loadAppReleases, type ReleaseRecord } from './release-repository';
+import { findStoredRelease, type ReleaseRecord } from './release-repository';
 
 /** A build to take into a release: its files (the build stamp aside) and what it says it is. */
 export interface NewRelease {
@@ -53,7 +53,7 @@ async function reserveId(db: Db, input: NewRelease, id: string, digest: string, 
 export async function createRelease(db: Db, store: ArtifactStore, input: NewRelease): Promise<{ release: ReleaseRecord; created: boolean }> {
   if (!input.files.has(entryFile(input.app))) throw new Error(`A ${input.app} build needs ${entryFile(input.app)} at its root.`);
   const digest = contentDigest(input.files);
-  const same = (await loadAppReleases(db, input.app)).releases.find((release) => release.digest === digest);
+  const same = await findStoredRelease(db, input.app, { digest });
   if (same) return { release: same, created: false };
   const totalBytes = [...input.files.values()].reduce((sum, body) => sum + body.length, 0);
   const base = releaseId(input.version, input.revision, input.builtAt);
@@ -75,17 +75,7 @@ export async function createRelease(db: Db, store: ArtifactStore, input: NewRele
     await kysely.updateTable('releases').set({ status: 'stored' }).where('app', '=', input.app).where('id', '=', id).execute();
     await moveReleasesRevision({ kysely, dialect: db.dialect });
   });
-  const release: ReleaseRecord = {
-    id,
-    app: input.app,
-    version: input.version,
-    revision: input.revision,
-    builtAt: input.builtAt.toISOString(),
-    publishedAt: input.publishedAt.toISOString(),
-    publishedBy: input.publishedBy,
-    digest,
-    fileCount: input.files.size,
-    totalBytes,
-  };
+  const release = await findStoredRelease(db, input.app, { id });
+  if (!release) throw new Error(`${input.app} release ${id} was stored but is not recorded`);
   return { release, created: true };
 }
