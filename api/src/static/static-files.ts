@@ -134,12 +134,10 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     // A name without an extension (`blog/5`) is a page, never a file of the build: not looked for.
     const file = segments?.join('/');
     if (!file || file === 'index.html' || isPrivateFile(file) || path.extname(file) === '') return reply.callNotFound();
-    for (const root of await shellRoots(file)) {
-      if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
-    }
-    // A hashed file of a shell release another process may have just published (see above).
-    if (isHashed(file)) {
-      for (const root of await shellRoots(file, true)) {
+    // A hashed file may be one of a shell release another process has just published (see the
+    // remotes' route): the releases are read again before it is taken for missing.
+    for (const fresh of isHashed(file) ? [false, true] : [false]) {
+      for (const root of await shellRoots(file, fresh)) {
         if (await isFile(path.join(root, file))) return send(reply, root, file, cacheControlFor(file));
       }
     }
