@@ -96,6 +96,10 @@ export interface ReleaseFixture {
   /** The settings a server (or the release command's environment) on this fixture needs. */
   config: Pick<AppConfig, 'staticRoot' | 'releaseStore' | 'releaseCacheDir' | 'databaseUrl'>;
   env: Record<string, string>;
+  /** The context's clock (a second further each time the context reads it), without moving it. */
+  time(): number;
+  /** Moves the context's clock `ms` ahead; returns its new time. */
+  later(ms: number): number;
   /** Writes a build into a fresh scratch folder and returns that folder. */
   build(app: AppName, build?: FixtureBuild): string;
   /** Writes a build into a fresh scratch folder and reads it as a build to publish. */
@@ -136,6 +140,8 @@ export async function createReleaseFixture(): Promise<ReleaseFixture> {
       now: () => new Date((time += 1000)),
     },
     config: { staticRoot, releaseStore, releaseCacheDir, databaseUrl: testDb.url },
+    time: () => time,
+    later: (ms) => (time += ms),
     env: { STATIC_ROOT: staticRoot, RELEASE_STORE: releaseStore, RELEASE_CACHE_DIR: releaseCacheDir, DATABASE_URL: testDb.url },
     build,
     buildOf: (app, fixture) => readBuildFolder(build(app, fixture)),

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { loadDeliveryConfig, type S3Config } from '../../src/config';
 import { s3Client } from '../../src/delivery/artifacts/open-artifact-store';
 
@@ -88,4 +88,24 @@ export async function startS3Server(): Promise<S3Server> {
     client.destroy();
   }
   return { endpoint, bucket, env, s3, stop };
+}
+
+/** An s3rver, and an S3 client on it, for the enclosing `describe` (or file), stopped after it. */
+export interface S3Suite {
+  server: S3Server;
+  client: S3Client;
+}
+
+/** Starts an S3Suite before the enclosing block's tests; read its fields inside tests and later hooks. */
+export function setUpS3Server(): S3Suite {
+  const suite = {} as S3Suite;
+  beforeAll(async () => {
+    suite.server = await startS3Server();
+    suite.client = s3Client(suite.server.s3);
+  });
+  afterAll(async () => {
+    suite.client?.destroy();
+    await suite.server?.stop();
+  });
+  return suite;
 }

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ArtifactStore } from '../../../src/delivery/artifacts/artifact-store';
 import { FileArtifactStore } from '../../../src/delivery/artifacts/file-store';
-import { s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
 import {
   contentDigest,
   readReleaseManifest,
@@ -15,7 +14,7 @@ import {
   storeReleaseFiles,
 } from '../../../src/delivery/artifacts/release-files';
 import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
-import { startS3Server, type S3Server } from '../../helpers/s3-server';
+import { setUpS3Server } from '../../helpers/s3-server';
 
 // Storing a release's files with a manifest written last, and the cache that brings a stored
 // release onto this machine: on a local folder, and over HTTP against s3rver.
@@ -175,22 +174,13 @@ describe('ReleaseCache on a local store', () => {
 });
 
 describe('ReleaseCache on S3', () => {
-  let server: S3Server;
-  let client: S3Client;
-  beforeAll(async () => {
-    server = await startS3Server();
-    client = s3Client(server.s3);
-  });
-  afterAll(async () => {
-    client?.destroy();
-    await server?.stop();
-  });
+  const s3 = setUpS3Server();
 
   let store: S3ArtifactStore;
   let stores = 0;
   let cacheDir: string;
   beforeEach(() => {
-    store = new S3ArtifactStore({ bucket: server.bucket, prefix: `cache-test-${++stores}`, client });
+    store = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: `cache-test-${++stores}`, client: s3.client });
     cacheDir = path.join(tmp, 'cache');
   });
 
@@ -228,7 +218,7 @@ describe('ReleaseCache on S3', () => {
   it('refuses a release whose stored object was tampered with, and leaves nothing in the cache', async () => {
     await storeReleaseFiles(store, 'blog', 'r1', releaseFiles());
     // s3rver lets a plain PutObject replace the object: as a compromised or broken store would.
-    await client.send(new PutObjectCommand({ Bucket: server.bucket, Key: `${store.prefix}blog/r1/remoteEntry.js`, Body: 'var blog = "x";' }));
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.server.bucket, Key: `${store.prefix}blog/r1/remoteEntry.js`, Body: 'var blog = "x";' }));
     const cache = new ReleaseCache({ store, dir: cacheDir });
 
     await expect(cache.localDir('blog', 'r1')).rejects.toThrow(/blog\/r1\/remoteEntry\.js in s3:\/\/.* has SHA-256 [0-9a-f]{64}, [0-9a-f]{64} expected/);
@@ -237,10 +227,10 @@ describe('ReleaseCache on S3', () => {
 
     // A file of another size, or one gone from the store, fails the same way.
     await storeReleaseFiles(store, 'blog', 'r2', releaseFiles());
-    await client.send(new PutObjectCommand({ Bucket: server.bucket, Key: `${store.prefix}blog/r2/images/logo.png`, Body: 'short' }));
+    await s3.client.send(new PutObjectCommand({ Bucket: s3.server.bucket, Key: `${store.prefix}blog/r2/images/logo.png`, Body: 'short' }));
     await expect(cache.localDir('blog', 'r2')).rejects.toThrow(/blog\/r2\/images\/logo\.png in s3:\/\/.* has 5 bytes, 256 expected/);
     await storeReleaseFiles(store, 'blog', 'r3', releaseFiles());
-    await client.send(new DeleteObjectCommand({ Bucket: server.bucket, Key: `${store.prefix}blog/r3/server/remoteEntry.js` }));
+    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.server.bucket, Key: `${store.prefix}blog/r3/server/remoteEntry.js` }));
     await expect(cache.localDir('blog', 'r3')).rejects.toThrow(/blog\/r3\/server\/remoteEntry\.js in s3:\/\/.* is listed in the release's manifest but missing/);
     expect(fs.readdirSync(path.join(cacheDir, 'blog'))).toEqual([]);
   });

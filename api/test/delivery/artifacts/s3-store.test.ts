@@ -1,30 +1,21 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { ObjectExistsError } from '../../../src/delivery/artifacts/artifact-store';
 import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-key';
 import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
-import { startS3Server, type S3Server } from '../../helpers/s3-server';
+import { setUpS3Server } from '../../helpers/s3-server';
 import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
 
 // The S3 store: the real AWS SDK over HTTP against s3rver, a fake S3 on 127.0.0.1.
 
 jest.setTimeout(60_000);
 
-let server: S3Server;
-let client: S3Client;
-beforeAll(async () => {
-  server = await startS3Server();
-  client = s3Client(server.s3);
-});
-afterAll(async () => {
-  client?.destroy();
-  await server?.stop();
-});
+const s3 = setUpS3Server();
 
 /** A store on its own prefix of the bucket, so tests do not see each other's objects. */
 let stores = 0;
 function newStore(): S3ArtifactStore {
-  return new S3ArtifactStore({ bucket: server.bucket, prefix: `test-${++stores}/releases`, client });
+  return new S3ArtifactStore({ bucket: s3.server.bucket, prefix: `test-${++stores}/releases`, client: s3.client });
 }
 
 describe('S3ArtifactStore', () => {
@@ -40,13 +31,13 @@ describe('S3ArtifactStore', () => {
     expect(await store.size('shell/r1/server/main.js')).toBe(19);
     expect(await store.get('shell/r1/none.js')).toBeUndefined();
     expect(await store.size('shell/r1/none.js')).toBeUndefined();
-    expect(store.location).toBe(`s3://${server.bucket}/test-${stores}/releases`);
+    expect(store.location).toBe(`s3://${s3.server.bucket}/test-${stores}/releases`);
   });
 
   it('opens from an s3:// URL and the S3 settings of the environment', async () => {
-    const store = openArtifactStore(`s3://${server.bucket}/opened`, server.s3);
+    const store = openArtifactStore(`s3://${s3.server.bucket}/opened`, s3.server.s3);
     await store.put('home/r1/a.js', Buffer.from('a'));
-    const same = new S3ArtifactStore({ bucket: server.bucket, prefix: 'opened/', client });
+    const same = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: 'opened/', client: s3.client });
     expect((await same.get('home/r1/a.js'))?.toString()).toBe('a');
     expect(await newStore().list('')).toEqual([]);
   });
@@ -59,7 +50,7 @@ describe('S3ArtifactStore', () => {
     // Straight through the client: one request per object is enough to fill the bucket.
     for (let start = 0; start < keys.length; start += 50) {
       await Promise.all(
-        keys.slice(start, start + 50).map((key) => client.send(new PutObjectCommand({ Bucket: server.bucket, Key: store.prefix + key, Body: key }))),
+        keys.slice(start, start + 50).map((key) => s3.client.send(new PutObjectCommand({ Bucket: s3.server.bucket, Key: store.prefix + key, Body: key }))),
       );
     }
     await store.put('blog/r2/kept.js', Buffer.from('kept'));
@@ -76,7 +67,7 @@ describe('S3ArtifactStore', () => {
   });
 
   it('asks the server itself to refuse an existing key (If-None-Match: *)', async () => {
-    const recording = s3Client(server.s3);
+    const recording = s3Client(s3.server.s3);
     const headers: Record<string, string>[] = [];
     recording.middlewareStack.add(
       (next) => async (args) => {
@@ -85,7 +76,7 @@ describe('S3ArtifactStore', () => {
       },
       { step: 'finalizeRequest' },
     );
-    const store = new S3ArtifactStore({ bucket: server.bucket, prefix: 'conditional', client: recording });
+    const store = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: 'conditional', client: recording });
     await store.put('shell/r1/a.js', Buffer.from('a'));
     recording.destroy();
     expect(headers.map((sent) => sent['if-none-match'])).toContain('*');
@@ -105,7 +96,7 @@ describe('S3ArtifactStore', () => {
   });
 
   it('reports a missing bucket as an error, not as a missing object', async () => {
-    const store = new S3ArtifactStore({ bucket: 'no-such-bucket', prefix: '', client });
+    const store = new S3ArtifactStore({ bucket: 'no-such-bucket', prefix: '', client: s3.client });
     await expect(store.get('shell/r1/a.js')).rejects.toThrow();
     await expect(store.list('shell/')).rejects.toThrow();
   });

@@ -31,16 +31,12 @@ const HOUR = 3_600_000;
 const ACTOR = 'cli:test@fixture';
 
 let fixture: ReleaseFixture;
-/** The fixture context's clock: a second further each time it is read; `later` jumps it. */
-let clock: number;
 beforeEach(async () => {
   fixture = await createReleaseFixture();
-  clock = Date.parse('2026-01-01T00:00:00Z');
-  fixture.context.now = () => new Date((clock += 1000));
 });
 afterEach(() => fixture.cleanup());
 
-const later = (ms: number) => (clock += ms);
+const later = (ms: number) => fixture.later(ms);
 
 const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string;
 // A build's id carries its build time (its files' mtime without a stamp): the same build written

@@ -23,16 +23,12 @@ const ACTOR = 'cli:test@fixture';
 const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 let fixture: ReleaseFixture;
-/** The fixture context's clock: a second further each time it is read; `later` jumps it. */
-let clock: number;
 beforeEach(async () => {
   fixture = await createReleaseFixture();
-  clock = Date.parse('2026-01-01T00:00:00Z');
-  fixture.context.now = () => new Date((clock += 1000));
 });
 afterEach(() => fixture.cleanup());
 
-const later = (ms: number) => (clock += ms);
+const later = (ms: number) => fixture.later(ms);
 
 /** Publishes a fixture build and returns the new current release id. */
 const release = (app: string, build: FixtureBuild = {}, keep?: number) => publishFixture(fixture, app, build, keep);
@@ -248,7 +244,7 @@ describe('pruning', () => {
       return deletePrefix(prefix);
     });
     try {
-      expect((await pruneReleases(fixture.db, store, 'blog', 1, ACTOR, clock)).map((gone) => gone.id)).toEqual([a]);
+      expect((await pruneReleases(fixture.db, store, 'blog', 1, ACTOR, fixture.time())).map((gone) => gone.id)).toEqual([a]);
     } finally {
       spy.mockRestore();
     }
@@ -276,7 +272,7 @@ describe('pruning', () => {
           published_by: ACTOR,
         })
         .execute();
-    const now = clock;
+    const now = fixture.time();
     await upload('crashed', new Date(now - UPLOAD_LEASE_MS - 1000));
     await upload('running', new Date(now - 1000));
     for (const id of ['crashed', 'running']) await fixture.context.store.put(`blog/${id}/remoteEntry.js`, Buffer.from('half'));
