@@ -6,7 +6,7 @@ import { ApiError } from '../../http/api-error';
 import { NO_CACHE } from '../../http/cache-policy';
 import { APP_NAMES, isAppName, type AppName } from '../releases/apps';
 import { abort, canary, DEFAULT_MIN_VIEWS, list, promote, promoteCandidate, publish, rollback, stage, type ReleaseContext, type ReleaseResult } from '../releases/commands';
-import { findStoredRelease, type AppReleases, type ReleaseInfo } from '../releases/release-repository';
+import { findStoredRelease, wasDecided, type AppReleases, type ReleaseInfo } from '../releases/release-repository';
 import { RefusedError, ConcurrentChangeError } from '../releases/refused-error';
 import { contentDigest } from '../artifacts/release-files';
 import { releaseStatus, parseSince, DEFAULT_STATUS_WINDOW_MS } from '../status/release-status';
@@ -54,7 +54,7 @@ const BuildQuery = Type.Object(
     minViews: Type.Optional(WholeText),
     promoteAfter: Type.Optional(WholeText),
     keep: Type.Optional(WholeText),
-    /** `true`: a build some kept release holds already changes nothing (a container started again). */
+    /** `true`: a build some kept release holds, and a decision named, changes nothing (a container started again). */
     unlessKept: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   },
   { additionalProperties: false },
@@ -199,8 +199,11 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
         const archive = await readReleaseArchive(request.body as Buffer, { app: name, maxUnpackedBytes: uploadMaxBytes });
         const ctx = contextOf(request);
         if (query.unlessKept) {
+          // A build a decision was made about (current, staged, a canary, rolled back) is left as
+          // it is: a container started again must not undo a rollback. One stored by an upload
+          // whose change was then refused (a concurrent change) is taken on by the retry.
           const kept = await findStoredRelease(ctx.db, name, { digest: contentDigest(archive.files) });
-          if (kept) return { kind: 'kept', app: name, release: kept };
+          if (kept && (await wasDecided(ctx.db, name, kept.id))) return { kind: 'kept', app: name, release: kept };
         }
         const build = { files: archive.files, stamp: archive.stamp, source: `an upload by ${request.releaseToken!.name}` };
         const action = query.action ?? 'publish';

@@ -118,6 +118,16 @@ export async function findStoredRelease(db: Db, app: AppName, by: { id: string }
   return row && toRecord(row);
 }
 
+/**
+ * Whether any decision ever named this release (published, staged, canary, promoted, rolled back,
+ * aborted). A stored release none did is what a change refused midway left (the files stored, then
+ * a concurrent change of another app won): nobody chose it yet.
+ */
+export async function wasDecided(db: Db, app: AppName, id: string): Promise<boolean> {
+  const row = await db.kysely.selectFrom('release_events').select('seq').where('app', '=', app).where('release', '=', id).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 async function readApps(db: Db, apps: readonly AppName[]): Promise<Map<AppName, AppReleases>> {
   const [stateRows, releaseRows, eventRows] = await Promise.all([
     db.kysely.selectFrom('release_apps').selectAll().where('app', 'in', apps).execute(),

@@ -474,6 +474,33 @@ describe('a change that meets another', () => {
     expect(after.events.at(-1)).toMatchObject({ action: 'staged', release: competing });
     expect(after.events.filter((event) => event.action === 'promoted' && event.release === target.id && Date.parse(event.at) > Date.now() - 60_000)).toEqual([]);
   });
+  it('lets a container’s retry with unlessKept=true take on the build its refused upload stored, and never undoes a rollback', async () => {
+    const build: FixtureBuild = { label: 'retried-container' };
+    const check = compat.checkCompatibility;
+    jest.spyOn(compat, 'checkCompatibility').mockImplementationOnce(async (...args) => {
+      await stage(suite.fixture.context, 'blog', await suite.fixture.buildOf('blog', { label: 'meanwhile-2' }), () => 'https://khvylia.example/');
+      return check(...args);
+    });
+    const refused = await upload('blog', build, '?unlessKept=true');
+    expect([refused.statusCode, refused.json<ErrorBody>().error.code]).toEqual([409, 'CONCURRENT_CHANGE']);
+    const before = await blogState();
+
+    // Tried again (the container's entrypoint does): the build its first try stored becomes current.
+    const retried = await upload('blog', build, '?unlessKept=true');
+    expect(retried.statusCode).toBe(200);
+    const result = retried.json<{ kind: string; build: { created: boolean; release: ReleaseRecord } }>();
+    expect(result).toMatchObject({ kind: 'publish', build: { created: false } });
+    expect((await blogState()).current?.id).toBe(result.build.release.id);
+    expect(result.build.release.id).not.toBe(before.current?.id);
+
+    // Rolled back, the container started again leaves it rolled back.
+    expect((await call('POST', '/blog/rollback')).statusCode).toBe(200);
+    await expectNothingChanged(async () => {
+      const again = await upload('blog', build, '?unlessKept=true');
+      expect(again.json()).toEqual({ kind: 'kept', app: 'blog', release: expect.objectContaining({ id: result.build.release.id }) });
+    });
+    expect((await blogState()).current?.id).toBe(before.current?.id);
+  });
 });
 
 describe('the log', () => {
