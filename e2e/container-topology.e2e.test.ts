@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Response } from 'playwright-core';
-import { FEDERATION_REGISTRY, REMOTE_NAMES, remoteUrlVariable, SECTION_IDS, type BlogPostSummary, type RemoteName } from '@agency/shared';
+import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, SECTION_IDS, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
 import { createDatabase } from '../api/src/db/connection';
-import { cacheControlFor } from '../api/src/http/cache-policy';
+import { cacheControlFor, IMMUTABLE } from '../api/src/http/cache-policy';
 import { eventually } from '../api/test/helpers/eventually';
 import { privacySpellings } from '../api/test/helpers/page-spellings';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
@@ -12,13 +13,14 @@ import { describeWithTools } from '../api/test/helpers/system-tools';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
-import { freePort, startSite, type RunningSite } from './support/site';
+import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
 import { startStaticApp, type RunningStaticApp } from './support/static-app-nginx';
 
 // The topology of docker-compose.yml without a Docker engine: each app's nginx (Debian's, with the
 // repo's templates rendered by the image's entrypoint script) on its own 127.0.0.1 port, two API
-// processes on one PostgreSQL behind the shell's nginx, sharing their rate limit in a real
-// redis-server, and the apps' builds handed to the API through a builds folder.
+// processes on one PostgreSQL and one release store behind the shell's nginx, sharing their rate
+// limit in a real redis-server, and each app's build published by its entrypoint through the
+// release API, as its container does at start.
 // docker-compose.e2e.test.ts runs the real containers and what visitors and teams do with them;
 // this suite keeps what it checks in seconds, and on machines with no engine: the headers of every
 // file nginx serves, what it hides, what it proxies, and how the rate limit counts clients.
@@ -29,6 +31,9 @@ const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 const RATE_LIMIT_MAX = 5;
 const METRICS_TOKEN = 'topology-e2e-metrics';
 /** A valid contact message, as the form sends it. */
+/** Each app's release token, as RELEASE_TOKENS gives it to the API and the app's container to its entrypoint. */
+const tokenOf = (app: string) => `dev-${app}-topology`;
+const RELEASE_TOKENS = [HOST_NAME, ...REMOTE_NAMES].map((app) => `${app}-topology=${app}:${tokenOf(app)}`).join(' ');
 const contactBody = (name: string) =>
   JSON.stringify({ name, email: 'limit.e2e@example.com', phone: '+380501112233', message: 'Перевірка ліміту.', website: '' });
 
@@ -39,36 +44,42 @@ describeTopology('the container topology (nginx per app, two API processes, Post
   let browser: Browser;
   let postgres: RunningPostgres;
   let redis: RedisServer;
-  let buildsDir: string;
+  let workDir: string;
   let shell: RunningStaticApp;
   const remotes = {} as Record<RemoteName, RunningStaticApp>;
   const apis: RunningSite[] = [];
 
   beforeAll(async () => {
-    buildsDir = mkdtempSync(path.join(os.tmpdir(), 'agency-builds-'));
+    workDir = mkdtempSync(path.join(os.tmpdir(), 'agency-topology-'));
     [browser, postgres, redis] = await Promise.all([launchBrowser(), startPostgres(), startRedisServer()]);
     const shellPort = await freePort();
     const shellOrigin = `http://127.0.0.1:${shellPort}`;
-    for (const name of REMOTE_NAMES) {
-      remotes[name] = await startStaticApp({ folder: folderOf(name), env: { SHELL_ORIGIN: shellOrigin, BUILDS_DIR: buildsDir } });
-    }
     const apiEnv: Record<string, string> = {
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
-      STATIC_ROOT: buildsDir,
-      REMOTE_BUILDS_DIR: buildsDir,
+      // The release store both processes use, as compose's release-store volume; no app's build
+      // beside them (STATIC_ROOT: a folder with none), as in the API's image.
+      RELEASE_STORE: `file:${path.join(workDir, 'release-store')}`,
+      STATIC_ROOT: path.join(workDir, 'no-builds'),
+      RELEASE_TOKENS,
       TRUST_PROXY: '127.0.0.1',
       SITE_URL: shellOrigin,
       RATE_LIMIT_MAX: String(RATE_LIMIT_MAX),
       METRICS_TOKEN,
-      ...Object.fromEntries(REMOTE_NAMES.map((name) => [remoteUrlVariable(name), `${remotes[name].origin}/mf-manifest.json`])),
     };
     // One after the other: the first migrates the new database.
     for (let i = 0; i < 2; i += 1) apis.push(await startSite(apiEnv));
+    // Each app publishes through one of the processes; the other serves it too.
+    const publishing = (app: string, api: RunningSite) => ({ RELEASE_API: api.baseUrl, RELEASE_APP: app, RELEASE_TOKEN: tokenOf(app) });
+    await Promise.all(
+      REMOTE_NAMES.map(async (name, index) => {
+        remotes[name] = await startStaticApp({ folder: folderOf(name), env: { SHELL_ORIGIN: shellOrigin, ...publishing(name, apis[index % 2]!) } });
+      }),
+    );
     shell = await startStaticApp({
       folder: 'shell',
       port: shellPort,
-      env: { API_UPSTREAMS: apis.map((api) => `127.0.0.1:${api.port}`).join(' '), BUILDS_DIR: buildsDir },
+      env: { API_UPSTREAMS: apis.map((api) => `127.0.0.1:${api.port}`).join(' '), ...publishing(HOST_NAME, apis[1]!) },
     });
   });
 
@@ -76,15 +87,32 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     await Promise.all([browser?.close(), shell?.stop(), ...Object.values(remotes).map((remote) => remote.stop())]);
     await Promise.all(apis.map((api) => api.stop()));
     await Promise.all([postgres?.stop(), redis?.stop()]);
-    if (buildsDir) rmSync(buildsDir, { recursive: true, force: true });
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
+
+  /** The releases the release API lists for `app`, asked with its token. */
+  async function releasesOf(app: string): Promise<{ current?: { id: string }; releases: { release: { id: string } }[] }> {
+    const response = await fetch(`${apis[0]!.baseUrl}/api/releases/${app}`, { headers: { authorization: `Bearer ${tokenOf(app)}` } });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { current?: { id: string }; releases: { release: { id: string } }[] };
+  }
 
   async function newestPost(): Promise<BlogPostSummary> {
     const [post] = (await (await fetch(`${shell.origin}/api/blog?limit=1`)).json()) as BlogPostSummary[];
     return post!;
   }
 
-  it('composes the site from every remote on its own origin, with CORS, CSP and cache headers as the API serves them', async () => {
+  it('serves the releases each app’s entrypoint published: every remote under its release’s URL through the shell’s nginx, CSP and cache headers as the API’s', async () => {
+    // What the entrypoints published is each app's current release, on both processes.
+    const current = Object.fromEntries(await Promise.all([HOST_NAME, ...REMOTE_NAMES].map(async (app) => [app, (await releasesOf(app)).current?.id])));
+    expect(Object.values(current)).not.toContain(undefined);
+    const served = async (api: RunningSite) => {
+      const document = (await (await fetch(`${api.baseUrl}/remotes.json`)).json()) as RemotesDocument;
+      return { shell: document.shell.release, ...Object.fromEntries(REMOTE_NAMES.map((name) => [name, document.remotes[name].release])) };
+    };
+    // Within a second of the last publication (each process reads the releases' revision once a second).
+    for (const api of apis) await eventually('the current releases served', () => served(api), (releases) => isDeepStrictEqual(releases, current), 1_500);
+
     const page = await openPage(browser);
     const responses: Response[] = [];
     const failed: string[] = [];
@@ -95,35 +123,80 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     await page.locator(`#${SECTION_IDS.blog} [class^="agency_blog-"]`).first().waitFor();
     await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
 
-    // The page (rendered by an API process behind the shell's nginx) allows exactly the remotes' origins.
+    // The page (rendered by an API process behind the shell's nginx) loads scripts from its own origin only.
     const csp = (await document!.allHeaders())['content-security-policy'] ?? '';
-    const scriptSources = /script-src ([^;]+)/.exec(csp)?.[1]?.split(' ');
-    expect(new Set(scriptSources)).toEqual(new Set(["'self'", ...REMOTE_NAMES.map((name) => remotes[name].origin)]));
+    expect(/script-src ([^;]+)/.exec(csp)?.[1]?.split(' ')).toEqual(["'self'"]);
 
-    // Every remote's manifest came from its own origin, with CORS for the shell's origin only.
+    // Every remote's files came through the shell's nginx from the API, under its current release's
+    // URL, which never changes content.
     const manifests = responses.filter((response) => response.url().endsWith('/mf-manifest.json'));
-    expect(new Set(manifests.map((response) => new URL(response.url()).origin))).toEqual(
-      new Set(REMOTE_NAMES.map((name) => remotes[name].origin)),
+    expect(new Set(manifests.map((response) => response.url()))).toEqual(
+      new Set(REMOTE_NAMES.map((name) => `${shell.origin}/remotes/${name}/${current[name]}/mf-manifest.json`)),
     );
-    const remoteFiles = responses.filter((response) => REMOTE_NAMES.some((name) => response.url().startsWith(remotes[name].origin)));
+    const remoteFiles = responses.filter((response) => new URL(response.url()).pathname.startsWith('/remotes/'));
     expect(remoteFiles.length).toBeGreaterThan(REMOTE_NAMES.length * 2);
     for (const response of remoteFiles) {
-      expect([response.url(), response.status(), response.headers()['access-control-allow-origin']]).toEqual([response.url(), 200, shell.origin]);
+      expect([response.url(), response.status(), response.headers()['cache-control']]).toEqual([response.url(), 200, IMMUTABLE]);
     }
 
-    // Each file nginx served (the shell's and the remotes') carries the API's cache rule for its name.
-    const staticFiles = responses.filter((response) => {
+    // Each of the shell's own files nginx served carries the API's cache rule for its name.
+    const shellFiles = responses.filter((response) => {
       const url = new URL(response.url());
-      return /\.[a-z0-9]+$/i.test(url.pathname) && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/media/');
+      return /\.[a-z0-9]+$/i.test(url.pathname) && !/^\/(api|media|remotes)\//.test(url.pathname);
     });
-    expect(staticFiles.length).toBeGreaterThan(remoteFiles.length);
-    for (const response of staticFiles) {
+    expect(shellFiles.length).toBeGreaterThan(0);
+    for (const response of shellFiles) {
       const { pathname } = new URL(response.url());
       expect([pathname, response.headers()['cache-control']]).toEqual([pathname, cacheControlFor(pathname)]);
     }
     expect(failed).toEqual([]);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
+  });
+
+  it('publishes a build once: an app’s container started again with the same build adds no release', async () => {
+    const before = await releasesOf('blog');
+    await remotes.blog.stop();
+    remotes.blog = await startStaticApp({
+      folder: folderOf('blog'),
+      env: { SHELL_ORIGIN: shell.origin, RELEASE_API: apis[1]!.baseUrl, RELEASE_APP: 'blog', RELEASE_TOKEN: tokenOf('blog') },
+    });
+    expect(remotes.blog.output()).toMatch(/release of blog \(current\): .*"kind":"kept"/);
+    expect(await releasesOf('blog')).toEqual(before);
+  });
+
+  it('leaves an app’s container unhealthy, its nginx serving and nothing released, when the release API refuses its build', async () => {
+    const before = await releasesOf('forms');
+    // The blog team's token for the forms app: refused (403), and final (not tried again).
+    const refused = await startStaticApp({
+      folder: folderOf('forms'),
+      env: { SHELL_ORIGIN: shell.origin, RELEASE_API: apis[0]!.baseUrl, RELEASE_APP: 'forms', RELEASE_TOKEN: tokenOf('blog') },
+      untilHealthy: false,
+    });
+    try {
+      await eventually('the refusal logged', async () => refused.output(), (output) => output.includes('release of forms refused (403)'), 10_000);
+      expect(refused.healthy()).toBe(false);
+      expect((await fetch(`${refused.origin}/healthz`)).status).toBe(204);
+      expect(await releasesOf('forms')).toEqual(before);
+    } finally {
+      await refused.stop();
+    }
+  });
+
+  it('takes a team’s upload through the shell’s nginx: a whole build, streamed to the API, which checks the token first', async () => {
+    const before = await releasesOf('blog');
+    // The blog's build with one line more in its stats: a build no release holds yet.
+    const build = path.join(workDir, 'blog-build');
+    cpSync(path.join(ROOT, 'mfe-blog', 'dist'), build, { recursive: true });
+    appendFileSync(path.join(build, 'mf-stats.json'), '\n');
+    const output = await releaseCli('blog', '--dist', build, '--stage', '--site', shell.origin, '--token', tokenOf('blog'));
+    expect(output).toContain(`${shell.origin}/?preview=`);
+    const after = await releasesOf('blog');
+    expect([after.releases.length, after.current]).toEqual([before.releases.length + 1, before.current]);
+    // Without a token nothing is read or stored: refused at once.
+    const anonymous = await fetch(`${shell.origin}/api/releases/blog/builds`, { method: 'POST', headers: { 'content-type': 'application/gzip' }, body: new Uint8Array(1024 * 1024) });
+    expect(anonymous.status).toBe(401);
+    expect((await releasesOf('blog')).releases).toHaveLength(after.releases.length);
   });
 
   it('sends precompressed files and never a source map, a server bundle or a build stamp', async () => {
@@ -147,7 +220,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     expect(await template.text()).not.toContain('id="root"></div>');
   });
 
-  it('hands /api, pages (with their status) and covers to the API, remotes rendered on the server from their builds', async () => {
+  it('hands /api, pages (with their status) and covers to the API, remotes rendered on the server from their releases', async () => {
     const health = await fetch(`${shell.origin}/api/health`);
     expect([health.status, ((await health.json()) as { status: string }).status]).toEqual([200, 'ok']);
     const missing = await fetch(`${shell.origin}/no-such-page`);
@@ -158,7 +231,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     const page = await fetch(`${shell.origin}/blog/${post.id}`);
     const html = await page.text();
     expect(page.status).toBe(200);
-    // The blog remote's own markup (from the build its nginx left in the builds folder) and meta.
+    // The blog remote's own markup (from the release its entrypoint published) and meta.
     expect(html).toContain(`data-remote-module="blog/BlogPostPage"`);
     expect(html).toContain(OLD_BACK_LINK);
     expect(html).toMatch(new RegExp(`<meta property="og:title" content="[^"]*${post.title.slice(0, 12)}`));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -16,7 +15,7 @@ import { tarball } from '../api/test/helpers/tarballs';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
-import { freePort, ROOT, startSite, type RunningSite } from './support/site';
+import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
 
 // Two API processes (`npm run serve`) that share nothing but a PostgreSQL database and an S3 store
 // (s3rver): each has its own data folder and its own RELEASE_CACHE_DIR. Teams release through the
@@ -116,22 +115,6 @@ async function startSiteProxy(port: number, backends: () => [number, number]): P
     server.listen(port, '127.0.0.1', () => resolve());
   });
   return proxy;
-}
-
-/**
- * `npm run release -- <args>` as a team runs it on its own machine (`--site`, `--token`), without
- * blocking this process: the proxy it calls through runs here.
- */
-function releaseCli(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'release', '--silent', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`release ${args.join(' ')} failed (${code}):\n${stdout}\n${stderr}`))));
-  });
 }
 
 // ---- Builds and archives ----

@@ -150,3 +150,20 @@ export function runRelease(site: RunningSite, ...args: string[]): string {
   if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
+
+/**
+ * `npm run release -- <args>` as a team runs it on its own machine (with `--site` and `--token`,
+ * nothing of a site's settings), without blocking this process (a proxy it calls through may run
+ * here); resolves with what it printed, or rejects with its output.
+ */
+export function releaseCli(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', 'release', '--silent', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`release ${args.join(' ')} failed (${code}):\n${stdout}\n${stderr}`))));
+  });
+}

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +9,14 @@ import { freePort, ROOT } from './site';
 export interface StaticAppOptions {
   /** The app's folder in the repo (`shell`, `mfe-blog`…). */
   folder: string;
-  /** The variables its container gets (SHELL_ORIGIN, API_UPSTREAMS, BUILDS_DIR…). */
+  /** The variables its container gets (SHELL_ORIGIN, API_UPSTREAMS, RELEASE_API…). */
   env: Record<string, string>;
   port?: number;
+  /**
+   * Whether to wait until the container's health check passes (nginx answers and, with
+   * RELEASE_API, the build is published); false: until nginx answers.
+   */
+  untilHealthy?: boolean;
 }
 
 export interface RunningStaticApp {
@@ -19,6 +24,10 @@ export interface RunningStaticApp {
   port: number;
   /** NGINX_RUN_DIR: the shell's page cache is its `pages` folder. */
   runDir: string;
+  /** The container's health check (`static-app-entrypoint health`) passes now. */
+  healthy(): boolean;
+  /** What the entrypoint and nginx wrote to standard error so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -26,32 +35,31 @@ export interface RunningStaticApp {
  * Runs a static app the way its container does: Debian's nginx started by the image's entrypoint
  * script, with the repo's templates, on 127.0.0.1.
  */
-export async function startStaticApp({ folder, env, port: wanted }: StaticAppOptions): Promise<RunningStaticApp> {
+export async function startStaticApp({ folder, env, port: wanted, untilHealthy = true }: StaticAppOptions): Promise<RunningStaticApp> {
   const port = wanted ?? (await freePort());
   const workDir = mkdtempSync(path.join(os.tmpdir(), `agency-nginx-${folder}-`));
   const confDir = path.join(workDir, 'conf');
   const runDir = path.join(workDir, 'run');
   cpSync(path.join(ROOT, NGINX_COMMON_DIR), confDir, { recursive: true });
   cpSync(path.join(ROOT, folder === 'shell' ? SITE_TEMPLATES.shell : SITE_TEMPLATES.remote), path.join(confDir, SITE_TEMPLATE_NAME));
-  const child = spawn(path.join(ROOT, ENTRYPOINT), [], {
-    env: {
-      // Debian puts nginx in /usr/sbin, which a non-root PATH may lack.
-      PATH: `${process.env.PATH}:/usr/sbin`,
-      APP_FOLDER: folder,
-      APP_ROOT: path.join(ROOT, folder, 'dist'),
-      LISTEN_PORT: String(port),
-      NGINX_CONF_DIR: confDir,
-      NGINX_RUN_DIR: runDir,
-      // In a container nginx runs as its image's user; here the master may be root.
-      ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const containerEnv = {
+    // Debian puts nginx in /usr/sbin, which a non-root PATH may lack.
+    PATH: `${process.env.PATH}:/usr/sbin`,
+    APP_FOLDER: folder,
+    APP_ROOT: path.join(ROOT, folder, 'dist'),
+    LISTEN_PORT: String(port),
+    NGINX_CONF_DIR: confDir,
+    NGINX_RUN_DIR: runDir,
+    // In a container nginx runs as its image's user; here the master may be root.
+    ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
+    ...env,
+  };
+  const child = spawn(path.join(ROOT, ENTRYPOINT), [], { env: containerEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
+  const healthy = () => spawnSync(path.join(ROOT, ENTRYPOINT), ['health'], { env: containerEnv, timeout: 5_000 }).status === 0;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -59,20 +67,23 @@ export async function startStaticApp({ folder, env, port: wanted }: StaticAppOpt
     }
     rmSync(workDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 10_000;
+  // Publishing takes a few seconds: the upload, then every file stored and checked.
+  const deadline = Date.now() + (untilHealthy ? 60_000 : 10_000);
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
       throw new Error(`nginx of ${folder} exited (${child.exitCode}):\n${output}`);
     }
-    const healthy = await fetch(`${origin}/healthz`).then(
-      (response) => response.status === 204,
-      () => false,
-    );
-    if (healthy) return { origin, port, runDir, stop };
+    const ready = untilHealthy
+      ? healthy()
+      : await fetch(`${origin}/healthz`).then(
+          (response) => response.status === 204,
+          () => false,
+        );
+    if (ready) return { origin, port, runDir, healthy, output: () => output, stop };
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`nginx of ${folder} did not answer on ${origin}:\n${output}`);
+      throw new Error(`nginx of ${folder} did not become ${untilHealthy ? 'healthy' : 'ready'} on ${origin}:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,12 +1,20 @@
 #!/bin/sh
 # Starts the nginx of one static app (the shell or a remote), in its container or on a test machine:
-#   1. leaves a copy of the app's build in BUILDS_DIR, if set, for the API to render pages with;
-#   2. renders the nginx configuration in NGINX_CONF_DIR from the environment (envsubst);
+#   1. renders the nginx configuration in NGINX_CONF_DIR from the environment (envsubst);
+#   2. with RELEASE_API set, publishes the app's build through the site's release API (in the
+#      background, so nginx serves meanwhile), as RELEASE_APP with RELEASE_TOKEN, by RELEASE_POLICY;
 #   3. runs nginx in the foreground.
 set -eu
 
-# `static-app-entrypoint health`: the container's health check (nginx answers its /healthz).
+: "${NGINX_RUN_DIR:=/tmp/nginx}"
+# What became of the publication: `published` (or the build was released already), `refused`.
+PUBLISH_STATE="$NGINX_RUN_DIR/release-state"
+
+# `static-app-entrypoint health`: the container's health check: nginx answers its /healthz and,
+# with RELEASE_API set, the build was published (a refused build leaves the container unhealthy,
+# so `docker compose up --wait` and an orchestrator's rolling update see it).
 if [ "${1:-}" = health ]; then
+  if [ -n "${RELEASE_API:-}" ] && [ "$(cat "$PUBLISH_STATE" 2>/dev/null)" != published ]; then exit 1; fi
   exec bash -c 'exec 3<>"/dev/tcp/127.0.0.1/${LISTEN_PORT:-8080}" && printf "GET /healthz HTTP/1.0\r\n\r\n" >&3 && head -n 1 <&3 | grep -q " 204 "'
 fi
 
@@ -14,8 +22,6 @@ fi
 : "${APP_ROOT:=/srv/app}"
 : "${LISTEN_PORT:=8080}"
 : "${NGINX_CONF_DIR:=/etc/agency-nginx}"
-# Rendered configuration, pid and temp files: a folder a non-root user can write.
-: "${NGINX_RUN_DIR:=/tmp/nginx}"
 # The shell's API upstream: `host:port` entries separated by spaces, one per API process.
 # - One failure takes a process out for 5 s (then one request tries it again): a crashed one
 #   costs one request's timeout, not one per request.
@@ -31,15 +37,11 @@ for server in ${API_UPSTREAMS:-}; do
 done
 API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}${API_BACKUP_SERVERS}"
 SHELL_ORIGIN="${SHELL_ORIGIN:-}"
-# Hashed files missing from this build are looked up in the build before it (its copy in
-# BUILDS_DIR), so a page opened before a deploy still loads its lazy chunks.
-PREVIOUS_BUILD_ROOT="$APP_ROOT"
-if [ -n "${BUILDS_DIR:-}" ]; then PREVIOUS_BUILD_ROOT="$BUILDS_DIR/$APP_FOLDER/previous"; fi
-export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN PREVIOUS_BUILD_ROOT
+export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN
 
 # Every variable a template uses must have a value: an empty CORS origin or upstream would start a
 # server that silently fails the browser.
-VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN PREVIOUS_BUILD_ROOT"
+VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN"
 for name in $VARIABLES; do
   if cat "$NGINX_CONF_DIR"/* | grep -qF "\${$name}"; then
     eval "value=\${$name}"
@@ -53,30 +55,66 @@ for name in $VARIABLES; do
   fi
 done
 
-# The API renders every page on the server from the apps' builds. A new copy is switched in by
-# renaming a symlink, so a render never reads half a build; `previous` points at the copy before
-# (for renders still reading it and for old chunks, see above), older ones go.
-if [ -n "${BUILDS_DIR:-}" ]; then
-  target="$BUILDS_DIR/$APP_FOLDER"
-  copy="build-$(date -u +%Y%m%dT%H%M%SZ)-$$"
-  mkdir -p "$target"
-  cp -R "$APP_ROOT" "$target/$copy"
-  if [ -L "$target/dist" ]; then
-    ln -sfn "$(readlink "$target/dist")" "$target/previous.next"
-  else
-    ln -sfn "$copy" "$target/previous.next"
-  fi
-  mv -T "$target/previous.next" "$target/previous"
-  ln -sfn "$copy" "$target/dist.next"
-  mv -T "$target/dist.next" "$target/dist"
-  find "$target" -mindepth 1 -maxdepth 1 -name 'build-*' | sort | head -n -2 | xargs -r rm -rf
+# RELEASE_API: the site's API as this container reaches it (compose: http://api:8080). The build is
+# uploaded as a .tar.gz of APP_ROOT with `unlessKept=true`, so a container started again with a
+# build some kept release holds publishes nothing new. RELEASE_POLICY: `current` (the default:
+# published and made current), `stage` (a preview link, in the log) or `canary:<percent>`.
+# Connection errors, 5xx and a concurrent change (another app's release landed meanwhile) are
+# tried again; any other refusal (the compatibility gate, a bad token) is logged and final.
+release_query=""
+if [ -n "${RELEASE_API:-}" ]; then
+  : "${RELEASE_APP:?RELEASE_APP must name the app in the release API (shell, home, blog, forms)}"
+  : "${RELEASE_TOKEN:?RELEASE_TOKEN must be a release token for $RELEASE_APP}"
+  case "${RELEASE_POLICY:-current}" in
+    current) release_query="action=publish" ;;
+    stage) release_query="action=stage" ;;
+    canary:[0-9]*) release_query="action=canary&share=${RELEASE_POLICY#canary:}" ;;
+    *) echo "RELEASE_POLICY must be current, stage or canary:<percent>, got \"${RELEASE_POLICY}\"" >&2; exit 1 ;;
+  esac
 fi
 
+publish_build() {
+  url="${RELEASE_API%/}/api/releases/$RELEASE_APP/builds?$release_query&unlessKept=true"
+  archive="$NGINX_RUN_DIR/release.tar.gz"
+  answer="$NGINX_RUN_DIR/release-answer.json"
+  tar -czf "$archive" -C "$APP_ROOT" .
+  delay=1
+  while :; do
+    status=$(curl --silent --show-error --output "$answer" --write-out '%{http_code}' --max-time 300 \
+      --request POST --header "authorization: Bearer $RELEASE_TOKEN" --header 'content-type: application/gzip' \
+      --data-binary "@$archive" "$url") || status=000
+    case "$status" in
+      2??)
+        echo "release of $RELEASE_APP (${RELEASE_POLICY:-current}): $(cat "$answer")" >&2
+        echo published > "$PUBLISH_STATE"
+        break ;;
+      000 | 5?? | 409)
+        if [ "$status" = 409 ] && ! grep -q '"CONCURRENT_CHANGE"' "$answer"; then
+          echo "release of $RELEASE_APP refused ($status): $(cat "$answer")" >&2
+          echo refused > "$PUBLISH_STATE"
+          break
+        fi
+        echo "release of $RELEASE_APP: the release API answered ${status} (000: no answer), trying again in ${delay} s" >&2
+        sleep "$delay"
+        delay=$((delay < 8 ? delay * 2 : 10)) ;;
+      *)
+        echo "release of $RELEASE_APP refused ($status): $(cat "$answer" 2>/dev/null)" >&2
+        echo refused > "$PUBLISH_STATE"
+        break ;;
+    esac
+  done
+  rm -f "$archive" "$answer"
+}
+
 mkdir -p "$NGINX_RUN_DIR"
+rm -f "$PUBLISH_STATE"
 envsubst_list=$(for name in $VARIABLES; do printf '${%s} ' "$name"; done)
 for file in "$NGINX_CONF_DIR"/*; do
   envsubst "$envsubst_list" < "$file" > "$NGINX_RUN_DIR/$(basename "$file" .template)"
 done
+
+# Published meanwhile: the process stays a child of nginx, which reaps it when it ends.
+if [ -n "$release_query" ]; then publish_build & fi
 
 # NGINX_EXTRA_GLOBALS: main-context directives for this machine, e.g. `user root;` when nginx runs
 # as root outside a container.
