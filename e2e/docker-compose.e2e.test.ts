@@ -5,9 +5,11 @@ import {
   FEDERATION_REGISTRY,
   JOB_APPLICATION_FORM_ID,
   RELEASE_BUCKET_COOKIE,
+  RELEASE_BUCKETS,
   REMOTE_NAMES,
   SECTION_IDS,
   TOAST_MESSAGES,
+  UNRELEASED,
   VACANCIES,
   type BlogPostSummary,
   type RemoteName,
@@ -17,10 +19,10 @@ import {
 import { eventually } from '../api/test/helpers/eventually';
 import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
-import { ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
+import { COMPOSE_FILES, ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
 import { fillContact, submit } from './support/forms';
 import { describeStream, runLeadStream } from './support/lead-stream';
-import { freePort } from './support/site';
+import { freePort, releaseCli } from './support/site';
 
 // docker-compose.yml and docker-compose.dev.yml run for real: images built from a copy of the repo,
 // every service started by `docker compose` on a Docker engine, the site driven in Chromium. The
@@ -33,6 +35,12 @@ const PROJECT = 'agency-compose-e2e';
 /** What the blog's back link says after the edit made in the development overlay. */
 const DEV_BACK_LINK = 'На головну (зміна з розробки)';
 const CONTACT_EMAIL = 'compose.e2e@kava.lviv.ua';
+/** What the blog's back link says in the build released as a canary. */
+const CANARY_BACK_LINK = 'До новин (канарковий випуск)';
+/** The blog's release token docker-compose.yml gives its container and the API without a .env. */
+const BLOG_RELEASE_TOKEN = 'dev-blog-compose';
+/** The static apps' services: the shell and each remote (its folder). */
+const STATIC_APPS = [FEDERATION_REGISTRY.host.folder, ...REMOTE_NAMES.map((name) => FEDERATION_REGISTRY.remotes[name].folder)];
 const APPLICATION_EMAIL = 'marta.compose@example.com';
 
 /** The host port variable of an app's container (`mfe-blog` → MFE_BLOG_PORT), as the compose files name it. */
@@ -73,6 +81,11 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     return JSON.parse(json) as Record<string, unknown>[];
   }
 
+  /** The releases every visitor without a canary's cookie gets now. */
+  async function currentReleases(): Promise<RemotesDocument> {
+    return (await (await fetch(`${site()}/remotes.json`)).json()) as RemotesDocument;
+  }
+
   async function newestPost(): Promise<BlogPostSummary> {
     const [post] = (await (await fetch(`${site()}/api/blog?limit=1`)).json()) as BlogPostSummary[];
     return post!;
@@ -86,15 +99,25 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     return page;
   }
 
-  it('starts every service healthy, the API as two replicas', async () => {
+  it('starts every service healthy (each app once its build is published), the API as two replicas, sharing no volume with any app', async () => {
     const services = (await project.compose(['config', '--services'])).trim().split('\n');
     const containers = await project.containers();
     expect(new Set(containers.map((container) => container.Service))).toEqual(new Set(services));
     for (const { Name, State, Health } of containers) expect([Name, State, Health]).toEqual([Name, 'running', 'healthy']);
     expect(containers.filter((container) => container.Service === 'api')).toHaveLength(2);
+
+    const volumes = await project.volumes();
+    const serviceOf = (name: string) => containers.find((container) => container.Name === name)!.Service;
+    const apiVolumes = new Set(Object.entries(volumes).flatMap(([name, mounted]) => (serviceOf(name) === 'api' ? mounted : [])));
+    expect(apiVolumes.size).toBeGreaterThan(0);
+    for (const app of STATIC_APPS) {
+      const mounted = Object.entries(volumes).flatMap(([name, list]) => (serviceOf(name) === app ? list : []));
+      expect([app, mounted.filter((volume) => apiVolumes.has(volume))]).toEqual([app, []]);
+    }
   });
 
-  it('composes the page from the shell and three remotes, each from its own container, with data from the API', async () => {
+  it('composes the page from the releases the shell and three remotes published from their containers, with data from the API', async () => {
+    const releases = await currentReleases();
     const services = (await (await fetch(`${site()}/api/services`)).json()) as Service[];
     const post = await newestPost();
     const page = await watchedPage();
@@ -107,8 +130,13 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await serviceCards.first().waitFor();
     await expect(serviceCards.count()).resolves.toBe(services.length);
 
+    // Each remote from its release's URL on the site, as the API serves it from the release store.
     const manifests = page.responses.filter((response) => response.url().endsWith('/mf-manifest.json'));
-    expect(new Set(manifests.map((response) => new URL(response.url()).origin))).toEqual(new Set(REMOTE_NAMES.map(remoteOrigin)));
+    expect(new Set(manifests.map((response) => response.url()))).toEqual(
+      new Set(REMOTE_NAMES.map((name) => `${site()}/remotes/${name}/${releases.remotes[name].release}/mf-manifest.json`)),
+    );
+    expect(Object.values(releases.remotes).map((remote) => remote.release)).not.toContain(UNRELEASED);
+    expect(releases.shell.release).not.toBe(UNRELEASED);
     expect(page.failed).toEqual([]);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
@@ -346,8 +374,9 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await project.startContainer(valkey!.Name);
   });
 
-  it('deploys a rebuilt blog alone: the next visitor gets it, an open page keeps its chunks, no other container restarts', async () => {
+  it('releases a rebuilt blog alone: the next visitor gets it, an open page keeps its chunks, no other container restarts', async () => {
     const post = await newestPost();
+    const releasedBefore = (await currentReleases()).remotes.blog.release;
     const othersBefore = await project.lives();
     const blogContainer = Object.keys(othersBefore).find((name) => name.includes('-mfe-blog-'))!;
     const blogBefore = othersBefore[blogContainer]!;
@@ -388,10 +417,11 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     expect([next.failed, next.consoleErrors]).toEqual([[], []]);
     await next.context().close();
 
-    // The page opened before the deploy loads the post page's chunk of the build it started with.
+    // The page opened before the deploy loads the post page's chunk of the release it started with.
+    expect((await currentReleases()).remotes.blog.release).not.toBe(releasedBefore);
     const oldCode = openBefore.waitForResponse((response) => BLOG_POST_PAGE_CODE.test(response.url()));
     await postLink.click();
-    expect([(await oldCode).status(), new URL((await oldCode).url()).origin]).toEqual([200, remoteOrigin('blog')]);
+    expect([(await oldCode).status(), (await oldCode).url().startsWith(`${site()}/remotes/blog/${releasedBefore}/`)]).toEqual([200, true]);
     await openBefore.getByRole('link', { name: OLD_BACK_LINK }).waitFor();
     expect([openBefore.failed, openBefore.consoleErrors]).toEqual([[], []]);
     await openBefore.context().close();
@@ -403,13 +433,41 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     expect(after).toEqual<Record<string, ContainerLife>>(othersBefore);
   });
 
-  it('keeps every lead through `docker compose down` and `up`', async () => {
+  it('makes a blog container started with canary:50 a canary that `npm run release -- blog --status` shows from outside, and `--rollback` takes back', async () => {
+    const current = (await currentReleases()).remotes.blog.release;
+    changeBlogSource(project.dir, NEW_BACK_LINK, CANARY_BACK_LINK);
+    await project.timed('docker compose build mfe-blog (canary)', () => project.compose(['build', 'mfe-blog']));
+    await project.timed('docker compose up -d --wait --no-deps mfe-blog, MFE_BLOG_RELEASE_POLICY=canary:50', () =>
+      project.compose(['up', '--detach', '--wait', '--no-deps', 'mfe-blog'], COMPOSE_FILES, { MFE_BLOG_RELEASE_POLICY: 'canary:50' }),
+    );
+    // As a team runs it on its own machine: through the site's nginx, with the blog's token.
+    const asTeam = (...args: string[]) => releaseCli('blog', ...args, '--site', site(), '--token', BLOG_RELEASE_TOKEN);
+    const status = await asTeam('--status');
+    const candidate = /^Canary: (\S+) for 50 % of visitors/m.exec(status)?.[1];
+    expect(candidate).toBeDefined();
+    expect(candidate).not.toBe(current);
+    // Half of the buckets get the candidate, the other half the current release.
+    const blogFor = async (bucket: number) =>
+      ((await (await fetch(`${site()}/remotes.json`, { headers: { cookie: `${RELEASE_BUCKET_COOKIE}=${bucket}` } })).json()) as RemotesDocument).remotes.blog.release;
+    expect([await blogFor(0), await blogFor(RELEASE_BUCKETS - 1)]).toEqual([candidate, current]);
+
+    expect(await asTeam('--rollback')).toContain(`Rolled back blog candidate ${candidate}: every visitor gets ${current}`);
+    await eventually('every bucket back on the current release', () => Promise.all([blogFor(0), blogFor(RELEASE_BUCKETS - 1)]), (served) => served.every((id) => id === current), 5_000);
+    expect(await asTeam('--status')).not.toMatch(/^Canary:/m);
+  });
+
+  it('keeps every lead and release through `docker compose down` and `up`; the apps’ containers publish nothing new', async () => {
     const leads = { contact: await exported('contact'), applications: await exported('applications') };
     expect(leads.contact.length + leads.applications.length).toBeGreaterThanOrEqual(2);
+    const releases = await currentReleases();
+    const kept = await releaseCli('blog', '--list', '--site', site(), '--token', BLOG_RELEASE_TOKEN);
     await project.timed('docker compose down', () => project.compose(['down']));
     expect(await project.containers()).toEqual([]);
     await project.timed('docker compose up -d --wait (again)', () => project.compose(['up', '--detach', '--wait']));
     expect({ contact: await exported('contact'), applications: await exported('applications') }).toEqual(leads);
+    // Each container's build is a kept release already (the blog's, the canary rolled back above).
+    expect(await currentReleases()).toEqual(releases);
+    expect(await releaseCli('blog', '--list', '--site', site(), '--token', BLOG_RELEASE_TOKEN)).toBe(kept);
   });
 
   it('runs one team’s app in development with its API, and an edit reaches the open page', async () => {
@@ -429,9 +487,10 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
 
     const page = await watchedPage();
     await page.goto(`${blogDev}/#/blog/${post.id}`);
-    await page.getByRole('link', { name: NEW_BACK_LINK }).waitFor({ timeout: 120_000 });
+    // The source as the last test left it: the canary's.
+    await page.getByRole('link', { name: CANARY_BACK_LINK }).waitFor({ timeout: 120_000 });
     await page.getByRole('heading', { level: 1 }).waitFor();
-    changeBlogSource(project.dir, NEW_BACK_LINK, DEV_BACK_LINK);
+    changeBlogSource(project.dir, CANARY_BACK_LINK, DEV_BACK_LINK);
     await project.timed('development overlay: an edit reaches the open page', () =>
       page.getByRole('link', { name: DEV_BACK_LINK }).waitFor({ timeout: 120_000 }),
     );

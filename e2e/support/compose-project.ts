@@ -96,13 +96,16 @@ export class ComposeProject {
     readonly env: Record<string, string>,
   ) {}
 
-  /** Runs `docker compose <args>` and returns its standard output; fails with the end of its output. */
-  async compose(args: string[], files = COMPOSE_FILES): Promise<string> {
+  /**
+   * Runs `docker compose <args>` and returns its standard output; fails with the end of its output.
+   * `env`: variables for this command only, over the project's.
+   */
+  async compose(args: string[], files = COMPOSE_FILES, env: Record<string, string> = {}): Promise<string> {
     const fileArgs = files.flatMap((file) => ['-f', file]);
     try {
       const { stdout } = await run('docker', ['compose', '-p', this.name, ...fileArgs, ...args], {
         cwd: this.dir,
-        env: { ...process.env, ...this.env },
+        env: { ...process.env, ...this.env, ...env },
         maxBuffer: 64 * 1024 * 1024,
       });
       return stdout;
@@ -129,19 +132,32 @@ export class ComposeProject {
     return output.startsWith('[') ? (JSON.parse(output) as ComposeContainer[]) : output.split('\n').map((line) => JSON.parse(line) as ComposeContainer);
   }
 
-  /** Each running container's identity, start time and restart count, by container name. */
-  async lives(): Promise<Record<string, ContainerLife>> {
+  /** `docker inspect` of every container: the fields `format` prints (space-separated), by container name. */
+  private async inspectEach(format: string): Promise<Record<string, string[]>> {
     const containers = await this.containers();
-    const { stdout } = await run('docker', ['inspect', '--format', '{{.Name}} {{.Id}} {{.State.StartedAt}} {{.RestartCount}}', ...containers.map((c) => c.ID)]);
+    const { stdout } = await run('docker', ['inspect', '--format', `{{.Name}} ${format}`, ...containers.map((c) => c.ID)]);
     return Object.fromEntries(
       stdout
         .trim()
         .split('\n')
         .map((line) => {
-          const [name, id, startedAt, restartCount] = line.split(' ');
-          return [name!.replace(/^\//, ''), { id: id!, startedAt: startedAt!, restartCount: Number(restartCount) }];
+          const [name, ...fields] = line.trim().split(' ');
+          return [name!.replace(/^\//, ''), fields];
         }),
     );
+  }
+
+  /** Each running container's identity, start time and restart count, by container name. */
+  async lives(): Promise<Record<string, ContainerLife>> {
+    const fields = await this.inspectEach('{{.Id}} {{.State.StartedAt}} {{.RestartCount}}');
+    return Object.fromEntries(
+      Object.entries(fields).map(([name, [id, startedAt, restartCount]]) => [name, { id: id!, startedAt: startedAt!, restartCount: Number(restartCount) }]),
+    );
+  }
+
+  /** The named volumes mounted into each running container, by container name. */
+  volumes(): Promise<Record<string, string[]>> {
+    return this.inspectEach('{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}');
   }
 
   /** Stops a container with `docker stop`: SIGTERM, as an orchestrator does before replacing it. */

@@ -10,11 +10,13 @@ import { ENTRYPOINT, NGINX_COMMON_DIR, NGINX_CONF_DIR, SITE_TEMPLATE_NAME, SITE_
 const ROOT = path.resolve(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const apps = require('../webpack/apps.js') as {
-  HOST: { folder: string; devPort: number };
+  HOST: { id: string; folder: string; devPort: number };
   API: { folder: string; devPort: number };
   REMOTES: { id: string; folder: string; devPort: number; urlVariable: string }[];
 };
 const STATIC_APPS = [apps.HOST.folder, ...apps.REMOTES.map((remote) => remote.folder)];
+/** The name the release API knows each static app's folder by (`mfe-blog` → `blog`). */
+const RELEASE_NAMES: Record<string, string> = Object.fromEntries([apps.HOST, ...apps.REMOTES].map((app) => [app.folder, app.id]));
 const APP_FOLDERS = [...STATIC_APPS, apps.API.folder];
 const DEV_PORTS = [apps.HOST, apps.API, ...apps.REMOTES].map((app) => app.devPort);
 /** The Node lines `engines.node` supports (`^22.13.0 || ^24.0.0` → 22, 24). */
@@ -58,6 +60,9 @@ function withDefaults(value: string): string {
 }
 
 const hostPort = (mapping: PortMapping) => Number(withDefaults(mapping.published));
+
+/** The prefix of an app’s own variables in the compose file (`mfe-blog` → `MFE_BLOG`). */
+const variablePrefix = (folder: string) => folder.toUpperCase().replace(/-/g, '_');
 
 interface Stage {
   from: string;
@@ -109,9 +114,9 @@ describe('docker-compose.yml', () => {
     expect(withProfiles.map(([name, service]) => [name, service.profiles])).toEqual([['prometheus', ['monitoring']]]);
   });
 
-  it('starts the API on a healthy database and store, and the site on a healthy API', () => {
+  it('starts the API on a healthy database and store, and every app (which publishes through it) on a healthy API', () => {
     expect(services.api!.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, valkey: { condition: 'service_healthy' } });
-    expect(services[apps.HOST.folder]!.depends_on).toEqual({ api: { condition: 'service_healthy' } });
+    for (const folder of STATIC_APPS) expect([folder, services[folder]!.depends_on]).toEqual([folder, { api: { condition: 'service_healthy' } }]);
     expect(services.postgres!.volumes).toContain('pgdata:/var/lib/postgresql/data');
     expect(Object.keys(compose.volumes ?? {})).toContain('pgdata');
   });
@@ -144,19 +149,35 @@ describe('docker-compose.yml', () => {
     for (const mapping of mappings) expect(mapping.host_ip).toBe('${PUBLISH_ADDRESS:-}');
   });
 
-  it('tells the API (and so the browser) each remote’s address where its service publishes it', () => {
-    const environment = services.api!.environment!;
-    for (const remote of apps.REMOTES) {
-      const [port] = services[remote.folder]!.ports!.map(hostPort);
-      expect(withDefaults(environment[remote.urlVariable]!)).toBe(`http://localhost:${port}/mf-manifest.json`);
-      expect(withDefaults(services[remote.folder]!.environment!.SHELL_ORIGIN!)).toBe('http://localhost:8080');
+  it('publishes each app’s build through the API’s release API, with a token the API accepts for that app alone', () => {
+    const api = services.api!;
+    // RELEASE_TOKENS as the API gets it without a .env: `name=app,app:token …`.
+    const provisioned = withDefaults(api.environment!.RELEASE_TOKENS!)
+      .split(/\s+/)
+      .map((entry) => /^([^=]+)=([^:]*):(.+)$/.exec(entry)!)
+      .map(([, , appList, token]) => ({ apps: appList!.split(','), token: token! }));
+    const apiPort = readDockerfile(apps.API.folder).at(-1)!.lines.find((line) => line.startsWith('ENV '))!.match(/\bPORT=(\d+)/)![1];
+    for (const folder of STATIC_APPS) {
+      const environment = services[folder]!.environment!;
+      expect([folder, environment.RELEASE_API]).toEqual([folder, `http://api:${apiPort}`]);
+      expect([folder, withDefaults(environment.RELEASE_POLICY!)]).toEqual([folder, 'current']);
+      const token = withDefaults(environment.RELEASE_TOKEN!);
+      // A development token (the API takes `dev-…` ones only on localhost), for this app alone.
+      expect([folder, token]).toEqual([folder, expect.stringMatching(/^dev-/)]);
+      expect([folder, provisioned.filter((entry) => entry.token === token).map((entry) => entry.apps)]).toEqual([folder, [[RELEASE_NAMES[folder]]]]);
+      // Overridable per app, for a public site's real tokens.
+      expect([folder, environment.RELEASE_TOKEN]).toEqual([folder, `\${${variablePrefix(folder)}_RELEASE_TOKEN:-${token}}`]);
     }
+    expect(provisioned).toHaveLength(STATIC_APPS.length);
   });
 
-  it('hands every static app’s build to the API through one volume, read-only for the API', () => {
-    for (const folder of STATIC_APPS) expect([folder, services[folder]!.volumes]).toEqual([folder, ['builds:/builds']]);
-    expect(services.api!.volumes).toContain('builds:/builds:ro');
-    expect(services.api!.environment).toMatchObject({ STATIC_ROOT: '/builds', REMOTE_BUILDS_DIR: '/builds' });
+  it('shares no volume between the API and any app’s container; the release store is a volume of the API’s', () => {
+    for (const folder of STATIC_APPS) expect([folder, services[folder]!.volumes]).toEqual([folder, undefined]);
+    const apiImage = readDockerfile(apps.API.folder).at(-1)!.lines.filter((line) => line.startsWith('ENV ')).join(' ');
+    const store = /\bRELEASE_STORE=file:(\S+)/.exec(apiImage)![1];
+    expect(services.api!.volumes).toContain(`release-store:${store}`);
+    expect(withDefaults(services.api!.environment!.RELEASE_STORE!)).toBe(`file:${store}`);
+    expect(Object.keys(compose.volumes ?? {})).toContain('release-store');
   });
 });
 
@@ -218,7 +239,11 @@ describe.each(APP_FOLDERS)('%s/Dockerfile', (folder) => {
         ]),
       );
       expect(final.lines).toContain(`COPY --from=build /app/${folder}/dist /srv/app`);
-      expect(final.lines.find((line) => line.startsWith('ENV '))).toContain(`APP_FOLDER=${folder}`);
+      const env = final.lines.find((line) => line.startsWith('ENV '));
+      expect(env).toContain(`APP_FOLDER=${folder}`);
+      // The name the release API knows the app by, and curl, with which the entrypoint publishes.
+      expect(env).toContain(`RELEASE_APP=${RELEASE_NAMES[folder]}`);
+      expect(final.lines.find((line) => line.startsWith('RUN apt-get'))).toMatch(/\bcurl\b/);
     });
   }
 });
