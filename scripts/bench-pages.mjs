@@ -7,18 +7,22 @@
 //     GET /api/services;
 //   - the same pages through the shell's nginx (its image's configuration and page cache, Debian's
 //     nginx on this machine), if nginx is installed.
+// The same with every app served from releases, as production serves them: published through the
+// release API into the file store, and into an S3 store (s3rver, the S3 API server the tests use),
+// each also measured for a new blog release: how long until a page shows it, and that first page.
 // Last, what one call for a page's data costs in-process (Fastify's inject) and over loopback HTTP.
 // Options: --duration <s> (default 8), --connections <n> (default 20), --misses <n> (default 10),
 // --baseline <folder>: first the same with the API and the shell's nginx configuration of another
 // checkout (an earlier commit, its shared and api workspaces built), serving this checkout's
-// front-end builds: before and after in one run.
+// front-end builds as releases its own release command published: before and after in one run.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { hasNginx, startApi, startShellNginx, stop } from './bench-servers.mjs';
+import { apiSettings, hasNginx, startApi, startS3rver, startShellNginx, stop } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +37,13 @@ const DURATION = option('duration', 8);
 const CONNECTIONS = option('connections', 20);
 const MISSES = option('misses', 10);
 const BASELINE = textOption('baseline') && path.resolve(textOption('baseline'));
+const NEW_RELEASES = 5;
+
+/** The apps and their build folders in this checkout, shell first. */
+const APPS = { shell: 'shell', home: 'mfe-home', blog: 'mfe-blog', forms: 'mfe-forms' };
+/** A team token the benchmark's API accepts for every app (a production-length secret: the site is not local). */
+const RELEASE_TOKEN = `bench-${'0123456789abcdef'.repeat(3)}`;
+const RELEASE_TOKENS = `bench=${Object.keys(APPS).join(',')}:${RELEASE_TOKEN}`;
 
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 // A browser's navigation, as browsers send it (the server counts those as page views).
@@ -101,8 +112,6 @@ async function measureMisses(base, databaseFile) {
     db.prepare('UPDATE blog_posts SET title = ? WHERE id = 1').run(title);
     db.close();
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const figures = (values) => ({ median: median(values), max: Math.max(...values) });
   return {
     byPage: Object.fromEntries(Object.entries(samples).map(([url, values]) => [url, figures(values)])),
     visibleAfter: figures(visibleAfter),
@@ -113,16 +122,7 @@ async function measureMisses(base, databaseFile) {
 async function measureDataTransport(workDir) {
   const { buildApp } = requireFromApi('./dist/app.js');
   const { loadConfig } = requireFromApi('./dist/config/index.js');
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'warn',
-    SITE_URL: 'https://khvylia.example',
-    DATABASE_URL: `sqlite:${path.join(workDir, 'transport.sqlite')}`,
-    RELEASES_DIR: path.join(workDir, 'transport-releases'),
-    RELEASE_STORE: `file:${path.join(workDir, 'transport-release-store')}`,
-    RELEASE_CACHE_DIR: path.join(workDir, 'transport-release-cache'),
-    MEDIA_DIR: path.join(workDir, 'transport-media'),
-  });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', ...apiSettings(fs.mkdtempSync(path.join(workDir, 'transport-'))) });
   const app = await buildApp({ config });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${app.server.address().port}`;
@@ -144,23 +144,108 @@ async function measureDataTransport(workDir) {
   }
 }
 
+/**
+ * Publishes `dir` as a release of `app`: through the release API (a .tar.gz upload with the team
+ * token, as a team's CI or container does), or with the release command of the checkout at
+ * `cliRoot` beside the API (the only way before the release API).
+ */
+async function publish(api, app, dir, { cliRoot, dataDir }) {
+  if (cliRoot) {
+    const run = spawnSync(process.execPath, [path.join(cliRoot, 'api/dist/cli/release.js'), app, '--dist', dir], {
+      cwd: cliRoot,
+      env: { ...process.env, ...apiSettings(dataDir) },
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`release ${app} failed:\n${run.stdout}\n${run.stderr}`);
+    return;
+  }
+  const archive = spawnSync('tar', ['-czf', '-', '-C', dir, '.'], { maxBuffer: 256 * 1024 * 1024 }).stdout;
+  const response = await fetch(`${api.base}/api/releases/${app}/builds?action=publish`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${RELEASE_TOKEN}`, 'content-type': 'application/gzip' },
+    body: archive,
+  });
+  if (!response.ok) throw new Error(`release ${app}: ${response.status} ${await response.text()}`);
+}
+
+/** The releases /remotes.json names, once every app is served from one (the server reads them within a second). */
+async function servedReleases(base) {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const document = await (await fetch(`${base}/remotes.json`)).json();
+    const releases = { shell: document.shell.release, ...Object.fromEntries(Object.entries(document.remotes).map(([name, remote]) => [name, remote.release])) };
+    if (!Object.values(releases).includes('dist')) return releases;
+    await sleep(50);
+  }
+  throw new Error('the releases were not served within 5 s');
+}
+
+/** The blog release a page's HTML was rendered with (its blog slots' data-remote-release). */
+const blogReleaseIn = (html) => /data-remote-module="blog\/[^"]*"[^>]*data-remote-release="([^"]+)"|data-remote-release="([^"]+)"[^>]*data-remote-module="blog\//.exec(html)?.slice(1).find(Boolean);
+
+/**
+ * A new blog release (the build with its stats file changed, so a build no release holds) while
+ * /blog/1 is asked for every 20 ms: how long after the release was published the page shows it,
+ * and that first page's own time (it renders with the new release's server bundle, fetched from
+ * the store first where the store is not a local folder).
+ */
+async function measureNewReleases(api, publishing, workDir) {
+  const visibleAfter = [];
+  const firstPage = [];
+  const variant = fs.mkdtempSync(path.join(workDir, 'blog-variant-'));
+  fs.cpSync(path.join(root, APPS.blog, 'dist'), variant, { recursive: true });
+  const get = async () => {
+    const started = performance.now();
+    const html = await (await fetch(`${api.base}/blog/1`, { headers: PAGE_HEADERS })).text();
+    return { release: blogReleaseIn(html), ms: performance.now() - started };
+  };
+  for (let round = 0; round < NEW_RELEASES; round += 1) {
+    const before = (await get()).release;
+    fs.appendFileSync(path.join(variant, 'mf-stats.json'), '\n');
+    await publish(api, 'blog', variant, publishing);
+    const publishedAt = performance.now();
+    for (;;) {
+      const page = await get();
+      if (page.release && page.release !== before) {
+        visibleAfter.push(performance.now() - publishedAt);
+        firstPage.push(page.ms);
+        break;
+      }
+      if (performance.now() - publishedAt > 10_000) throw new Error('a new blog release did not show within 10 s');
+      await sleep(20);
+    }
+  }
+  return { visibleAfter: figures(visibleAfter), firstPage: figures(firstPage) };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const figures = (values) => ({ median: median(values), max: Math.max(...values) });
+
 async function main() {
   buildIfStale();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-pages-'));
   const nginx = hasNginx();
   if (!nginx) console.error('nginx is not installed (apt-get install -y nginx libnginx-mod-http-brotli-static): its rows are skipped');
+  const s3 = await startS3rver(workDir, 'bench-releases');
   const modes = [
-    ...(BASELINE ? [{ label: `before (${path.basename(BASELINE)})`, env: {}, apiRoot: BASELINE }] : []),
+    ...(BASELINE ? [{ label: `before (${path.basename(BASELINE)}): releases`, env: {}, apiRoot: BASELINE, releases: { cliRoot: BASELINE } }] : []),
     { label: 'page cache off', env: { PAGE_CACHE_MAX_MB: '0' } },
     { label: 'page cache on', env: {} },
+    { label: 'releases, file store', env: { RELEASE_TOKENS }, releases: {} },
+    { label: 'releases, S3 store', env: { RELEASE_TOKENS, RELEASE_STORE: 's3://bench-releases/site', ...s3.env }, releases: {} },
   ];
   const rows = [];
   const misses = [];
+  const newReleases = [];
   try {
     for (const [index, mode] of modes.entries()) {
       const dataDir = fs.mkdtempSync(path.join(workDir, `api-${index}-`));
       const api = await startApi(dataDir, mode);
       try {
+        if (mode.releases) {
+          console.error(`… ${mode.label}: publishing every app`);
+          for (const [app, folder] of Object.entries(APPS)) await publish(api, app, path.join(root, folder, 'dist'), { ...mode.releases, dataDir });
+          await servedReleases(api.base);
+        }
         // First, while nothing else ran: on a real site misses are rare, so the code that renders
         // is not kept hot by the requests around them.
         console.error(`… ${mode.label}: a post edited`);
@@ -168,6 +253,10 @@ async function main() {
         for (const target of TARGETS) {
           console.error(`… ${mode.label}: ${target.url}`);
           rows.push({ mode: mode.label, server: 'API', url: target.url, ...(await load(api.base, target)) });
+        }
+        if (mode.releases) {
+          console.error(`… ${mode.label}: new blog releases`);
+          newReleases.push({ mode: mode.label, ...(await measureNewReleases(api, { ...mode.releases, dataDir }, workDir)) });
         }
         if (nginx) {
           const proxy = await startShellNginx(workDir, api.port, { siteRoot: mode.apiRoot ?? root });
@@ -200,8 +289,13 @@ async function main() {
     for (const { mode, byPage, visibleAfter } of misses) {
       console.log(`| ${mode} | ${cell(visibleAfter)} | ${PAGES.map((url) => cell(byPage[url])).join(' | ')} |`);
     }
+    console.log(`\nA new blog release (${NEW_RELEASES} times), /blog/1 asked every 20 ms: until the page shows it, and that first page; median / slowest, ms\n`);
+    console.log('| Releases | shown after | first page |');
+    console.log('|---|---:|---:|');
+    for (const { mode, visibleAfter, firstPage } of newReleases) console.log(`| ${mode} | ${cell(visibleAfter)} | ${cell(firstPage)} |`);
     console.log(`\nOne call for a page's data (GET /api/blog/1): inject ${transport.inject.toFixed(3)} ms, loopback HTTP ${transport.loopback.toFixed(3)} ms`);
   } finally {
+    await stop(s3.child);
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 }

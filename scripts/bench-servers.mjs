@@ -25,27 +25,29 @@ export async function waitFor(url, child) {
 export async function startApi(dataDir, { env = {}, apiRoot = root } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const databaseFile = path.join(dataDir, 'bench.sqlite');
   const child = spawn(process.execPath, [path.join(apiRoot, 'api/dist/server.js')], {
-    env: {
-      ...process.env,
-      STATIC_ROOT: root,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SITE_URL: 'https://khvylia.example',
-      DATABASE_URL: `sqlite:${databaseFile}`,
-      // No release of the checkout's data/ is served or written: the build folders are measured.
-      RELEASES_DIR: path.join(dataDir, 'releases'),
-      RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
-      RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
-      MEDIA_DIR: path.join(dataDir, 'media'),
-      ...env,
-    },
+    env: { ...process.env, ...apiSettings(dataDir), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitFor(`${base}/api/health`, child);
-  return { child, base, port, databaseFile };
+  return { child, base, port, databaseFile: path.join(dataDir, 'bench.sqlite') };
+}
+
+/**
+ * What a benchmark's API (and a release command run beside it) reads: this checkout's front-end
+ * builds, and a fresh SQLite database (`bench.sqlite`), release store, release cache and media
+ * folder in `dataDir`, so no release of the checkout's data/ is served or written.
+ */
+export function apiSettings(dataDir) {
+  return {
+    STATIC_ROOT: root,
+    SITE_URL: 'https://khvylia.example',
+    DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+    RELEASES_DIR: path.join(dataDir, 'releases'),
+    RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
+    RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
+    MEDIA_DIR: path.join(dataDir, 'media'),
+  };
 }
 
 /** Stops a server with SIGTERM and resolves once it has exited. */
@@ -103,4 +105,30 @@ export function startShellNginx(workDir, apiPort, { siteRoot = root } = {}) {
     env: { API_UPSTREAMS: `127.0.0.1:${apiPort}` },
     readyPath: '/healthz',
   });
+}
+
+/**
+ * s3rver (an S3 API server, the one the tests use) on a free port of 127.0.0.1, its data in
+ * `workDir`, with the bucket `bucket`; `env` is what the API needs to use it.
+ */
+export async function startS3rver(workDir, bucket) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(workDir, 's3rver-'));
+  // Its ListObjectsV2 continuation tokens use DES, which OpenSSL 3 keeps in its legacy provider.
+  const script = path.join(root, 'node_modules/s3rver/bin/s3rver.js');
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, '--directory', dataDir, '--address', '127.0.0.1', '--port', String(port), '--silent', '--configure-bucket', bucket], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`s3rver exited (${child.exitCode})`);
+    // Any HTTP answer (403 without credentials) means it listens.
+    if (await fetch(endpoint).then(() => true, () => false)) break;
+    if (attempt > 100) throw new Error('s3rver did not answer');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    env: { S3_ENDPOINT: endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', S3_FORCE_PATH_STYLE: 'true' },
+  };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../api/scripts/embedded-postgres.mjs';
-import { hasNginx, startAppNginx, stop, waitFor } from './bench-servers.mjs';
+import { apiSettings, hasNginx, startAppNginx, stop, waitFor } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,12 +31,8 @@ async function startApi(workDir) {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: `sqlite:${path.join(workDir, 'bench.sqlite')}`,
       // No release of the checkout's data/ is served or written: the build folders are measured.
-      RELEASES_DIR: path.join(workDir, 'releases'),
-      RELEASE_STORE: `file:${path.join(workDir, 'release-store')}`,
-      RELEASE_CACHE_DIR: path.join(workDir, 'release-cache'),
-      MEDIA_DIR: path.join(workDir, 'media'),
+      ...apiSettings(workDir),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
