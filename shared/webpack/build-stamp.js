@@ -41,22 +41,16 @@ function validDate(value) {
 }
 
 /**
- * What `dist`'s stamp says (JSON, or a plain ISO time from older builds); each part undefined when
- * it does not say, the whole undefined without a readable stamp.
- * @param {string} dist
+ * What a stamp's text says (JSON, or a plain ISO time from older builds); each part undefined when
+ * it does not say, the whole undefined when the text is not a stamp.
+ * @param {string} text
  * @returns {{ builtAt?: Date, revision?: string } | undefined}
  */
-function readBuildStamp(dist) {
-  let text;
+function parseBuildStamp(text) {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return { builtAt: validDate(trimmed) };
   try {
-    text = fs.readFileSync(path.join(dist, STAMP_FILE), 'utf8').trim();
-  } catch {
-    // No stamp (a build not made by build-if-stale).
-    return undefined;
-  }
-  if (!text.startsWith('{')) return { builtAt: validDate(text) };
-  try {
-    const parsed = JSON.parse(text);
+    const parsed = JSON.parse(trimmed);
     const revision = typeof parsed.revision === 'string' && parsed.revision ? parsed.revision : undefined;
     return { builtAt: validDate(parsed.builtAt), revision };
   } catch {
@@ -64,4 +58,20 @@ function readBuildStamp(dist) {
   }
 }
 
-module.exports = { STAMP_FILE, gitRevision, writeBuildStamp, readBuildStamp };
+/**
+ * What `dist`'s stamp says (see parseBuildStamp); undefined without a readable stamp.
+ * @param {string} dist
+ * @returns {{ builtAt?: Date, revision?: string } | undefined}
+ */
+function readBuildStamp(dist) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(dist, STAMP_FILE), 'utf8');
+  } catch {
+    // No stamp (a build not made by build-if-stale).
+    return undefined;
+  }
+  return parseBuildStamp(text);
+}
+
+module.exports = { STAMP_FILE, gitRevision, writeBuildStamp, parseBuildStamp, readBuildStamp };

@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import { entryFile, type AppName } from '../releases/apps';
-import { BUILD_STAMP } from '../releases/release-id';
+import { regularFiles } from '../releases/build-folder';
+import { BUILD_STAMP, parseBuildStamp, type BuildStamp } from '../releases/release-id';
 
 /**
  * A built app as CI uploads it: a gzip-compressed tarball of its `dist` folder's contents. What
@@ -34,12 +35,6 @@ export const RELEASE_ARCHIVE_TYPES = ['application/gzip', 'application/x-gzip'] 
 
 /** A release holds a few hundred files: far more entries than this is not a dist folder. */
 export const DEFAULT_MAX_FILES = 10_000;
-
-/** What the build stamp (`.build-stamp`, shared/webpack/build-stamp.js) says of the build. */
-export interface BuildStamp {
-  builtAt?: Date;
-  revision?: string;
-}
 
 export interface ReleaseArchive {
   /** Path relative to the dist folder (`assets/logo.svg`) → content; the build stamp excluded. */
@@ -260,38 +255,4 @@ function checkEntryFile(app: AppName, files: Map<string, Buffer>): void {
   const nested = [...files.keys()].filter((file) => file.endsWith(`/${entry}`)).sort((a, b) => a.split('/').length - b.split('/').length)[0];
   const hint = nested ? ` (it has ${nested}: archive the folder's contents, not the folder itself)` : '';
   throw new ArchiveError(400, `a ${app} build needs ${entry} at its root: is this the app's dist folder?${hint}`);
-}
-
-/**
- * Reads the stamp as shared/webpack/build-stamp.js's readBuildStamp does: JSON
- * `{ "builtAt", "revision" }`, or a plain ISO time from older builds; undefined when unreadable.
- */
-function parseBuildStamp(text: string): BuildStamp | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return { builtAt: validDate(trimmed) };
-  try {
-    const parsed = JSON.parse(trimmed) as { builtAt?: unknown; revision?: unknown };
-    const revision = typeof parsed.revision === 'string' && parsed.revision ? parsed.revision : undefined;
-    return { builtAt: validDate(parsed.builtAt), revision };
-  } catch {
-    return undefined;
-  }
-}
-
-function validDate(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-/** The regular files under `dir`, as sorted `/`-separated relative paths; links and special files skipped. */
-async function regularFiles(dir: string, prefix = ''): Promise<string[]> {
-  const found: string[] = [];
-  const entries = await fs.readdir(path.join(dir, prefix), { withFileTypes: true });
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) found.push(...(await regularFiles(dir, relative)));
-    else if (entry.isFile()) found.push(relative);
-  }
-  return found;
 }

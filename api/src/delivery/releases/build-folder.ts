@@ -3,11 +3,15 @@ import path from 'node:path';
 import type { ReleaseBuild } from './commands';
 import { BUILD_STAMP, filesTime, readBuildStamp } from './release-id';
 
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
+/**
+ * The regular files under `dir`, as sorted `/`-separated relative paths. Symbolic links and
+ * special files are skipped, so nothing outside the folder is ever taken into a release.
+ */
+export async function regularFiles(dir: string, prefix = ''): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await fs.readdir(path.join(dir, prefix), { withFileTypes: true })) {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) files.push(...(await filesUnder(dir, relative)));
+    if (entry.isDirectory()) files.push(...(await regularFiles(dir, relative)));
     else if (entry.isFile()) files.push(relative);
   }
   return files.sort();
@@ -24,7 +28,7 @@ export async function readBuildFolder(dist: string): Promise<ReleaseBuild> {
     throw new Error(`${dist} does not exist: build the app first, or name its build with --dist`);
   }
   const files = new Map<string, Buffer>();
-  for (const file of await filesUnder(dist)) {
+  for (const file of await regularFiles(dist)) {
     if (file !== BUILD_STAMP) files.set(file, await fs.readFile(path.join(dist, file)));
   }
   const stamp = readBuildStamp(dist);

@@ -2,18 +2,26 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+/** What a build stamp says of the build: when it was built, from which revision. */
+export interface BuildStamp {
+  builtAt?: Date;
+  revision?: string;
+}
+
 /** The build stamp's reader (shared/webpack/build-stamp.js, which build-if-stale writes with). */
 interface BuildStampModule {
   STAMP_FILE: string;
   gitRevision(repoRoot: string): string;
-  readBuildStamp(dist: string): { builtAt?: Date; revision?: string } | undefined;
+  /** A stamp's text (the file's content, as an uploaded build carries it). */
+  parseBuildStamp(text: string): BuildStamp | undefined;
+  readBuildStamp(dist: string): BuildStamp | undefined;
 }
 
 const buildStamp = createRequire(__filename)('@agency/shared/webpack/build-stamp.js') as BuildStampModule;
 
 /** The file in a build folder that says when and from which revision it was built. */
 export const BUILD_STAMP = buildStamp.STAMP_FILE;
-export const { gitRevision, readBuildStamp } = buildStamp;
+export const { gitRevision, parseBuildStamp, readBuildStamp } = buildStamp;
 
 /**
  * The app version the build was made from: `metaData.buildInfo.buildVersion` of its
