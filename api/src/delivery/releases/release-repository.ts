@@ -129,26 +129,20 @@ export async function wasDecided(db: Db, app: AppName, id: string): Promise<bool
 }
 
 async function readApps(db: Db, apps: readonly AppName[]): Promise<Map<AppName, AppReleases>> {
-  const [stateRows, releaseRows, eventRows] = await Promise.all([
+  const [stateRows, releaseRows, eventRowsByApp] = await Promise.all([
     db.kysely.selectFrom('release_apps').selectAll().where('app', 'in', apps).execute(),
     db.kysely.selectFrom('releases').selectAll().where('app', 'in', apps).where('status', '=', 'stored').execute(),
-    // The newest EVENTS_KEPT of each app (apps are few: one query each would do, one is enough).
-    db.kysely
-      .selectFrom('release_events')
-      .selectAll()
-      .where('app', 'in', apps)
-      .orderBy('seq', 'desc')
-      .limit(EVENTS_KEPT * apps.length)
-      .execute(),
+    // The newest EVENTS_KEPT of each app, one query per app (apps are few): a busy app's events
+    // never crowd out a quiet one's.
+    Promise.all(apps.map((app) => db.kysely.selectFrom('release_events').selectAll().where('app', '=', app).orderBy('seq', 'desc').limit(EVENTS_KEPT).execute())),
   ]);
   const result = new Map<AppName, AppReleases>();
-  for (const app of apps) {
+  for (const [index, app] of apps.entries()) {
     const row = stateRows.find((candidate) => candidate.app === app);
     const history = parseJson(row?.history ?? null, `history of ${app}`);
     const candidate = parseJson(row?.candidate ?? null, `candidate of ${app}`);
-    const events = eventRows
-      .filter((event) => event.app === app && isDeliveryAction(event.action))
-      .slice(0, EVENTS_KEPT)
+    const events = eventRowsByApp[index]!
+      .filter((event) => isDeliveryAction(event.action))
       .reverse()
       .map((event): DeliveryEvent => ({ at: event.at, release: event.release, action: event.action as DeliveryEvent['action'], reason: event.reason, actor: event.actor }));
     const state: ReleaseState = row
