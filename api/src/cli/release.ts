@@ -37,7 +37,7 @@ import { migrateToLatest } from '../db/migrate';
 import { callReleaseApi, ReleaseApiError, type RemoteCommand } from './release-client';
 import { formatReleaseStatus } from './release-status-text';
 import { formatReleaseResult } from './release-text';
-import { runReleaseTokens, TOKENS_USAGE } from './release-tokens';
+import { runReleaseTokens } from './release-tokens';
 import { ARG_MESSAGES, parseCliArgs, processIo, reportUsage, terminalIo, UsageError, type Io, type ParsedValues } from './parse-cli-args';
 
 /**
@@ -76,7 +76,7 @@ export const USAGE = [
 type Action =
   | { kind: 'publish'; dist?: string; keep?: number }
   | { kind: 'stage'; dist?: string; keep?: number }
-  | { kind: 'canary'; dist?: string; id?: string; share: number; minViews: number; promoteAfter: number | null; keep?: number }
+  | Extract<RemoteCommand, { kind: 'canary' }>
   | { kind: 'abort' }
   | { kind: 'list' }
   | { kind: 'rollback' }
@@ -282,8 +282,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
     try {
       return await withDatabase(env, (db) => runReleaseTokens(argv.slice(1), db, io));
     } catch (error) {
-      const usageCode = reportUsage(error, TOKENS_USAGE, io);
-      if (usageCode !== undefined) return usageCode;
+      // runReleaseTokens reports its own usage errors and refusals: what is left is the database's.
       io.err(`Release tokens failed: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
