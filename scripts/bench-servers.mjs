@@ -43,10 +43,20 @@ export function apiSettings(dataDir) {
     STATIC_ROOT: root,
     SITE_URL: 'https://khvylia.example',
     DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
+    ...releaseSettings(dataDir),
+    MEDIA_DIR: path.join(dataDir, 'media'),
+  };
+}
+
+/**
+ * Release settings in `dataDir`: a RELEASES_DIR that does not exist (nothing imported) and a fresh
+ * release store and cache, so no release of the checkout's data/ is served or written.
+ */
+export function releaseSettings(dataDir) {
+  return {
     RELEASES_DIR: path.join(dataDir, 'releases'),
     RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
     RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
-    MEDIA_DIR: path.join(dataDir, 'media'),
   };
 }
 

@@ -16,6 +16,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { releaseSettings } from './bench-servers.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,10 +51,8 @@ async function startSite() {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${path.join(dataDir, 'agency.sqlite')}`,
-      // No release of the checkout's data/ is served or written: the build folders are measured.
-      RELEASES_DIR: path.join(dataDir, 'releases'),
-      RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
-      RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
+      // The build folders are measured, not releases.
+      ...releaseSettings(dataDir),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
