@@ -11,7 +11,7 @@ import { s3Client } from '../api/src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../api/src/delivery/artifacts/s3-store';
 import { packReleaseArchive } from '../api/src/delivery/release-api/release-archive';
 import { startS3Server, type S3Server } from '../api/test/helpers/s3-server';
-import { tarball } from '../api/test/helpers/tarballs';
+import { HOSTILE_BLOG_ARCHIVES, SMALLEST_BLOG_BUILD, tarball } from '../api/test/helpers/tarballs';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
@@ -475,29 +475,9 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
   });
 
   describe('a bad upload is refused with what is wrong, and nothing is stored', () => {
-    const BLOG_FILES = [
-      { name: 'mf-manifest.json', content: '{"name":"agency_blog","shared":[]}' },
-      { name: 'remoteEntry.js', content: 'var agency_blog; // crafted' },
-    ];
+    const BLOG_FILES = SMALLEST_BLOG_BUILD;
     const cases: [string, () => Promise<Buffer>, number, string | RegExp, string?][] = [
-      [
-        'not gzip (a plain tar)',
-        () => tarball(BLOG_FILES, { gzip: false }),
-        400,
-        "the release archive is not a gzip-compressed tar archive: send a .tar.gz of the app's dist folder",
-      ],
-      [
-        'with a path out of the release folder (../)',
-        () => tarball([...BLOG_FILES, { name: '../../escaped.js', content: 'x' }]),
-        400,
-        'the release archive\'s entry "../../escaped.js" escapes the release folder: its path goes up a folder (..)',
-      ],
-      [
-        'with a symbolic link',
-        () => tarball([...BLOG_FILES, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]),
-        400,
-        'the release archive\'s entry "passwd" is a symbolic link: a release holds regular files and folders only',
-      ],
+      ...HOSTILE_BLOG_ARCHIVES,
       [
         'without mf-manifest.json (the real build without it)',
         async () => {

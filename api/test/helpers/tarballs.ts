@@ -28,3 +28,34 @@ export async function tarball(entries: readonly TarEntry[], { gzip = true, trail
   const tarBytes = Buffer.concat(trailing ? [...chunks, trailing] : chunks);
   return gzip ? zlib.gzipSync(tarBytes) : tarBytes;
 }
+
+/** A blog build as small as the API takes: its entry file (the manifest) and its remote entry. */
+export const SMALLEST_BLOG_BUILD: readonly TarEntry[] = [
+  { name: 'mf-manifest.json', content: '{"name":"agency_blog","shared":[]}' },
+  { name: 'remoteEntry.js', content: 'var agency_blog; // crafted' },
+];
+
+/**
+ * Crafted blog uploads every layer that takes uploads refuses alike: what it is, the archive, the
+ * HTTP status and the message of the answer.
+ */
+export const HOSTILE_BLOG_ARCHIVES: readonly [string, () => Promise<Buffer>, number, string][] = [
+  [
+    'that is not gzip (a plain tar)',
+    () => tarball(SMALLEST_BLOG_BUILD, { gzip: false }),
+    400,
+    "the release archive is not a gzip-compressed tar archive: send a .tar.gz of the app's dist folder",
+  ],
+  [
+    'with a path out of the release folder (../)',
+    () => tarball([...SMALLEST_BLOG_BUILD, { name: '../../escaped.js', content: 'x' }]),
+    400,
+    'the release archive\'s entry "../../escaped.js" escapes the release folder: its path goes up a folder (..)',
+  ],
+  [
+    'with a symbolic link',
+    () => tarball([...SMALLEST_BLOG_BUILD, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]),
+    400,
+    'the release archive\'s entry "passwd" is a symbolic link: a release holds regular files and folders only',
+  ],
+];

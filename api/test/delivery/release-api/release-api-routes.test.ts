@@ -14,7 +14,7 @@ import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';
 import { setUpReleaseSuite, type FixtureBuild } from '../../helpers/releases';
 import { serverProcesses } from '../../helpers/server-process';
-import { tarball } from '../../helpers/tarballs';
+import { HOSTILE_BLOG_ARCHIVES, SMALLEST_BLOG_BUILD, tarball } from '../../helpers/tarballs';
 
 // The release API on a real server and database, over HTTP, as teams' CI calls it: a token per
 // call, builds uploaded as .tar.gz, the release commands' results as JSON. A refused call changes
@@ -327,17 +327,14 @@ describe('an uploaded build', () => {
 });
 
 
-/** A blog build as small as the API takes: its entry file (the manifest) and its remote entry. */
-const BLOG_FILES = [
-  { name: 'mf-manifest.json', content: '{"name":"agency_blog","shared":[]}' },
-  { name: 'remoteEntry.js', content: 'var agency_blog; // crafted' },
-];
+const BLOG_FILES = SMALLEST_BLOG_BUILD;
 
 describe('a bad upload', () => {
   const send = (archive: Buffer | string, { app = 'blog', contentType = 'application/gzip', token = opsToken }: { app?: string; contentType?: string; token?: string } = {}) =>
     call('POST', `/${app}/builds`, { body: archive, contentType, token });
 
   it.each([
+    ...HOSTILE_BLOG_ARCHIVES,
     [
       'without the entry file',
       () => tarball([BLOG_FILES[1]!]),
@@ -358,12 +355,6 @@ describe('a bad upload', () => {
       'shell',
     ],
     [
-      'with a path out of the release folder (../)',
-      () => tarball([...BLOG_FILES, { name: '../../escaped.js', content: 'x' }]),
-      400,
-      'the release archive\'s entry "../../escaped.js" escapes the release folder: its path goes up a folder (..)',
-    ],
-    [
       'with a path going up inside it (assets/../../)',
       () => tarball([...BLOG_FILES, { name: 'assets/../../escaped.js', content: 'x' }]),
       400,
@@ -375,13 +366,6 @@ describe('a bad upload', () => {
       400,
       'the release archive\'s entry "/etc/cron.d/x" escapes the release folder: its path is absolute',
     ],
-    [
-      'with a symbolic link',
-      () => tarball([...BLOG_FILES, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]),
-      400,
-      'the release archive\'s entry "passwd" is a symbolic link: a release holds regular files and folders only',
-    ],
-    ['that is not gzip (a plain tar)', () => tarball(BLOG_FILES, { gzip: false }), 400, /^the release archive is not a gzip-compressed tar archive: send a \.tar\.gz of the app's dist folder$/],
     ['that is gzip but no tar', async () => zlib.gzipSync(Buffer.from('just text, not a tarball '.repeat(40))), 400, /^the release archive is not a gzip-compressed tar archive: send a \.tar\.gz of the app's dist folder \(/],
     ['that is truncated', async () => (await tarball(BLOG_FILES)).subarray(0, 40), 400, /^the release archive is not a gzip-compressed tar archive/],
     [
