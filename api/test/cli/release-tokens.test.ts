@@ -1,25 +1,20 @@
 import { createHash } from 'node:crypto';
 import { formatTokenList, parseTokensArgs, runReleaseTokens } from '../../src/cli/release-tokens';
-import { createDatabase, type Database } from '../../src/db/connection';
-import { migrateToLatest } from '../../src/db/migrate';
+import type { Database } from '../../src/db/connection';
 import { revokeReleaseToken, verifyReleaseToken } from '../../src/delivery/release-api/release-tokens';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 
 // npm run release -- tokens …, run in-process on a real database (SQLite, then PostgreSQL).
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
 });
 
-afterEach(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterEach(() => testDb.close());
 
 interface Run {
   code: number;
@@ -156,10 +151,9 @@ describe('the tokens command', () => {
   });
 
   it('reports a database failure as a failure (exit 1)', async () => {
-    await db.destroy();
+    await db.destroy(); // testDb.close() in afterEach copes: destroy() runs only once.
     const run = await tokens('list');
     expect(run).toMatchObject({ code: 1, stdout: [] });
     expect(run.stderr[0]).toMatch(/^Release tokens failed: /);
-    db = createDatabase(testDb.url);
   });
 });

@@ -1,10 +1,9 @@
 import { ATTRIBUTION_KEYS } from '@agency/shared';
-import { createDatabase, type Database } from '../../src/db/connection';
-import { migrateToLatest } from '../../src/db/migrate';
+import type { Database } from '../../src/db/connection';
 import { insertContactMessage, insertJobApplication } from '../../src/leads/submissions/submissions-repository';
 import type { LeadPayload } from '../../src/leads/lead/lead-payload';
 import { enqueueLead, getOutboxEntry, markAttemptFailed, markDelivered } from '../../src/leads/outbox/outbox-repository';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 import { parseCsv } from '../helpers/csv';
 import { runTs } from '../helpers/server-process';
 
@@ -12,7 +11,7 @@ import { runTs } from '../helpers/server-process';
 // runs compiled) against a database filled here.
 jest.setTimeout(60_000);
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 
 const TRICKY_MESSAGE = 'Рядок 1, з комою; і крапкою з комою\nРядок 2 — "лапки" та емодзі 🎉';
@@ -26,9 +25,8 @@ const FACEBOOK_ATTRIBUTION = {
 };
 
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
   // An old message, written with an explicit timestamp, for --since.
   await db.kysely
     .insertInto('contact_messages')
@@ -70,10 +68,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterAll(() => testDb.close());
 
 function runCli(args: string[], databaseUrl = testDb.url): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   const child = runTs('src/cli/submissions.ts', args, { DATABASE_URL: databaseUrl });

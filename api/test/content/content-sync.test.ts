@@ -15,13 +15,13 @@ import { migrations } from '../../src/db/migrations';
 import { getBlogPost, listBlogPosts, listPublishedPostDates, readContentRevision } from '../../src/content/content-repository';
 import { REPO_CONTENT_DIR, startTestApp } from '../helpers/app';
 import { makeContentDir, writeArticle, writeCutJpeg, writePng } from '../helpers/articles';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { createTestDatabase, openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
 
 // Publishing from Markdown files into a real database (SQLite, then PostgreSQL).
 jest.setTimeout(60_000);
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 let options: SyncOptions;
 
@@ -38,15 +38,13 @@ const BODY = [
 ].join('\n');
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
   options = { contentDir: makeContentDir(), mediaDir: fs.mkdtempSync(path.join(os.tmpdir(), 'agency-media-')) };
 });
 
 afterEach(async () => {
-  await db.destroy();
-  await testDb.drop();
+  await testDb.close();
   fs.rmSync(options.contentDir, { recursive: true, force: true });
   fs.rmSync(options.mediaDir, { recursive: true, force: true });
 });

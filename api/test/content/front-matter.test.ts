@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { createDatabase, type Database } from '../../src/db/connection';
-import { migrateToLatest } from '../../src/db/migrate';
+import type { Database } from '../../src/db/connection';
 import { ARTICLE_LIMITS, ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from '../../src/content/front-matter';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 
 // Front matter rules, and their limits against the real blog_posts columns (SQLite, then PostgreSQL).
 
@@ -33,19 +32,15 @@ function refusal(fields: Record<string, unknown>): { field: string; message: str
 }
 
 describe('the limits', () => {
-  let testDb: TestDatabase;
+  let testDb: MigratedTestDatabase;
   let db: Database;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase();
-    db = createDatabase(testDb.url);
-    await migrateToLatest(db);
+    testDb = await openMigratedTestDatabase();
+    db = testDb.db;
   });
 
-  afterAll(async () => {
-    await db.destroy();
-    await testDb.drop();
-  });
+  afterAll(() => testDb.close());
 
   /** The declared size of each varchar column of blog_posts. */
   async function columnSizes(): Promise<Record<string, number>> {

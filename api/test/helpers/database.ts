@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Db } from '../../src/db/connection';
+import { createDatabase, type Database, type Db } from '../../src/db/connection';
+import { migrateToLatest } from '../../src/db/migrate';
 import type { DatabaseSchema } from '../../src/db/schema';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -51,6 +52,38 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+export interface MigratedTestDatabase {
+  url: string;
+  /** Open on `url`, the schema migrated to the latest version. */
+  db: Database;
+  /** Closes `db`, then removes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database at the latest schema, opened: what most tests start from. One per test file
+ * (beforeAll) or per test (beforeEach), so that no test sees another file's or test's rows; pair
+ * it with `close()` in the matching afterAll/afterEach.
+ */
+export async function openMigratedTestDatabase(): Promise<MigratedTestDatabase> {
+  const testDb = await createTestDatabase();
+  let db: Database | undefined;
+  // The connection goes first: dropping the database under open PostgreSQL clients would
+  // terminate them (pool errors), and SQLite's files would be removed under an open handle.
+  const close = async () => {
+    await db?.destroy();
+    await testDb.drop();
+  };
+  try {
+    db = createDatabase(testDb.url);
+    await migrateToLatest(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url: testDb.url, db, close };
 }
 
 /** How many rows a table holds (whatever the dialect returns a count as). */

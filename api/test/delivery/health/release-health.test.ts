@@ -1,36 +1,31 @@
 import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS, type TelemetryBatch } from '@agency/shared';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import type { Database } from '../../../src/db/connection';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../../../src/delivery/health/release-health';
 import { toMinute } from '../../../src/lib/minutes';
 import { ERROR_SAMPLES_PER_HOUR, PAGES_COUNTED_PER_CLIENT } from '../../../src/delivery/health/telemetry-limits';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
 import { pruneTelemetry } from '../../../src/delivery/health/telemetry-retention';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
 import { browserError, readTelemetry } from '../../helpers/telemetry';
 
 // Beacons go in through the recorder (as the route hands them over) with a fixed clock; the
 // report reads them back per release and window, on SQLite and on PostgreSQL.
 jest.setTimeout(30_000);
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 let now = 0;
 let recorder: TelemetryRecorder;
 const flushErrors: unknown[] = [];
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
   flushErrors.length = 0;
   recorder = new TelemetryRecorder(db, (error) => flushErrors.push(error), () => now);
 });
 
-afterEach(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterEach(() => testDb.close());
 
 const at = (iso: string) => (now = Date.parse(iso));
 const within = (value: number | null, expected: number) => value !== null && Math.abs(value - expected) / expected <= 0.04;

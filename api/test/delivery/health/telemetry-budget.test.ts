@@ -1,10 +1,9 @@
 import { randomId } from '@agency/shared';
 import { sql } from 'kysely';
 import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
 import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../../src/config/telemetry';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
 import { browserError } from '../../helpers/telemetry';
 
 // Every telemetry table stays within its row budget, the oldest rows going first, on SQLite and
@@ -15,22 +14,18 @@ jest.setTimeout(60_000);
 const SMALL: TelemetryBudget = { telemetry_minutes: 60, telemetry_error_minutes: 30, telemetry_errors: 10, telemetry_clients: 20, visit_sessions: 25 };
 const TABLES = Object.keys(TELEMETRY_BUDGET) as TelemetryTable[];
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 let now = Date.parse('2026-11-25T08:00:00Z');
 const pruned: [TelemetryTable, number][] = [];
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
   pruned.length = 0;
 });
 
-afterEach(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterEach(() => testDb.close());
 
 async function rows(table: TelemetryTable): Promise<number> {
   const row = await db.kysely.selectFrom(table).select(sql<number | string>`count(*)`.as('rows')).executeTakeFirstOrThrow();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import type { Database } from '../../../src/db/connection';
 import {
   createReleaseToken,
   listReleaseTokens,
@@ -10,23 +9,19 @@ import {
   revokeReleaseToken,
   verifyReleaseToken,
 } from '../../../src/delivery/release-api/release-tokens';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
 
 // The tokens teams' CI releases with, on a real database (SQLite, then PostgreSQL).
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 
 beforeEach(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
 });
 
-afterEach(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterEach(() => testDb.close());
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const at = (iso: string) => new Date(iso);

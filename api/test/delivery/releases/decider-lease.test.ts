@@ -1,19 +1,14 @@
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import type { Database } from '../../../src/db/connection';
 import { DeciderLease } from '../../../src/delivery/releases/decider-lease';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
 
-let testDb: TestDatabase;
+let testDb: MigratedTestDatabase;
 let db: Database;
 beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url);
-  await migrateToLatest(db);
+  testDb = await openMigratedTestDatabase();
+  db = testDb.db;
 });
-afterAll(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
+afterAll(() => testDb.close());
 
 describe('DeciderLease', () => {
   it('is held by one process at a time, renewed by its holder, and taken over only once it lapses', async () => {
