@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type StaticDecode, type TInteger, type TNumber, type TObject } from '@sinclair/typebox';
 import { TransformDecodeError, Value } from '@sinclair/typebox/value';
@@ -70,11 +71,29 @@ export function oneOf<const Choice extends string>(choices: readonly Choice[], f
 }
 
 /**
+ * A variable's text: `NAME` itself, or the contents of the file `NAME_FILE` names (a Docker or
+ * Kubernetes secret mounted as a file, so it is never in the environment that `docker inspect`
+ * and crash reports show), without its trailing line break. Both set is refused: which one wins
+ * would be a guess.
+ */
+function valueOf(name: string, env: Env): string {
+  const direct = env[name] ?? '';
+  const file = env[`${name}_FILE`]?.trim();
+  if (!file) return direct;
+  if (direct.trim() !== '') throw new Error(`${name} and ${name}_FILE are both set: set one of them`);
+  try {
+    return fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    throw new Error(`${name}_FILE names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): ${file}`);
+  }
+}
+
+/**
  * The variables `schema` names, read from `env` and decoded. A refused value fails with a message
  * that starts with the variable's name; other errors of a decoder pass as they are.
  */
 export function readEnv<Schema extends TObject>(schema: Schema, env: Env): StaticDecode<Schema> {
-  const values = Object.fromEntries(Object.keys(schema.properties).map((name) => [name, env[name] ?? '']));
+  const values = Object.fromEntries(Object.keys(schema.properties).map((name) => [name, valueOf(name, env)]));
   try {
     return Value.Decode(schema, values);
   } catch (error) {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, loadDeliveryConfig, loadTelemetryConfig, REPO_ROOT } from '../../src/config';
 import { openReleaseStorage } from '../../src/delivery/releases/release-storage';
@@ -91,6 +93,45 @@ describe('loadConfig', () => {
     ['250ms', 250],
   ])('reads the rate-limit window %s as %d ms', (value, ms) => {
     expect(loadConfig({ RATE_LIMIT_WINDOW: value }).rateLimitWindow).toBe(ms);
+  });
+});
+
+describe('secrets from files (NAME_FILE, as Docker and Kubernetes mount them)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-secrets-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const secret = (name: string, contents: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, contents);
+    return file;
+  };
+
+  it('reads any variable from the file NAME_FILE names, without its trailing line break', () => {
+    const config = loadConfig({
+      RELEASE_TOKENS_FILE: secret('release_tokens', 'blog-ci=blog:0123456789abcdef0123456789abcdef\n'),
+      METRICS_TOKEN_FILE: secret('metrics_token', 'scrape-me'),
+    });
+    expect(config.releaseTokens).toBe('blog-ci=blog:0123456789abcdef0123456789abcdef');
+    expect(config.metricsToken).toBe('scrape-me');
+  });
+
+  it('refuses a variable set both ways, and a file that cannot be read, naming the variable', () => {
+    const file = secret('metrics_token', 'one');
+    expect(() => loadConfig({ METRICS_TOKEN: 'two', METRICS_TOKEN_FILE: file })).toThrow('METRICS_TOKEN and METRICS_TOKEN_FILE are both set');
+    expect(() => loadConfig({ METRICS_TOKEN_FILE: path.join(dir, 'missing') })).toThrow(`METRICS_TOKEN_FILE names a file that cannot be read (ENOENT): ${path.join(dir, 'missing')}`);
+  });
+
+  it('puts DATABASE_PASSWORD (from its secret) into a postgres DATABASE_URL, escaped', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://agency@postgres:5432/agency', DATABASE_PASSWORD_FILE: secret('db_password', 'p@ss:w/rd\n') });
+    expect(config.databaseUrl).toBe('postgres://agency:p%40ss%3Aw%2Frd@postgres:5432/agency');
+    expect(new URL(config.databaseUrl).password).toBe(encodeURIComponent('p@ss:w/rd'));
+  });
+
+  it('refuses DATABASE_PASSWORD beside a URL that has one, or with SQLite', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@db/agency', DATABASE_PASSWORD: 'q' })).toThrow('DATABASE_URL has a password and DATABASE_PASSWORD is set too');
+    expect(() => loadConfig({ DATABASE_PASSWORD: 'q' })).toThrow('DATABASE_PASSWORD is only for a postgres:// DATABASE_URL');
   });
 });
 
