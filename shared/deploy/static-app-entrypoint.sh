@@ -22,20 +22,43 @@ fi
 : "${APP_ROOT:=/srv/app}"
 : "${LISTEN_PORT:=8080}"
 : "${NGINX_CONF_DIR:=/etc/agency-nginx}"
-# The shell's API upstream: `host:port` entries separated by spaces, one per API process.
+# The shell's API upstream: `host:port` entries separated by spaces. A name stands for every
+# address it resolves to: `api:8080` is every replica compose runs, `tasks.api:8080` every task of a
+# Swarm service. nginx resolves names only when it starts, so this script resolves them itself and,
+# every API_RESOLVE_INTERVAL seconds, again: when the addresses change (a replica replaced, moved to
+# another machine, scaled), the configuration is rendered again and nginx reloaded, gracefully.
+: "${API_RESOLVE_INTERVAL:=1}"
+# Each entry's addresses (IPv4), one `address:port` per line, sorted; empty while a name has none.
+resolve_upstreams() {
+  for server in ${API_UPSTREAMS:-}; do
+    getent ahostsv4 "${server%:*}" | awk -v port="${server##*:}" '{ print $1 ":" port }'
+  done | sort -u
+}
 # - One failure takes a process out for 5 s (then one request tries it again): a crashed one
 #   costs one request's timeout, not one per request.
 # - The same processes again as backups that are never taken out: when every process failed at
 #   once because of something they share (the database down: each answers 503), nginx would
 #   answer every request 502 "no live upstreams" for those 5 s; with the backups they keep being
 #   asked, and answer what they can (published content from their cache, 503 with Retry-After).
-API_UPSTREAM_SERVERS=""
-API_BACKUP_SERVERS=""
-for server in ${API_UPSTREAMS:-}; do
-  API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}server ${server} max_fails=1 fail_timeout=5s; "
-  API_BACKUP_SERVERS="${API_BACKUP_SERVERS}server ${server} backup max_fails=0; "
-done
-API_UPSTREAM_SERVERS="${API_UPSTREAM_SERVERS}${API_BACKUP_SERVERS}"
+upstream_servers() {
+  main="" backup=""
+  for server in $1; do
+    main="${main}server ${server} max_fails=1 fail_timeout=5s; "
+    backup="${backup}server ${server} backup max_fails=0; "
+  done
+  printf '%s%s' "$main" "$backup"
+}
+API_ADDRESSES=""
+if [ -n "${API_UPSTREAMS:-}" ]; then
+  # On Swarm the shell may start before any API task is up: a name with no address yet is waited for.
+  waited=0
+  until API_ADDRESSES=$(resolve_upstreams) && [ -n "$API_ADDRESSES" ]; do
+    [ $((waited % 10)) -eq 0 ] && echo "waiting for the API's addresses (${API_UPSTREAMS}) to resolve" >&2
+    waited=$((waited + 1))
+    sleep 1
+  done
+fi
+API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
 SHELL_ORIGIN="${SHELL_ORIGIN:-}"
 export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN
 
@@ -63,6 +86,11 @@ done
 # tried again; any other refusal (the compatibility gate, a bad token) is logged and final.
 release_query=""
 if [ -n "${RELEASE_API:-}" ]; then
+  # RELEASE_TOKEN_FILE: the token in a file (a Docker secret), never in the container's environment.
+  if [ -n "${RELEASE_TOKEN_FILE:-}" ]; then
+    [ -z "${RELEASE_TOKEN:-}" ] || { echo "RELEASE_TOKEN and RELEASE_TOKEN_FILE are both set: set one of them" >&2; exit 1; }
+    RELEASE_TOKEN=$(cat "$RELEASE_TOKEN_FILE") || { echo "RELEASE_TOKEN_FILE names a file that cannot be read: $RELEASE_TOKEN_FILE" >&2; exit 1; }
+  fi
   : "${RELEASE_APP:?RELEASE_APP must name the app in the release API (shell, home, blog, forms)}"
   : "${RELEASE_TOKEN:?RELEASE_TOKEN must be a release token for $RELEASE_APP}"
   case "${RELEASE_POLICY:-current}" in
@@ -109,13 +137,34 @@ publish_build() {
 mkdir -p "$NGINX_RUN_DIR"
 rm -f "$PUBLISH_STATE"
 envsubst_list=$(for name in $VARIABLES; do printf '${%s} ' "$name"; done)
-for file in "$NGINX_CONF_DIR"/*; do
-  envsubst "$envsubst_list" < "$file" > "$NGINX_RUN_DIR/$(basename "$file" .template)"
-done
-
-# Published meanwhile: the process stays a child of nginx, which reaps it when it ends.
-if [ -n "$release_query" ]; then publish_build & fi
+render_configuration() {
+  for file in "$NGINX_CONF_DIR"/*; do
+    envsubst "$envsubst_list" < "$file" > "$NGINX_RUN_DIR/$(basename "$file" .template)"
+  done
+}
+render_configuration
 
 # NGINX_EXTRA_GLOBALS: main-context directives for this machine, e.g. `user root;` when nginx runs
 # as root outside a container.
-exec nginx -e stderr -c "$NGINX_RUN_DIR/nginx.conf" -g "daemon off;${NGINX_EXTRA_GLOBALS:-}"
+NGINX_GLOBALS="daemon off;${NGINX_EXTRA_GLOBALS:-}"
+
+watch_upstreams() {
+  while sleep "$API_RESOLVE_INTERVAL"; do
+    now=$(resolve_upstreams) || continue
+    # No address at all (every task gone for a moment): the last ones are kept, and retried.
+    [ -n "$now" ] && [ "$now" != "$API_ADDRESSES" ] || continue
+    echo "the API's addresses changed to: $(echo $now)" >&2
+    API_ADDRESSES=$now
+    API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
+    export API_UPSTREAM_SERVERS
+    render_configuration
+    nginx -e stderr -c "$NGINX_RUN_DIR/nginx.conf" -g "$NGINX_GLOBALS" -s reload
+  done
+}
+
+# Both run meanwhile: the processes stay children of nginx, which reaps them when they end.
+if [ -n "$release_query" ]; then publish_build & fi
+# Only names can change their addresses.
+if printf '%s\n' ${API_UPSTREAMS:-} | grep -qvE '^[0-9.]+:[0-9]+$'; then watch_upstreams & fi
+
+exec nginx -e stderr -c "$NGINX_RUN_DIR/nginx.conf" -g "$NGINX_GLOBALS"
