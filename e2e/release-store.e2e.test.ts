@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, SECTION_IDS, UNRELEASED, type RemotesDocument } from '@agency/shared';
@@ -16,6 +15,7 @@ import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
 import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
+import { startSiteProxy, type SiteProxy } from './support/site-proxy';
 
 // Two API processes (`npm run serve`) that share nothing but a PostgreSQL database and an S3 store
 // (s3rver): each has its own data folder and its own RELEASE_CACHE_DIR. Teams release through the
@@ -44,78 +44,7 @@ const BLOG_TOKEN = randomBytes(32).toString('hex');
 /** Where the release store's objects live in the bucket. */
 const STORE_PREFIX = 'releases';
 
-// ---- A reverse proxy in front of both processes ----
-
 type Backend = 0 | 1;
-
-interface ProxiedRequest {
-  method: string;
-  url: string;
-  /** The request's Sec-Fetch-Dest: `document` for a navigation. */
-  dest: string | undefined;
-  backend: Backend;
-  status: number;
-}
-
-interface SiteProxy {
-  origin: string;
-  /**
-   * Which process answers a request; undefined: the next one in turn (round robin, request by
-   * request, whatever connection it came on).
-   */
-  route: (request: http.IncomingMessage) => Backend | undefined;
-  /** Every request answered so far, in the order the answers began. */
-  log: ProxiedRequest[];
-  close(): Promise<void>;
-}
-
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-/**
- * A reverse proxy on 127.0.0.1 forwarding each request to one of two ports. Request by request,
- * not connection by connection: a browser keeps its connections open, so per-connection routing
- * would send a whole page (or a whole test) to one process.
- */
-async function startSiteProxy(port: number, backends: () => [number, number]): Promise<SiteProxy> {
-  const agent = new http.Agent({ keepAlive: true });
-  let turn = 0;
-  const proxy: SiteProxy = {
-    origin: `http://127.0.0.1:${port}`,
-    route: () => undefined,
-    log: [],
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      agent.destroy();
-    },
-  };
-  const server = http.createServer((request, response) => {
-    const backend = proxy.route(request) ?? ((turn++ % 2) as Backend);
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
-    const upstream = http.request(
-      { host: '127.0.0.1', port: backends()[backend], path: request.url, method: request.method, headers, agent },
-      (answer) => {
-        proxy.log.push({
-          method: request.method ?? 'GET',
-          url: request.url ?? '/',
-          dest: request.headers['sec-fetch-dest'] as string | undefined,
-          backend,
-          status: answer.statusCode ?? 0,
-        });
-        const kept = Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name));
-        response.writeHead(answer.statusCode ?? 502, Object.fromEntries(kept) as http.OutgoingHttpHeaders);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return proxy;
-}
 
 // ---- Builds and archives ----
 
@@ -166,7 +95,7 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
     // One after the other: the first migrates the new database.
     sites.push(await startSite(env(caches[0]!)));
     sites.push(await startSite(env(caches[1]!)));
-    proxy = await startSiteProxy(proxyPort, () => [siteA().port, siteB().port]);
+    proxy = await startSiteProxy({ port: proxyPort, backends: () => [`127.0.0.1:${siteA().port}`, `127.0.0.1:${siteB().port}`] });
     db = createDatabase(postgres.url, { poolSize: 2 });
     bucketClient = s3Client(loadDeliveryConfig(s3.env).s3);
     store = new S3ArtifactStore({ bucket: s3.bucket, prefix: STORE_PREFIX, client: bucketClient });
@@ -341,7 +270,7 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
         if (request.url().includes('/remotes/blog/')) blogFiles.push(request.url());
       });
       const releases: string[] = [];
-      const documents: Backend[] = [];
+      const documents: number[] = [];
       for (const [pathname, target] of visits) {
         // Every other browser starts on B.
         const backend = ((target + visitor) % 2) as Backend;
