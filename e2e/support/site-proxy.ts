@@ -109,7 +109,11 @@ export async function startSiteProxy({ port, backends, connectTimeoutMs, downFor
       response.writeHead(answer.statusCode ?? 502, Object.fromEntries(kept) as http.OutgoingHttpHeaders);
       answer.pipe(response);
     });
+    let failed = false;
     const failedToConnect = () => {
+      // Once per try: a destroyed request reports its own error after the timer gave up on it.
+      if (failed) return;
+      failed = true;
       if (connected) return response.destroy();
       upstream.destroy();
       downUntil.set(address, Date.now() + downForMs);
