@@ -20,7 +20,7 @@ import { eventually } from '../api/test/helpers/eventually';
 import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { COMPOSE_FILES, ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
-import { fillContact, submit } from './support/forms';
+import { fillApplication, fillContact, submit } from './support/forms';
 import { describeStream, runLeadStream } from './support/lead-stream';
 import { freePort, releaseCli } from './support/site';
 
@@ -245,10 +245,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
     const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
     await application.getByText(vacancy.title, { exact: true }).waitFor();
-    await application.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
-    await application.getByLabel(/^Електронна пошта/).fill(APPLICATION_EMAIL);
-    await application.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
-    await application.getByLabel(/^Місто/).fill('Львів');
+    await fillApplication(application, APPLICATION_EMAIL);
     await submit(application, 'Надіслати заявку');
     await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
     expect(page.consoleErrors).toEqual([]);

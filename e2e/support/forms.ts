@@ -30,6 +30,14 @@ export async function fillContact(form: Locator, email: string): Promise<void> {
   await form.getByLabel(/^Повідомлення/).fill('Потрібне ведення Instagram для двох кавʼярень.');
 }
 
+/** Fills a job application's fields (the position chosen already) as Марта Гнатюк from Lviv. */
+export async function fillApplication(form: Locator, email: string): Promise<void> {
+  await form.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
+  await form.getByLabel(/^Електронна пошта/).fill(email);
+  await form.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
+  await form.getByLabel(/^Місто/).fill('Львів');
+}
+
 /** What the agency reads of conversion by source: the API's own `report` command, as JSON. */
 export async function conversionReport(site: { databaseUrl: string }): Promise<{ since: string; rows: Record<string, unknown>[] }> {
   const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', 'report', '--format', 'json'], {
