@@ -34,17 +34,29 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   profiles?: string[];
-  deploy?: { replicas?: number };
+  secrets?: string[];
+  deploy?: Deploy;
+}
+/** Swarm's part of a service (docker-stack.yml); compose reads `replicas` only. */
+interface Deploy {
+  replicas?: number | string;
+  mode?: string;
+  endpoint_mode?: string;
+  placement?: { constraints?: string[]; preferences?: { spread: string }[] };
+  update_config?: { order: string; failure_action: string; parallelism: number; monitor?: string };
+  rollback_config?: { order: string };
 }
 /** Compose's long port syntax: the container's port, the host's (a variable with a default) and address. */
 interface PortMapping {
   target: number;
   published: string;
-  host_ip: string;
+  host_ip?: string;
+  mode?: string;
 }
 interface ComposeFile {
   services: Record<string, Service>;
   volumes?: Record<string, unknown>;
+  secrets?: Record<string, { external?: boolean }>;
 }
 
 /** A compose file as compose reads it: YAML merge keys; the `!reset`/`!override` merge tags are read as plain values. */
@@ -178,6 +190,67 @@ describe('docker-compose.yml', () => {
     expect(services.api!.volumes).toContain(`release-store:${store}`);
     expect(withDefaults(services.api!.environment!.RELEASE_STORE!)).toBe(`file:${store}`);
     expect(Object.keys(compose.volumes ?? {})).toContain('release-store');
+  });
+});
+
+describe('docker-stack.yml', () => {
+  const stack = readCompose('docker-stack.yml');
+  const { services } = stack;
+  const compose = readCompose('docker-compose.yml');
+  /** Services that own a volume: one task each, on the machine labelled for data. */
+  const STATEFUL = ['postgres', 'object-store'];
+  /** Variables that hold a password, token or secret: only ever given as files. */
+  const SECRET_VARIABLES = /^(DATABASE_PASSWORD|RELEASE_TOKENS?|LEADS_WEBHOOK_SECRET|TELEGRAM_BOT_TOKEN|SMTP_URL|METRICS_TOKEN|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|POSTGRES_PASSWORD)$/;
+
+  it('runs the services of docker-compose.yml (the monitoring profile aside) and an object store, from images in REGISTRY, building nothing', () => {
+    const composed = Object.entries(compose.services).filter(([, service]) => !service.profiles).map(([name]) => name);
+    expect(Object.keys(services).sort()).toEqual([...composed, 'object-store'].sort());
+    for (const [name, service] of Object.entries(services)) {
+      expect([name, service.build, service.depends_on]).toEqual([name, undefined, undefined]);
+    }
+    for (const folder of APP_FOLDERS) expect([folder, withDefaults(services[folder]!.image!)]).toEqual([folder, expect.stringMatching(new RegExp(`^\\$\\{REGISTRY(:\\?[^}]*)?\\}/agency-${folder}:latest$`))]);
+  });
+
+  it('reaches every service by DNS round robin (no virtual IP: it needs IPVS) and the site on each machine’s own port', () => {
+    for (const [name, service] of Object.entries(services)) expect([name, service.deploy?.endpoint_mode]).toEqual([name, 'dnsrr']);
+    const shell = services[apps.HOST.folder]!;
+    expect(shell.deploy?.mode).toBe('global');
+    expect(shell.ports!.map((port) => [port.target, hostPort(port), port.mode])).toEqual([[8080, 8080, 'host']]);
+    expect(Object.entries(services).filter(([, service]) => service.ports).map(([name]) => name)).toEqual([apps.HOST.folder]);
+    expect(shell.environment!.API_UPSTREAMS).toBe('api:8080');
+  });
+
+  it('spreads the API over the machines and keeps the data services, with the only volumes, on the labelled one', () => {
+    expect(services.api!.deploy?.placement?.preferences).toEqual([{ spread: 'node.id' }]);
+    for (const [name, service] of Object.entries(services)) {
+      const stateful = STATEFUL.includes(name);
+      expect([name, Boolean(service.volumes?.length)]).toEqual([name, stateful]);
+      expect([name, service.deploy?.placement?.constraints]).toEqual([name, stateful ? ['node.labels.agency.data == true'] : undefined]);
+    }
+  });
+
+  it('updates every service by itself with a health-check gate and a rollback, starting the new task first where two can run at once', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const update = service.deploy?.update_config;
+      expect([name, update?.failure_action, update?.parallelism]).toEqual([name, 'rollback', 1]);
+      // Two tasks on one volume, or on one machine's published port, cannot run at once.
+      const startFirst = !STATEFUL.includes(name) && service.deploy?.mode !== 'global';
+      expect([name, update?.order]).toEqual([name, startFirst ? 'start-first' : 'stop-first']);
+    }
+  });
+
+  it('gives passwords, tokens and webhook secrets only as files of Docker secrets the service is given', () => {
+    const declared = Object.keys(stack.secrets ?? {});
+    for (const [name, service] of Object.entries(services)) {
+      const environment = service.environment ?? {};
+      expect([name, Object.keys(environment).filter((variable) => SECRET_VARIABLES.test(variable))]).toEqual([name, []]);
+      for (const [variable, value] of Object.entries(environment).filter(([key]) => key.endsWith('_FILE'))) {
+        const secret = /^\/run\/secrets\/([a-z0-9_]+)$/.exec(value)?.[1];
+        expect([name, variable, secret !== undefined && (service.secrets ?? []).includes(secret) && declared.includes(secret)]).toEqual([name, variable, true]);
+      }
+    }
+    for (const folder of STATIC_APPS) expect([folder, services[folder]!.environment!.RELEASE_TOKEN_FILE]).toEqual([folder, `/run/secrets/${RELEASE_NAMES[folder]}_release_token`]);
+    for (const secret of Object.values(stack.secrets ?? {})) expect(secret).toEqual({ external: true });
   });
 });
 
