@@ -15,7 +15,7 @@ const stack = process.env.STACK?.trim() || 'agency';
 const tag = process.env.TAG?.trim() || 'latest';
 
 const USAGE = `Usage: npm run swarm -- <command>
-  push                 build every image (docker-compose.yml's builds and the stand-in object store)
+  push                 build every image (each app's Dockerfile and the stand-in object store)
                        and push it to REGISTRY as :TAG (default latest)
   deploy               create the missing secrets, then deploy docker-stack.yml as STACK (default agency)
   release <folder>     build one app's image (shell, mfe-home, mfe-blog, mfe-forms, api), push it under a
@@ -26,10 +26,10 @@ const USAGE = `Usage: npm run swarm -- <command>
 Environment: REGISTRY (as the machines pull from it), PUSH_REGISTRY (as this machine pushes to it,
 when that differs), SWARM_HOST, SITE_URL, STACK, TAG; secrets' values in docs/operations.md.`;
 
-/** Every image the stack runs from REGISTRY, by the name docker-compose.yml builds it under. */
+/** Every image the stack runs from REGISTRY: each app, built from its folder's Dockerfile. */
 const APP_FOLDERS = [HOST.folder, ...REMOTES.map((remote) => remote.folder), API.folder];
 const OBJECT_STORE = { name: 'object-store', dockerfile: 'swarm/object-store/Dockerfile', context: 'swarm/object-store' };
-/** The project name images are built under (`agency-build-api`…). */
+/** The prefix of the local images' names (`agency-build-api`…). */
 const BUILD_PROJECT = 'agency-build';
 
 function fail(message) {
@@ -65,14 +65,23 @@ function swarmOutput(args) {
 
 const imageName = (registry, name, imageTag) => `${registry}/agency-${name}:${imageTag}`;
 
-/** Builds the given app folders (and the object store) on this machine; returns their local image names. */
+/**
+ * Builds the given app folders (and the object store) on this machine, one after the other, with
+ * the classic builder; returns their local image names. Not BuildKit: Docker 20.10's BuildKit syncs
+ * a build's Dockerfile incrementally per context, by name, size and modification time, so after
+ * mfe-home/Dockerfile it took mfe-blog/Dockerfile (same size, same checkout time) for unchanged
+ * and built the blog's image from the home's Dockerfile.
+ */
 function build(folders, withObjectStore) {
-  run('docker', ['compose', '-p', BUILD_PROJECT, '-f', 'docker-compose.yml', 'build', ...folders]);
-  const built = Object.fromEntries(folders.map((folder) => [folder, `${BUILD_PROJECT}-${folder}`]));
+  const classic = { env: { ...process.env, DOCKER_BUILDKIT: '0' } };
+  const built = {};
+  for (const folder of folders) {
+    built[folder] = `${BUILD_PROJECT}-${folder}`;
+    run('docker', ['build', '--quiet', '--tag', built[folder], '--file', `${folder}/Dockerfile`, '.'], classic);
+  }
   if (withObjectStore) {
-    const local = `${BUILD_PROJECT}-${OBJECT_STORE.name}`;
-    run('docker', ['build', '--quiet', '--tag', local, '--file', OBJECT_STORE.dockerfile, OBJECT_STORE.context]);
-    built[OBJECT_STORE.name] = local;
+    built[OBJECT_STORE.name] = `${BUILD_PROJECT}-${OBJECT_STORE.name}`;
+    run('docker', ['build', '--quiet', '--tag', built[OBJECT_STORE.name], '--file', OBJECT_STORE.dockerfile, OBJECT_STORE.context], classic);
   }
   return built;
 }

@@ -1,0 +1,490 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { JOB_APPLICATION_FORM_ID, RELEASE_BUCKET_COOKIE, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type BlogPostSummary, type RemotesDocument } from '@agency/shared';
+import { eventually } from '../api/test/helpers/eventually';
+import { launchBrowser, openPage, waitForHydration } from './support/browser';
+import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
+import { describeWithCompose } from './support/compose-project';
+import { fillApplication, fillContact, submit } from './support/forms';
+import { describeStream, runLeadStream, type LeadStreamResult } from './support/lead-stream';
+import { freePort, releaseCli, ROOT } from './support/site';
+import { startSiteProxy, type SiteProxy } from './support/site-proxy';
+import { docker, REGISTRY, SwarmCluster, type SwarmNode } from './support/swarm-cluster';
+
+// docker-stack.yml on a real swarm: three docker-in-docker machines of this machine's engine, every
+// image pulled from a registry on their network, deployed and changed with `npm run swarm` as an
+// operator does. Visitors reach the machines through a load balancer (a proxy here, request by
+// request, with health checks); the tests also ask each machine directly.
+
+jest.setTimeout(10 * 60_000);
+
+/** The containers, network and images of this suite, removed at its start and end. */
+const PREFIX = 'agency-swarm-e2e';
+const STACK = 'agency';
+/** Where each machine publishes the site (host mode: every machine that runs the shell). */
+const SITE_PORT = 8080;
+/** The blog team's release token, as `npm run swarm -- deploy` puts it in the blog's secret. */
+const BLOG_TOKEN = randomBytes(32).toString('hex');
+const CONTACT_EMAIL = 'swarm.e2e@kava.lviv.ua';
+const APPLICATION_EMAIL = 'marta.swarm@example.com';
+/** Pages visitors load while machines and tasks change under them. */
+const PAGE_PATHS = ['/', '/blog', '/api/services', '/api/blog?limit=3'];
+
+describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed, released and losing a machine', () => {
+  let cluster: SwarmCluster;
+  let proxy: SiteProxy;
+  let browser: Browser;
+  /** The machines still running. */
+  let alive: SwarmNode[];
+  let siteUrl: string;
+  const report: string[] = [];
+  const service = (name: string) => `${STACK}_${name}`;
+
+  /** `npm run swarm -- <args>` as an operator runs it, with the suite's registry, swarm and site. */
+  function swarmScript(args: string[], env: Record<string, string> = {}): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['scripts/swarm.mjs', ...args], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          REGISTRY,
+          PUSH_REGISTRY: cluster.pushRegistry,
+          SWARM_HOST: cluster.managerHost(alive),
+          SITE_URL: siteUrl,
+          STACK,
+          ...env,
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`npm run swarm -- ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`))));
+    });
+  }
+
+  async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const result = await step();
+    report.push(`${label}: ${Math.round((Date.now() - started) / 100) / 10} s`);
+    return result;
+  }
+
+  /** How many tasks each service of the stack should run (a global one: one per machine that is up). */
+  async function desiredTasks(): Promise<Record<string, number>> {
+    const lines = await cluster.swarm(['service', 'ls', '--filter', `label=com.docker.stack.namespace=${STACK}`, '--format', '{{.Name}} {{.Replicas}}'], alive);
+    return Object.fromEntries(
+      lines
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [name, replicas] = line.split(' ');
+          return [name!.replace(/^[^_]+_/, ''), Number(/\/(\d+)/.exec(replicas!)?.[1])];
+        }),
+    );
+  }
+
+  /**
+   * Every service runs all its tasks. A task is Running only once its health check passed; tasks
+   * last seen on a machine that is gone are not counted (Swarm cannot know they stopped).
+   */
+  async function untilConverged(what: string, within = 5 * 60_000): Promise<void> {
+    await eventually(
+      what,
+      async () => ({ desired: await desiredTasks(), running: await placement() }),
+      ({ desired, running }) => Object.keys(desired).length > 0 && Object.entries(desired).every(([name, count]) => count > 0 && running[name]?.length === count),
+      within,
+    );
+  }
+
+  /** The machines each service's running tasks are on. */
+  async function placement(): Promise<Record<string, string[]>> {
+    const lines = await cluster.swarm(['stack', 'ps', '--filter', 'desired-state=running', '--format', '{{.Name}} {{.Node}} {{.CurrentState}}', STACK], alive);
+    const nodesOf: Record<string, string[]> = {};
+    for (const line of lines.trim().split('\n').filter(Boolean)) {
+      const [task, node, state] = line.split(' ');
+      if (state !== 'Running') continue;
+      const name = task!.replace(/^[^_]+_/, '').replace(/\..*$/, '');
+      (nodesOf[name] ??= []).push(node!);
+    }
+    for (const nodes of Object.values(nodesOf)) nodes.sort();
+    return nodesOf;
+  }
+
+  /** SQL in the PostgreSQL task (on the labelled machine), its rows tab-separated. */
+  async function sql(query: string): Promise<string[][]> {
+    const node = cluster.nodes[0]!;
+    const [container] = (await cluster.onNode(node, ['ps', '--quiet', '--filter', `label=com.docker.swarm.service.name=${service('postgres')}`])).trim().split('\n');
+    const output = await cluster.onNode(node, ['exec', container!, 'psql', '--username', 'agency', '--dbname', 'agency', '--no-align', '--tuples-only', '--field-separator', '\t', '--command', query]);
+    return output
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
+  }
+
+  /** How many times each message of a lead stream was stored. */
+  async function storedTimes(tag: string): Promise<Map<string, number>> {
+    const rows = await sql(`select message, count(*) from contact_messages where message like '${tag} %' group by message`);
+    return new Map(rows.map(([message, times]) => [message!, Number(times)]));
+  }
+
+  async function checkLeads(label: string, tag: string, result: LeadStreamResult): Promise<void> {
+    const stored = await storedTimes(tag);
+    const twice = [...stored].filter(([, times]) => times > 1).map(([message]) => message);
+    report.push(describeStream(label, result, [...stored.values()].filter((times) => times === 1).length, twice.length));
+    // Every lead a visitor was told is stored is stored, once; nothing is stored twice.
+    expect(result.acknowledged.filter((message) => stored.get(message) !== 1)).toEqual([]);
+    expect(twice).toEqual([]);
+    expect(result.failed).toEqual([]);
+  }
+
+  /**
+   * Visitors loading pages from each of `nodes` directly, without pause, until stopped: what every
+   * request got that was not a 200 (`machine path: status or error`), how many were made, and how
+   * many were sent again because a kept-alive connection was closed under them. Browsers send a
+   * GET again when that happens (nginx closes idle connections as it reloads with new addresses).
+   */
+  function loadPages(nodes: SwarmNode[]): { stop: () => Promise<{ requests: number; errors: string[]; resent: number }> } {
+    let running = true;
+    let requests = 0;
+    let resent = 0;
+    const errors: string[] = [];
+    const get = (url: string) =>
+      fetch(url, { signal: AbortSignal.timeout(10_000) }).then(
+        async (response) => (await response.arrayBuffer(), response.status),
+        (error: Error) => String(error.cause ?? error),
+      );
+    const visitor = async (node: SwarmNode) => {
+      for (let i = 0; running; i += 1) {
+        const url = `http://${node.address}:${SITE_PORT}${PAGE_PATHS[i % PAGE_PATHS.length]!}`;
+        requests += 1;
+        let answer = await get(url);
+        if (typeof answer === 'string' && /ECONNRESET|other side closed/.test(answer)) {
+          resent += 1;
+          answer = await get(url);
+        }
+        if (answer !== 200) errors.push(`${url}: ${answer}`);
+      }
+    };
+    const visitors = nodes.map(visitor);
+    return {
+      stop: async () => {
+        running = false;
+        await Promise.all(visitors);
+        return { requests, errors, resent };
+      },
+    };
+  }
+
+  async function newestPost(): Promise<BlogPostSummary> {
+    const [post] = (await (await fetch(`${siteUrl}/api/blog?limit=1`)).json()) as BlogPostSummary[];
+    return post!;
+  }
+
+  /** The blog release a browser's bucket gets, as a machine answers it. */
+  async function blogReleaseOn(node: SwarmNode, bucket: string): Promise<string> {
+    const response = await fetch(`http://${node.address}:${SITE_PORT}/remotes.json`, { headers: { cookie: `${RELEASE_BUCKET_COOKIE}=${bucket}` } });
+    return ((await response.json()) as RemotesDocument).remotes.blog.release;
+  }
+
+  const asBlogTeam = (...args: string[]) => releaseCli('blog', ...args, '--site', siteUrl, '--token', BLOG_TOKEN);
+
+  beforeAll(async () => {
+    const proxyPort = await freePort();
+    siteUrl = `http://localhost:${proxyPort}`;
+    cluster = await timed('three machines started and joined into a swarm', () => SwarmCluster.start(PREFIX, 3));
+    alive = [...cluster.nodes];
+    await timed('npm run swarm -- push (build every image, push to the registry)', async () => {
+      await swarmScript(['push']);
+      // The data services' images, which a real registry (Docker Hub) would hold.
+      for (const image of ['postgres:16-bookworm', 'valkey/valkey:8']) await cluster.push(image, image);
+    });
+    await timed('npm run swarm -- deploy, until every service is healthy', async () => {
+      await swarmScript(['deploy'], {
+        POSTGRES_IMAGE: `${REGISTRY}/postgres:16-bookworm`,
+        VALKEY_IMAGE: `${REGISTRY}/valkey/valkey:8`,
+        MFE_BLOG_RELEASE_TOKEN: BLOG_TOKEN,
+        // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
+        RATE_LIMIT_MAX: '1000000',
+      });
+      await untilConverged('every service of the stack running and healthy');
+    });
+    proxy = await startSiteProxy({
+      port: proxyPort,
+      backends: () => cluster.nodes.map((node) => `${node.address}:${SITE_PORT}`),
+      connectTimeoutMs: 1_000,
+      healthPath: '/healthz',
+    });
+    browser = await launchBrowser();
+  }, 40 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+    await cluster?.remove();
+    // Images the suite's builds replaced; the current ones stay, as the next run's build cache.
+    await docker(['image', 'prune', '--force']).catch(() => undefined);
+    console.info(`docker swarm, measured:\n${report.map((line) => `  ${line}`).join('\n')}`);
+  }, 5 * 60_000);
+
+  it('runs the shell on every machine, the API spread over them, the data services on the labelled one, volumes nowhere else', async () => {
+    const nodeNames = cluster.nodes.map((node) => node.name).sort();
+    const where = await placement();
+    expect(where.shell).toEqual(nodeNames);
+    expect(where.api).toEqual(nodeNames);
+    expect([where.postgres, where['object-store']]).toEqual([['node1'], ['node1']]);
+    for (const app of ['mfe-home', 'mfe-blog', 'mfe-forms', 'valkey']) expect([app, where[app]?.length]).toEqual([app, 1]);
+
+    // Named volumes exist only where the data services run: releases live in the database and the store.
+    for (const node of cluster.nodes) {
+      const ids = (await cluster.onNode(node, ['ps', '--quiet'])).trim().split('\n').filter(Boolean);
+      const mounts = await cluster.onNode(node, [
+        'inspect', '--format', '{{index .Config.Labels "com.docker.swarm.service.name"}} {{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', ...ids,
+      ]);
+      const withVolumes = mounts.trim().split('\n').filter((line) => line.trim().includes(' ')).map((line) => line.split(' ')[0]).sort();
+      expect([node.name, withVolumes]).toEqual([node.name, node.name === 'node1' ? [service('object-store'), service('postgres')] : []]);
+    }
+  });
+
+  it('keeps every password and token in secrets: no service’s definition holds one', async () => {
+    const names = Object.keys(await desiredTasks()).map(service);
+    const definitions = await cluster.swarm(['service', 'inspect', ...names], alive);
+    expect(definitions).not.toContain(BLOG_TOKEN);
+    const apiEnvironment = JSON.parse(await cluster.swarm(['service', 'inspect', '--format', '{{json .Spec.TaskTemplate.ContainerSpec.Env}}', service('api')], alive)) as string[];
+    expect(apiEnvironment).toEqual(expect.arrayContaining(['RELEASE_TOKENS_FILE=/run/secrets/release_tokens', 'DATABASE_PASSWORD_FILE=/run/secrets/db_password']));
+    expect(apiEnvironment.filter((entry) => /^(RELEASE_TOKENS|DATABASE_PASSWORD|METRICS_TOKEN|LEADS_WEBHOOK_SECRET)=/.test(entry))).toEqual([]);
+    // The blog's token works: the API read the list from its secret.
+    expect(await asBlogTeam('--list')).toMatch(/^\* /m);
+  });
+
+  it('answers the same page, byte for byte with the same ETag, from every machine', async () => {
+    const post = await newestPost();
+    for (const pagePath of ['/', `/blog/${post.id}`, '/remotes.json']) {
+      const answers = await Promise.all(
+        cluster.nodes.map(async (node) => {
+          const response = await fetch(`http://${node.address}:${SITE_PORT}${pagePath}`);
+          return { status: response.status, etag: response.headers.get('etag'), body: await response.text() };
+        }),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+      if (pagePath !== '/remotes.json') expect([pagePath, new Set(answers.map((answer) => answer.etag)).size, answers[0]!.etag]).toEqual([pagePath, 1, expect.any(String)]);
+    }
+  });
+
+  it('stores a contact message and a job application sent from Chromium once', async () => {
+    const page = await openPage(browser);
+    await page.goto(`${siteUrl}/`);
+    const contact = page.locator(`#${SECTION_IDS.contact} form`);
+    await fillContact(contact, CONTACT_EMAIL);
+    await submit(contact, 'Надіслати повідомлення');
+    await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
+
+    const vacancy = VACANCIES[0]!;
+    await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
+    const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
+    await application.getByText(vacancy.title, { exact: true }).waitFor();
+    await fillApplication(application, APPLICATION_EMAIL);
+    await submit(application, 'Надіслати заявку');
+    await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
+    expect(page.consoleErrors).toEqual([]);
+    await page.context().close();
+
+    expect(await sql(`select count(*) from contact_messages where email = '${CONTACT_EMAIL}'`)).toEqual([['1']]);
+    expect(await sql(`select position from job_applications where email = '${APPLICATION_EMAIL}'`)).toEqual([[vacancy.title]]);
+  });
+
+  it('runs a 50 % blog canary sticky for each browser on every machine, and a rollback every machine shows within 2 s', async () => {
+    const post = await newestPost();
+    const current = await blogReleaseOn(cluster.nodes[0]!, '0');
+    const build = changedBlogBuild();
+    try {
+      await asBlogTeam('--dist', build, '--canary', '50');
+      const candidate = /^Canary: (\S+) for 50 % of visitors/m.exec(await asBlogTeam('--status'))?.[1];
+      expect(candidate).toBeDefined();
+      expect(candidate).not.toBe(current);
+
+      // Browsers arrive through the load balancer; each page's requests go to the machines in turn.
+      const seen = new Set<string>();
+      for (let visitor = 0; visitor < 12; visitor += 1) {
+        const page = await openPage(browser);
+        const releases: string[] = [];
+        for (let visit = 0; visit < 3; visit += 1) {
+          await page.goto(`${siteUrl}/blog/${post.id}`);
+          const release = await page.evaluate(() => window.__AGENCY_RELEASES__?.remotes.blog?.release ?? '');
+          await page.getByRole('link', { name: release === candidate ? NEW_BACK_LINK : OLD_BACK_LINK }).waitFor();
+          releases.push(release);
+        }
+        const bucket = (await page.context().cookies()).find((cookie) => cookie.name === RELEASE_BUCKET_COOKIE)?.value;
+        expect(bucket).toBeDefined();
+        // The same release on every visit, and from every machine asked directly with the browser's bucket.
+        const onEachMachine = await Promise.all(cluster.nodes.map((node) => blogReleaseOn(node, bucket!)));
+        expect(new Set([...releases, ...onEachMachine]).size).toBe(1);
+        seen.add(releases[0]!);
+        expect(page.consoleErrors).toEqual([]);
+        await page.context().close();
+      }
+      expect(seen).toEqual(new Set([current, candidate]));
+
+      // A bucket in the canary: every machine takes it back to the current release.
+      const inCanary = await (async () => {
+        for (let bucket = 0; ; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
+      })();
+      expect(await asBlogTeam('--rollback')).toContain(`Rolled back blog candidate ${candidate}`);
+      const rolledBack = Date.now();
+      const shownAfter = await Promise.all(
+        cluster.nodes.map(async (node) => {
+          await eventually(`${node.name} serving the current blog release again`, () => blogReleaseOn(node, inCanary), (release) => release === current, 10_000);
+          return Date.now() - rolledBack;
+        }),
+      );
+      report.push(`canary rollback shown by each machine after ${shownAfter.join(', ')} ms`);
+      expect(Math.max(...shownAfter)).toBeLessThanOrEqual(2_000);
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
+  });
+
+  it('lets a page opened before a release load its old chunk from another machine', async () => {
+    const post = await newestPost();
+    const before = await blogReleaseOn(cluster.nodes[0]!, '0');
+    // Everything this page asks for goes to the first machine until the release is made.
+    proxy.route = () => 0;
+    const page = await openPage(browser);
+    await page.goto(`${siteUrl}/`);
+    const postLink = page.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first();
+    await waitForHydration(postLink);
+    expect(await page.evaluate(() => window.__AGENCY_RELEASES__?.remotes.blog?.release)).toBe(before);
+
+    const build = changedBlogBuild();
+    try {
+      await asBlogTeam('--dist', build);
+      await eventually('every machine serving the new blog release', () => Promise.all(cluster.nodes.map((node) => blogReleaseOn(node, '0'))), (releases) => releases.every((release) => release !== before), 10_000);
+      // ...and from now on the page's requests go to the second machine.
+      proxy.route = () => 1;
+      const logged = proxy.log.length;
+      const oldCode = page.waitForResponse((response) => BLOG_POST_PAGE_CODE.test(response.url()));
+      await postLink.click();
+      expect([(await oldCode).status(), (await oldCode).url()]).toEqual([200, expect.stringMatching(new RegExp(`^${siteUrl}/remotes/blog/${before}/`))]);
+      await page.getByRole('link', { name: OLD_BACK_LINK }).waitFor();
+      expect(proxy.log.slice(logged).filter((entry) => BLOG_POST_PAGE_CODE.test(entry.url))).toEqual([expect.objectContaining({ backend: 1, status: 200 })]);
+      expect(page.consoleErrors).toEqual([]);
+    } finally {
+      proxy.route = () => undefined;
+      await page.context().close();
+      rmSync(build, { recursive: true, force: true });
+      // The blog as it was, for what follows.
+      await asBlogTeam('--rollback');
+    }
+  });
+
+  /** Each running task's id, by service. */
+  async function runningTasks(): Promise<Record<string, string[]>> {
+    const lines = await cluster.swarm(['stack', 'ps', '--filter', 'desired-state=running', '--format', '{{.Name}} {{.ID}}', STACK], alive);
+    const tasks: Record<string, string[]> = {};
+    for (const [task, id] of lines.trim().split('\n').filter(Boolean).map((line) => line.split(' '))) {
+      (tasks[task!.replace(/^[^_]+_/, '').replace(/\..*$/, '')] ??= []).push(id!);
+    }
+    return tasks;
+  }
+
+  it('releases one team’s app alone with `npm run swarm -- release`, and scales the API with `scale`', async () => {
+    const before = await runningTasks();
+    await timed('npm run swarm -- release mfe-forms (cached build, push, rolling update)', () => swarmScript(['release', 'mfe-forms']));
+    const after = await runningTasks();
+    expect(after['mfe-forms']).not.toEqual(before['mfe-forms']);
+    expect((await cluster.swarm(['service', 'inspect', '--format', '{{.Spec.TaskTemplate.ContainerSpec.Image}}', service('mfe-forms')], alive)).trim()).toMatch(
+      new RegExp(`^${REGISTRY}/agency-mfe-forms:\\d{8}T\\d{6}-[0-9a-f]{6}@sha256:`),
+    );
+    delete before['mfe-forms'];
+    delete after['mfe-forms'];
+    expect(after).toEqual(before);
+
+    await swarmScript(['scale', 'api=4']);
+    expect((await placement()).api).toHaveLength(4);
+    const pages = await Promise.all(cluster.nodes.map(async (node) => (await fetch(`http://${node.address}:${SITE_PORT}/api/services`)).status));
+    expect(pages).toEqual([200, 200, 200]);
+    await swarmScript(['scale', 'api=3']);
+    expect((await placement()).api).toHaveLength(3);
+  });
+
+  it('rolls the API back by itself from an image whose health check fails, with no error for visitors', async () => {
+    const image = async () => (await cluster.swarm(['service', 'inspect', '--format', '{{.Spec.TaskTemplate.ContainerSpec.Image}}', service('api')], alive)).trim();
+    const released = await image();
+    // A release that starts but cannot serve: every request (its health check's too) answers 500.
+    const broken = `${PREFIX}-api-broken`;
+    await docker(['build', '--quiet', '--tag', broken, '-'], [
+      `FROM agency-build-api`,
+      `CMD ["node", "-e", "require('node:http').createServer((request, response) => { response.statusCode = 500; response.end('broken release'); }).listen(8080)"]`,
+      `HEALTHCHECK --interval=2s --timeout=2s --retries=2 CMD ["node", "-e", "fetch('http://127.0.0.1:8080/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]`,
+    ].join('\n'));
+    const brokenImage = await cluster.push(broken, 'agency-api:broken');
+
+    const pages = loadPages(cluster.nodes);
+    let update = '';
+    // Visitors send leads from a second before the update until two seconds after Swarm ended it.
+    const result = await runLeadStream({
+      siteUrl: proxy.origin,
+      tag: 'broken-api',
+      faultAtMs: 1_000,
+      durationMs: 3_000,
+      fault: async () => {
+        const started = Date.now();
+        update = await cluster.swarm(['service', 'update', '--detach=false', '--image', brokenImage, service('api')], alive).then(
+          (output) => output,
+          (error: Error) => error.message,
+        );
+        report.push(`API update to an unhealthy image rolled back by Swarm in ${Math.round((Date.now() - started) / 1000)} s`);
+      },
+    });
+    const loaded = await pages.stop();
+    expect(update).toMatch(/roll(ed)? ?back/i);
+    expect(await image()).toBe(released);
+    expect((await cluster.swarm(['service', 'inspect', '--format', '{{.UpdateStatus.State}}', service('api')], alive)).trim()).toBe('rollback_completed');
+    report.push(`page requests during the rolled-back update: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
+    expect(loaded.errors).toEqual([]);
+    await checkLeads('leads during the rolled-back API update', 'broken-api', result);
+    await untilConverged('every service running again after the rollback');
+  });
+
+  it('survives losing a machine with API tasks: pages answer from the others, Swarm moves the tasks, every lead is stored once', async () => {
+    // Not the data machine (losing it stops the database: in production that is a managed one).
+    const withApi = (await placement()).api ?? [];
+    const victim = cluster.nodes.slice(1).find((node) => withApi.includes(node.name))!;
+    expect(victim).toBeDefined();
+    const survivors = cluster.nodes.filter((node) => node !== victim);
+    const pages = loadPages(survivors);
+    let killedAt = 0;
+    const result = await runLeadStream({
+      siteUrl: proxy.origin,
+      tag: 'machine-lost',
+      durationMs: 20_000,
+      faultAtMs: 2_000,
+      fault: async () => {
+        await cluster.kill(victim);
+        killedAt = Date.now();
+        alive = survivors;
+      },
+    });
+    const loaded = await pages.stop();
+    report.push(`page requests to the other machines while one was lost: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
+    expect(loaded.errors).toEqual([]);
+    await checkLeads('leads, a machine lost', 'machine-lost', result);
+    report.push(`requests the load balancer could send to no machine: ${proxy.unanswered}`);
+
+    // Swarm notices the machine is gone and starts its API task on another one.
+    await eventually(
+      'three API tasks running on the remaining machines',
+      placement,
+      (where) => where.api?.length === 3 && where.api.every((node) => node !== victim.name),
+      3 * 60_000,
+    );
+    report.push(`API back to 3 tasks on the other machines ${Math.round((Date.now() - killedAt) / 1000)} s after the machine was lost`);
+    await untilConverged('every service running on the remaining machines');
+    const after = await Promise.all(survivors.map(async (node) => (await fetch(`http://${node.address}:${SITE_PORT}/`)).status));
+    expect(after).toEqual([200, 200]);
+  });
+});
