@@ -3,14 +3,11 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { Browser, Page, Response } from 'playwright-core';
 import {
   FEDERATION_REGISTRY,
-  JOB_APPLICATION_FORM_ID,
   RELEASE_BUCKET_COOKIE,
   RELEASE_BUCKETS,
   REMOTE_NAMES,
   SECTION_IDS,
-  TOAST_MESSAGES,
   UNRELEASED,
-  VACANCIES,
   type BlogPostSummary,
   type RemoteName,
   type RemotesDocument,
@@ -20,7 +17,7 @@ import { eventually } from '../api/test/helpers/eventually';
 import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { COMPOSE_FILES, ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
-import { fillApplication, fillContact, submit } from './support/forms';
+import { sendContactAndApplication } from './support/forms';
 import { describeStream, runLeadStream } from './support/lead-stream';
 import { freePort, releaseCli } from './support/site';
 
@@ -236,18 +233,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
   it('stores a contact message and a job application sent from the page, which staff export inside the API container', async () => {
     const page = await watchedPage();
     await page.goto(`${site()}/`);
-    const contact = page.locator(`#${SECTION_IDS.contact} form`);
-    await fillContact(contact, CONTACT_EMAIL);
-    await submit(contact, 'Надіслати повідомлення');
-    await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
-
-    const vacancy = VACANCIES[0]!;
-    await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
-    const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
-    await application.getByText(vacancy.title, { exact: true }).waitFor();
-    await fillApplication(application, APPLICATION_EMAIL);
-    await submit(application, 'Надіслати заявку');
-    await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
+    const vacancy = await sendContactAndApplication(page, CONTACT_EMAIL, APPLICATION_EMAIL);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
 

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { JOB_APPLICATION_FORM_ID, RELEASE_BUCKET_COOKIE, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type BlogPostSummary, type RemotesDocument } from '@agency/shared';
+import { RELEASE_BUCKET_COOKIE, SECTION_IDS, type BlogPostSummary, type RemotesDocument } from '@agency/shared';
 import { eventually } from '../api/test/helpers/eventually';
 import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { describeWithCompose } from './support/compose-project';
-import { fillApplication, fillContact, submit } from './support/forms';
+import { sendContactAndApplication } from './support/forms';
 import { describeStream, runLeadStream, type LeadStreamResult } from './support/lead-stream';
 import { freePort, releaseCli, ROOT } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
@@ -31,6 +31,13 @@ const CONTACT_EMAIL = 'swarm.e2e@kava.lviv.ua';
 const APPLICATION_EMAIL = 'marta.swarm@example.com';
 /** Pages visitors load while machines and tasks change under them. */
 const PAGE_PATHS = ['/', '/blog', '/api/services', '/api/blog?limit=3'];
+
+/** What visitors loading pages got: requests made, the ones not answered 200, the ones sent again. */
+interface PagesLoaded {
+  requests: number;
+  errors: string[];
+  resent: number;
+}
 
 describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed, released and losing a machine', () => {
   let cluster: SwarmCluster;
@@ -141,13 +148,20 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     expect(result.failed).toEqual([]);
   }
 
+  /** No page request failed and every acknowledged lead was stored once; both reported under `when`. */
+  async function checkVisitors(when: string, tag: string, loaded: PagesLoaded, leads: LeadStreamResult): Promise<void> {
+    report.push(`page requests ${when}: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
+    expect(loaded.errors).toEqual([]);
+    await checkLeads(`leads ${when}`, tag, leads);
+  }
+
   /**
    * Visitors loading pages from each of `nodes` directly, without pause, until stopped: what every
    * request got that was not a 200 (`machine path: status or error`), how many were made, and how
    * many were sent again because a kept-alive connection was closed under them. Browsers send a
    * GET again when that happens (nginx closes idle connections as it reloads with new addresses).
    */
-  function loadPages(nodes: SwarmNode[]): { stop: () => Promise<{ requests: number; errors: string[]; resent: number }> } {
+  function loadPages(nodes: SwarmNode[]): { stop: () => Promise<PagesLoaded> } {
     let running = true;
     let requests = 0;
     let resent = 0;
@@ -278,18 +292,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
   it('stores a contact message and a job application sent from Chromium once', async () => {
     const page = await openPage(browser);
     await page.goto(`${siteUrl}/`);
-    const contact = page.locator(`#${SECTION_IDS.contact} form`);
-    await fillContact(contact, CONTACT_EMAIL);
-    await submit(contact, 'Надіслати повідомлення');
-    await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
-
-    const vacancy = VACANCIES[0]!;
-    await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
-    const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
-    await application.getByText(vacancy.title, { exact: true }).waitFor();
-    await fillApplication(application, APPLICATION_EMAIL);
-    await submit(application, 'Надіслати заявку');
-    await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
+    const vacancy = await sendContactAndApplication(page, CONTACT_EMAIL, APPLICATION_EMAIL);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
 
@@ -444,9 +447,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     expect(update).toMatch(/roll(ed)? ?back/i);
     expect(await image()).toBe(released);
     expect((await cluster.swarm(['service', 'inspect', '--format', '{{.UpdateStatus.State}}', service('api')], alive)).trim()).toBe('rollback_completed');
-    report.push(`page requests during the rolled-back update: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
-    expect(loaded.errors).toEqual([]);
-    await checkLeads('leads during the rolled-back API update', 'broken-api', result);
+    await checkVisitors('during the rolled-back API update', 'broken-api', loaded, result);
     await untilConverged('every service running again after the rollback');
   });
 
@@ -470,9 +471,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       },
     });
     const loaded = await pages.stop();
-    report.push(`page requests to the other machines while one was lost: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
-    expect(loaded.errors).toEqual([]);
-    await checkLeads('leads, a machine lost', 'machine-lost', result);
+    await checkVisitors('while a machine was lost (pages: the other machines)', 'machine-lost', loaded, result);
     report.push(`requests the load balancer could send to no machine: ${proxy.unanswered}`);
 
     // Swarm notices the machine is gone and starts its API task on another one.

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
 import { ROOT } from './site';
 
 const run = promisify(execFile);
@@ -36,6 +37,27 @@ export async function fillApplication(form: Locator, email: string): Promise<voi
   await form.getByLabel(/^Електронна пошта/).fill(email);
   await form.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
   await form.getByLabel(/^Місто/).fill('Львів');
+}
+
+/**
+ * On a home page that is open: sends a contact message from `contactEmail`, then applies for the
+ * first vacancy (reached by its «Відгукнутися» link) from `applicationEmail`, each until its
+ * success toast shows. Returns the vacancy applied for.
+ */
+export async function sendContactAndApplication(page: Page, contactEmail: string, applicationEmail: string): Promise<Vacancy> {
+  const contact = page.locator(`#${SECTION_IDS.contact} form`);
+  await fillContact(contact, contactEmail);
+  await submit(contact, 'Надіслати повідомлення');
+  await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
+
+  const vacancy = VACANCIES[0]!;
+  await page.getByRole('link', { name: `Відгукнутися: ${vacancy.title}` }).click();
+  const application = page.locator(`#${JOB_APPLICATION_FORM_ID}`);
+  await application.getByText(vacancy.title, { exact: true }).waitFor();
+  await fillApplication(application, applicationEmail);
+  await submit(application, 'Надіслати заявку');
+  await page.getByText(TOAST_MESSAGES.applicationSuccess).waitFor();
+  return vacancy;
 }
 
 /** What the agency reads of conversion by source: the API's own `report` command, as JSON. */
