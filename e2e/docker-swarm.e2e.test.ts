@@ -201,6 +201,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
   /** The blog release a browser's bucket gets, as a machine answers it. */
   async function blogReleaseOn(node: SwarmNode, bucket: string): Promise<string> {
     const response = await fetch(`http://${node.address}:${SITE_PORT}/remotes.json`, { headers: { cookie: `${RELEASE_BUCKET_COOKIE}=${bucket}` } });
+    if (!response.ok) throw new Error(`${node.name} answered /remotes.json ${response.status}: ${(await response.text()).slice(0, 200)}`);
     return ((await response.json()) as RemotesDocument).remotes.blog.release;
   }
 
@@ -238,9 +239,9 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
   afterAll(async () => {
     await browser?.close();
     await proxy?.close();
+    // Untagged images stay: the classic builder's cache of each build stage is one (the next run's
+    // builds start from them).
     await cluster?.remove();
-    // Images the suite's builds replaced; the current ones stay, as the next run's build cache.
-    await docker(['image', 'prune', '--force']).catch(() => undefined);
     console.info(`docker swarm, measured:\n${report.map((line) => `  ${line}`).join('\n')}`);
   }, 5 * 60_000);
 
@@ -304,11 +305,25 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     const post = await newestPost();
     const current = await blogReleaseOn(cluster.nodes[0]!, '0');
     const build = changedBlogBuild();
+    let canaryRunning = false;
     try {
-      await asBlogTeam('--dist', build, '--canary', '50');
-      const candidate = /^Canary: (\S+) for 50 % of visitors/m.exec(await asBlogTeam('--status'))?.[1];
+      const output = await asBlogTeam('--dist', build, '--canary', '50');
+      canaryRunning = true;
+      const candidate = /^blog release (\S+) is the candidate for 50 % of visitors/m.exec(output)?.[1];
       expect(candidate).toBeDefined();
       expect(candidate).not.toBe(current);
+      // Each API process reads the release state once a second: visitors come once every machine
+      // serves the candidate to a bucket the first machine puts in the canary.
+      const inCanary = await (async () => {
+        for (let bucket = 0; bucket < 100; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
+        throw new Error(`${cluster.nodes[0]!.name} serves the candidate to none of 100 buckets`);
+      })();
+      await eventually(
+        'every machine running the canary',
+        () => Promise.all(cluster.nodes.map((node) => blogReleaseOn(node, inCanary))),
+        (served) => served.every((release) => release === candidate),
+        10_000,
+      );
 
       // Browsers arrive through the load balancer; each page's requests go to the machines in turn.
       const seen = new Set<string>();
@@ -332,11 +347,9 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       }
       expect(seen).toEqual(new Set([current, candidate]));
 
-      // A bucket in the canary: every machine takes it back to the current release.
-      const inCanary = await (async () => {
-        for (let bucket = 0; ; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
-      })();
+      // The bucket in the canary: every machine takes it back to the current release.
       expect(await asBlogTeam('--rollback')).toContain(`Rolled back blog candidate ${candidate}`);
+      canaryRunning = false;
       const rolledBack = Date.now();
       const shownAfter = await Promise.all(
         cluster.nodes.map(async (node) => {
@@ -348,6 +361,8 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       expect(Math.max(...shownAfter)).toBeLessThanOrEqual(2_000);
     } finally {
       rmSync(build, { recursive: true, force: true });
+      // A failure above leaves no canary behind for what follows.
+      if (canaryRunning) await asBlogTeam('--rollback');
     }
   });
 
