@@ -148,7 +148,10 @@ export class SwarmCluster {
     for (const network of networks) await docker(['network', 'rm', network]);
   }
 
-  remove(): Promise<void> {
-    return SwarmCluster.removeAll(this.prefix);
+  /** Removes the machines, and this machine's tags of what it pushed (each run's registry port is new). */
+  async remove(): Promise<void> {
+    await SwarmCluster.removeAll(this.prefix);
+    const pushed = (await docker(['images', '--format', '{{.Repository}}:{{.Tag}}'])).split('\n').filter((image) => image.startsWith(`${this.pushRegistry}/`));
+    if (pushed.length > 0) await docker(['rmi', ...pushed]);
   }
 }
