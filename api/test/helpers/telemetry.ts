@@ -24,11 +24,16 @@ function sorted<Row>(rows: Row[], key: (row: Row) => (string | number)[]): Row[]
 }
 
 export async function readTelemetry(db: Database): Promise<StoredTelemetry> {
-  const [minutes, errors, errorMinutes] = await Promise.all([
-    db.kysely.selectFrom('telemetry_minutes').selectAll().execute(),
-    db.kysely.selectFrom('telemetry_errors').selectAll().execute(),
-    db.kysely.selectFrom('telemetry_error_minutes').selectAll().execute(),
-  ]);
+  // One snapshot of the three tables: read apart, a flush committed between two reads would show
+  // its error counts without its error samples.
+  const { minutes, errors, errorMinutes } = await db.kysely
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => ({
+      minutes: await trx.selectFrom('telemetry_minutes').selectAll().execute(),
+      errors: await trx.selectFrom('telemetry_errors').selectAll().execute(),
+      errorMinutes: await trx.selectFrom('telemetry_error_minutes').selectAll().execute(),
+    }));
   return {
     minutes: sorted(
       minutes.map((row) => ({ ...row, minute: Number(row.minute), bucket: Number(row.bucket), count: Number(row.count) })),
