@@ -8,6 +8,7 @@ import { launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { describeWithCompose } from './support/compose-project';
 import { sendContactAndApplication } from './support/forms';
+import { getAsBrowser } from './support/get-as-browser';
 import { describeStream, runLeadStream, type LeadStreamResult } from './support/lead-stream';
 import { freePort, releaseCli, ROOT } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
@@ -158,28 +159,18 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
   /**
    * Visitors loading pages from each of `nodes` directly, without pause, until stopped: what every
    * request got that was not a 200 (`machine path: status or error`), how many were made, and how
-   * many were sent again because a kept-alive connection was closed under them. Browsers send a
-   * GET again when that happens (nginx closes idle connections as it reloads with new addresses).
+   * many were sent again because a kept-alive connection was closed under them (see getAsBrowser).
    */
   function loadPages(nodes: SwarmNode[]): { stop: () => Promise<PagesLoaded> } {
     let running = true;
     let requests = 0;
     let resent = 0;
     const errors: string[] = [];
-    const get = (url: string) =>
-      fetch(url, { signal: AbortSignal.timeout(10_000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status),
-        (error: Error) => String(error.cause ?? error),
-      );
     const visitor = async (node: SwarmNode) => {
       for (let i = 0; running; i += 1) {
         const url = `http://${node.address}:${SITE_PORT}${PAGE_PATHS[i % PAGE_PATHS.length]!}`;
         requests += 1;
-        let answer = await get(url);
-        if (typeof answer === 'string' && /ECONNRESET|other side closed/.test(answer)) {
-          resent += 1;
-          answer = await get(url);
-        }
+        const answer = await getAsBrowser(url, () => (resent += 1));
         if (answer !== 200) errors.push(`${url}: ${answer}`);
       }
     };

@@ -90,14 +90,18 @@ export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8
   }
 
   const running = Array.from({ length: visitors }, (_, index) => visitor(index));
-  if (fault) {
-    await pause(faultAtMs);
-    result.inFlightAtFault.push(...inFlight);
-    await fault();
-    await pause(Math.max(0, durationMs - faultAtMs));
-  } else await pause(durationMs);
-  streaming = false;
-  await Promise.all(running);
+  try {
+    if (fault) {
+      await pause(faultAtMs);
+      result.inFlightAtFault.push(...inFlight);
+      await fault();
+      await pause(Math.max(0, durationMs - faultAtMs));
+    } else await pause(durationMs);
+  } finally {
+    // A fault that could not be made ends the stream too: visitors left sending would outlive the test.
+    streaming = false;
+    await Promise.all(running);
+  }
   return result;
 }
 
