@@ -151,7 +151,13 @@ export class SwarmCluster {
   /** Removes the machines, and this machine's tags of what it pushed (each run's registry port is new). */
   async remove(): Promise<void> {
     await SwarmCluster.removeAll(this.prefix);
-    const pushed = (await docker(['images', '--format', '{{.Repository}}:{{.Tag}}'])).split('\n').filter((image) => image.startsWith(`${this.pushRegistry}/`));
+    // An image whose tag moved to a newer push keeps only its digest: it is named by that.
+    const pushed = (await docker(['images', '--digests', '--format', '{{.Repository}} {{.Tag}} {{.Digest}}']))
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter(([repository]) => repository?.startsWith(`${this.pushRegistry}/`))
+      .map(([repository, tag, digest]) => (tag !== '<none>' ? `${repository}:${tag}` : digest !== '<none>' ? `${repository}@${digest}` : undefined))
+      .filter((image): image is string => image !== undefined);
     if (pushed.length > 0) await docker(['rmi', ...pushed]);
   }
 }
