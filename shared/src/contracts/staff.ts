@@ -12,6 +12,8 @@ import { StringEnum } from './schema-builders';
 const Email = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email, pattern: EMAIL_PATTERN });
 const Role = StringEnum<StaffRole>(STAFF_ROLES);
 const Id = Type.Integer({ minimum: 1 });
+/** An id in a path or query: text, as URLs carry it (nine digits at most, within every database's integer). */
+const IdText = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
 const IsoTime = Type.String();
 /** An invitation's token: 32 random bytes, base64url. */
 const InvitationToken = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' });
@@ -74,7 +76,7 @@ export const InviteBodySchema = Type.Object({ email: Email, role: Role }, { addi
 export const InviteResponseSchema = Type.Object({ link: Type.String(), expiresAt: IsoTime });
 export type InviteResponse = Static<typeof InviteResponseSchema>;
 export const RoleBodySchema = Type.Object({ role: Role }, { additionalProperties: false });
-export const IdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const IdParamsSchema = Type.Object({ id: IdText });
 export const SessionParamsSchema = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
 
 export const SessionInfoSchema = Type.Object({
@@ -102,7 +104,7 @@ export const AuditEntrySchema = Type.Object({
 });
 export type AuditEntry = Static<typeof AuditEntrySchema>;
 export const AuditQuerySchema = Type.Object(
-  { before: Type.Optional(Type.Integer({ minimum: 1 })), since: Type.Optional(Type.String({ format: 'date-time' })) },
+  { before: Type.Optional(IdText), since: Type.Optional(Type.String({ format: 'date-time' })) },
   { additionalProperties: false },
 );
 export const AuditPageSchema = Type.Object({ entries: Type.Array(AuditEntrySchema), next: Type.Union([Type.Integer(), Type.Null()]) });
@@ -115,7 +117,7 @@ export const LeadFilterSchema = Type.Object(
     kind: Type.Optional(StringEnum<LeadKind>(LEAD_KINDS)),
     source: Type.Optional(Type.String({ minLength: 1, maxLength: STAFF_LIMITS.textFilterMax })),
     /** A member's id, or `none` for leads nobody took. */
-    assignee: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,9}|none)$' })),
+    assignee: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,8}|none)$' })),
     /** Calendar days in Kyiv, inclusive. */
     from: Type.Optional(Type.String({ format: 'date' })),
     to: Type.Optional(Type.String({ format: 'date' })),
@@ -126,13 +128,14 @@ export const LeadFilterSchema = Type.Object(
 export type LeadFilter = Static<typeof LeadFilterSchema>;
 export const LEAD_FILTER_KEYS = Object.keys(LeadFilterSchema.properties) as (keyof LeadFilter)[];
 
+/** Unknown parameters are dropped before the handler (the API's removeAdditional), never an error. */
 export const LeadListQuerySchema = Type.Object(
   {
     ...LeadFilterSchema.properties,
     /** Keyset paging: leads older than this id (the previous page's `next`). */
-    before: Type.Optional(Id),
+    before: Type.Optional(IdText),
     /** Leads newer than this id: what arrived since the list was loaded. */
-    after: Type.Optional(Type.Integer({ minimum: 0 })),
+    after: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,8})$' })),
   },
   { additionalProperties: false },
 );

@@ -64,7 +64,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
     async (request) => {
       const actor = sessionOf(request).member;
       const { role } = request.body;
-      const member = await changeMember(request.params.id, role, async (trx, target) => {
+      const member = await changeMember(Number(request.params.id), role, async (trx, target) => {
         if (target.role === role) return;
         await trx.updateTable('staff_members').set({ role }).where('id', '=', target.id).execute();
         const ended = await endMemberSessions(trx, target.id);
@@ -76,7 +76,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
 
   app.delete('/api/staff/members/:id', { config: admin, schema: { params: IdParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
     const actor = sessionOf(request).member;
-    await changeMember(request.params.id, 'removed', async (trx, target) => {
+    await changeMember(Number(request.params.id), 'removed', async (trx, target) => {
       await trx.updateTable('staff_members').set({ removed_at: new Date().toISOString() }).where('id', '=', target.id).execute();
       await trx.deleteFrom('staff_passkeys').where('member_id', '=', target.id).execute();
       await trx.deleteFrom('staff_totp').where('member_id', '=', target.id).execute();
@@ -88,8 +88,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
   });
 
   app.get('/api/staff/members/:id/sessions', { config: admin, schema: { params: IdParamsSchema, response: { 200: SessionListSchema, ...ERROR_RESPONSES } } }, async (request) => {
-    if (!(await findMember(db, request.params.id))) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
-    return listSessions(db, request.params.id, sessionOf(request).idHash);
+    if (!(await findMember(db, Number(request.params.id)))) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
+    return listSessions(db, Number(request.params.id), sessionOf(request).idHash);
   });
 
   app.delete('/api/staff/sessions/:id', { config: admin, schema: { params: SessionParamsSchema, response: NO_CONTENT } }, async (request, reply) => {

@@ -9,6 +9,6 @@ export const AUDIT_PAGE_SIZE = 100;
 /** The audit log, newest first, for admins. */
 export const auditRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   app.get('/api/staff/audit', { config: { staffRole: 'admin' }, schema: { querystring: AuditQuerySchema, response: { 200: AuditPageSchema, ...ERROR_RESPONSES } } }, async (request) =>
-    readAudit(db, { ...request.query, limit: AUDIT_PAGE_SIZE }),
+    readAudit(db, { since: request.query.since, before: request.query.before === undefined ? undefined : Number(request.query.before), limit: AUDIT_PAGE_SIZE }),
   );
 };

@@ -35,7 +35,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
 
   app.get('/api/staff/leads', { config: viewer, schema: { querystring: LeadListQuerySchema, response: { 200: LeadPageSchema, ...ERROR_RESPONSES } } }, async (request) => {
     const { before, after, ...filter } = request.query;
-    return listLeads(db, { filter, before, after, limit: STAFF_LIMITS.pageSize });
+    return listLeads(db, { filter, before: before === undefined ? undefined : Number(before), after: after === undefined ? undefined : Number(after), limit: STAFF_LIMITS.pageSize });
   });
 
   app.get('/api/staff/leads/export', { config: editor, schema: { querystring: LeadFilterSchema } }, async (request, reply) => {
@@ -52,7 +52,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
   });
 
   app.get('/api/staff/leads/:id', { config: viewer, schema: { params: IdParamsSchema, response: { 200: LeadDetailSchema, ...ERROR_RESPONSES } } }, async (request) => {
-    const lead = await findLeadDetail(db, request.params.id);
+    const lead = await findLeadDetail(db, Number(request.params.id));
     if (!lead) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
     return lead;
   });
@@ -60,13 +60,13 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
   app.patch(
     '/api/staff/leads/:id',
     { config: editor, schema: { params: IdParamsSchema, body: LeadUpdateBodySchema, response: { 200: LeadSummarySchema, 409: LeadConflictSchema, ...ERROR_RESPONSES } } },
-    async (request) => updateLead(db, request.params.id, request.body, actorOf(request)),
+    async (request) => updateLead(db, Number(request.params.id), request.body, actorOf(request)),
   );
 
   app.post(
     '/api/staff/leads/:id/notes',
     { config: editor, schema: { params: IdParamsSchema, body: NoteBodySchema, response: { 201: LeadNoteSchema, ...ERROR_RESPONSES } } },
-    async (request, reply) => reply.code(201).send(await addNote(db, request.params.id, request.body.text, actorOf(request))),
+    async (request, reply) => reply.code(201).send(await addNote(db, Number(request.params.id), request.body.text, actorOf(request))),
   );
 
   app.post('/api/staff/leads/spam', { config: editor, schema: { body: SpamBodySchema, response: { 200: SpamResponseSchema, ...ERROR_RESPONSES } } }, async (request) => ({

@@ -8,7 +8,8 @@ let admin: JoinedMember;
 beforeAll(async () => {
   ctx = await startTestApp();
   admin = await joinWithApp(ctx, 'Admin@Khvylia.example', 'admin');
-});
+  // Joining members runs the whole invitation flow; under a loaded CI machine it takes seconds.
+}, 30_000);
 
 afterAll(async () => {
   await ctx.close();
