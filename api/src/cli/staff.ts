@@ -3,7 +3,7 @@ import { loadConfig } from '../config';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { parseDuration } from '../lib/duration';
-import { findMemberByEmail } from '../staff/accounts/members-repository';
+import { findMemberByEmail, normalizeEmail } from '../staff/accounts/members-repository';
 import { createInvitation } from '../staff/accounts/invitations';
 import { readAudit } from '../staff/audit/audit-log';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
@@ -68,7 +68,7 @@ export async function run(argv: readonly string[], env: Record<string, string | 
     if (command.command === 'invite') {
       if (await findMemberByEmail(db, command.email)) throw new CommandFailure(`${command.email} уже в команді`);
       const invitation = await createInvitation(db, config.siteUrl, command.email, command.role, { id: null, actor: 'cli', address: 'cli' }, now);
-      return `Запрошення для ${command.email} (${command.role}), діє до ${invitation.expiresAt}:\n${invitation.link}\n`;
+      return `Запрошення для ${normalizeEmail(command.email)} (${command.role}), діє до ${invitation.expiresAt}:\n${invitation.link}\n`;
     }
     const since = new Date(now.getTime() - command.sinceMs).toISOString();
     const entries: AuditEntry[] = [];
