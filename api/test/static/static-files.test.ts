@@ -128,6 +128,7 @@ describe('all-in-one serving (same-origin remotes)', () => {
         home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
         blog: { entry: '/remotes/blog/mf-manifest.json', release: 'dist' },
         forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+        staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
       },
     });
   });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from '../staff/staff-constants';
+import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from '../staff/staff-constants';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN } from './patterns';
 import { StringEnum } from './schema-builders';
@@ -126,7 +126,10 @@ export const LeadFilterSchema = Type.Object(
   { additionalProperties: false },
 );
 export type LeadFilter = Static<typeof LeadFilterSchema>;
-export const LEAD_FILTER_KEYS = Object.keys(LeadFilterSchema.properties) as (keyof LeadFilter)[];
+
+/** Fails to compile when the filter's keys and LEAD_FILTER_KEYS (what the console reads from its address) differ. */
+type FilterKey = (typeof LEAD_FILTER_KEYS)[number];
+export const LEAD_FILTER_KEYS_MATCH: [keyof LeadFilter] extends [FilterKey] ? ([FilterKey] extends [keyof LeadFilter] ? true : never) : never = true;
 
 /** Unknown parameters are dropped before the handler (the API's removeAdditional), never an error. */
 export const LeadListQuerySchema = Type.Object(

@@ -38,6 +38,9 @@ export const LEAD_KIND_LABELS: Record<LeadKind, string> = {
   applications: 'Відгук на вакансію',
 };
 
+/** The inbox's filters, as the console's address and the API's query name them (LeadFilterSchema). */
+export const LEAD_FILTER_KEYS = ['status', 'kind', 'source', 'assignee', 'from', 'to', 'q'] as const;
+
 /** The console shows dates and times as the agency lives them. */
 export const STAFF_LOCALE = 'uk-UA';
 export const STAFF_TIME_ZONE = 'Europe/Kyiv';
@@ -94,3 +97,8 @@ export const LEAD_FIELD_LABELS: Record<string, string> = {
   position: 'Вакансія',
   resume_text: 'Резюме',
 };
+
+/** Whether a path is one of the console's pages (served never cached, never indexed). */
+export function isStaffPath(pathname: string): boolean {
+  return pathname === STAFF_PATHS.home || pathname.startsWith(`${STAFF_PATHS.home}/`);
+}

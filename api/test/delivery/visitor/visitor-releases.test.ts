@@ -114,6 +114,7 @@ describe('with no canary', () => {
           home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
           blog: { entry: `/remotes/blog/${current}/mf-manifest.json`, release: current },
           forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+          staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
         },
       });
     },

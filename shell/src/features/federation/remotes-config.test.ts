@@ -9,6 +9,7 @@ function documentWithBlog(release: string): RemotesDocument {
       home: { entry: '/remotes/home/h1/mf-manifest.json', release: 'h1' },
       blog: { entry: `/remotes/blog/${release}/mf-manifest.json`, release },
       forms: { entry: 'https://cdn.example/forms/mf-manifest.json', release: 'external' },
+      staff: { entry: 'https://cdn.example/staff/mf-manifest.json', release: 'external' },
     },
   };
 }
