@@ -31,8 +31,8 @@ export function remoteUrlVariable(name: RemoteName): string {
  * elsewhere do not name it at all. Undefined for remotes any page may load.
  */
 export function remoteMountPath(name: RemoteName): string | undefined {
-  const remote: { mountedAt?: string } = registry.remotes[name];
-  return remote.mountedAt;
+  const remote = registry.remotes[name];
+  return 'mountedAt' in remote ? remote.mountedAt : undefined;
 }
 
 /** Whether a page at `pathname` may load `name`. */

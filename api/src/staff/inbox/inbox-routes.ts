@@ -23,7 +23,7 @@ import { recordAudit } from '../audit/audit-log';
 import { sessionOf } from '../sessions/staff-guard';
 import { STAFF_MESSAGES } from '../staff-messages';
 import { listLeads } from './inbox-repository';
-import { leadCsv } from './lead-csv';
+import { countLeads, leadCsv } from './lead-csv';
 import { findLeadDetail } from './lead-detail';
 import { addNote, markSpam, updateLead, type Actor } from './lead-work';
 
@@ -42,9 +42,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
     const filter: LeadFilter = request.query;
     const actor = actorOf(request);
     const day = new Date().toISOString().slice(0, 10);
-    const csv = leadCsv(db, filter, (rows) =>
-      recordAudit(db.kysely, { actorId: actor.member.id, actor: actor.member.email, action: 'leads-exported', target: 'leads', address: actor.address, detail: { filter, rows } }),
-    );
+    // Recorded before the file is sent: an export cut short was still an export.
+    const rows = await countLeads(db, filter);
+    await recordAudit(db.kysely, { actorId: actor.member.id, actor: actor.member.email, action: 'leads-exported', target: 'leads', address: actor.address, detail: { filter, rows } });
+    const csv = leadCsv(db, filter);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="leads-${day}.csv"`)

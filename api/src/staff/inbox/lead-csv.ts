@@ -24,12 +24,17 @@ export function exportColumns(kind: LeadKind | undefined): string[] {
 
 const line = (values: readonly unknown[]) => `${values.map((value) => csvCell(value, EXPORT_DELIMITER)).join(EXPORT_DELIMITER)}\r\n`;
 
-/** The CSV's text in pieces; `onEnd` hears how many leads it held. */
-export async function* leadCsv(db: Db, filter: LeadFilter, onEnd: (rows: number) => Promise<void>): AsyncGenerator<string> {
+/** How many leads an export of `filter` holds (what the audit log records before the file is sent). */
+export async function countLeads(db: Db, filter: LeadFilter): Promise<number> {
+  const { count } = await applyLeadFilter(db, db.kysely.selectFrom('leads').leftJoin('staff_members', 'staff_members.id', 'leads.assignee_id').select((eb) => eb.fn.countAll().as('count')), filter).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** The CSV's text in pieces. */
+export async function* leadCsv(db: Db, filter: LeadFilter): AsyncGenerator<string> {
   const columns = exportColumns(filter.kind);
   yield BOM + line(columns);
   let before: number | undefined;
-  let count = 0;
   for (;;) {
     let query = applyLeadFilter(
       db,
@@ -56,9 +61,7 @@ export async function* leadCsv(db: Db, filter: LeadFilter, onEnd: (rows: number)
       const record: Record<string, unknown> = { ...submission, lead_id: Number(lead.id), kind: lead.kind, status: lead.status, assignee: lead.assignee ?? '' };
       text += line(columns.map((column) => record[column]));
     }
-    count += leads.length;
     yield text;
     before = Number(leads[leads.length - 1]!.id);
   }
-  await onEnd(count);
 }

@@ -17,11 +17,17 @@ import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { RecoveryCodes } from './RecoveryCodes';
 import { TotpSetupForm } from './TotpSetupForm';
 
-/** The token after `#`, read once; the address then drops it, so it stays in no history entry. */
+/** The last token taken from an address: a second read (React's strict mode reads twice) finds it here. */
+let takenToken = '';
+
+/** The token after `#`; the address then drops it, so it stays in no history entry. */
 function takeToken(): string {
-  const token = window.location.hash.slice(1);
-  if (token) window.history.replaceState(window.history.state, '', window.location.pathname);
-  return token;
+  const fromAddress = window.location.hash.slice(1);
+  if (fromAddress) {
+    takenToken = fromAddress;
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+  }
+  return takenToken;
 }
 
 /**
