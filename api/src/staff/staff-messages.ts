@@ -1,3 +1,5 @@
+import { STAFF_LIMITS } from '@agency/shared';
+
 /** The staff API's answers to people, in Ukrainian; one place, so the console and the tests agree. */
 export const STAFF_MESSAGES = {
   signInRequired: 'Увійдіть, щоб продовжити',
@@ -9,7 +11,7 @@ export const STAFF_MESSAGES = {
   passkeyUnknown: 'Цей ключ доступу не повʼязаний з жодним обліковим записом',
   codeRefused: 'Невірна адреса електронної пошти або код',
   totpRefused: 'Невірний код. Перевірте час на пристрої й спробуйте ще раз',
-  lockedOut: 'Забагато невдалих спроб. Коди не прийматимуться 15 хвилин; увійти з ключем доступу можна й зараз',
+  lockedOut: `Забагато невдалих спроб. Коди не прийматимуться ${STAFF_LIMITS.lockoutMinutes} хв; увійти з ключем доступу можна й зараз`,
   memberNotFound: 'Такого члена команди немає',
   memberExists: 'Член команди з цією адресою вже є',
   lastAdmin: 'Не можна прибрати чи понизити останнього адміністратора',

@@ -1,5 +1,4 @@
 import '@agency/shared/styles/tokens.css';
-import 'react-toastify/dist/ReactToastify.css';
 import { Route, Routes } from '@agency/shared/router';
 import { Redirect } from '../shared/ui/Redirect';
 import { STAFF_PATHS } from '@agency/shared';

@@ -135,3 +135,31 @@ describe('sessions', () => {
     expect((await old.browser.request('GET', '/api/staff/session')).statusCode).toBe(401);
   });
 });
+
+describe('the per-address limit', () => {
+  let limited: TestContext;
+
+  beforeAll(async () => {
+    limited = await startTestApp({ staff: { signInRateLimitPerMinute: 3 } });
+  }, 30_000);
+
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  it('refuses a fourth sign-in request a minute from one address, on every sign-in route, in Ukrainian', async () => {
+    const browser = new StaffBrowser(limited);
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await browser.request('POST', '/api/staff/sign-in/code', { json: { email: 'x@khvylia.example', code: '123456' } })).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const other = [];
+    for (let i = 0; i < 4; i += 1) other.push((await browser.request('POST', '/api/staff/sign-in/passkey/options')).statusCode);
+    expect(other).toEqual([200, 200, 200, 429]);
+    const refused = await browser.request('POST', '/api/staff/invitation', { json: { token: 'a'.repeat(43) } });
+    const invitations = [refused.statusCode];
+    for (let i = 0; i < 3; i += 1) invitations.push((await browser.request('POST', '/api/staff/invitation', { json: { token: 'a'.repeat(43) } })).statusCode);
+    expect(invitations).toEqual([404, 404, 404, 429]);
+    const limitedAnswer = await browser.request('POST', '/api/staff/sign-in/code', { json: { email: 'x@khvylia.example', code: '123456' } });
+    expect(errorOf(limitedAnswer.body).error.message).toBe('Забагато запитів. Спробуйте, будь ласка, трохи пізніше');
+  });
+});
