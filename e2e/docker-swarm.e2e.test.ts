@@ -350,6 +350,14 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       );
       report.push(`canary rollback shown by each machine after ${shownAfter.join(', ')} ms`);
       expect(Math.max(...shownAfter)).toBeLessThanOrEqual(2_000);
+      // Each machine's nginx spreads requests over every API task, and each task reads the release
+      // state on its own: the next test starts once every task, not just the first one asked, is back.
+      await eventually(
+        'every API task serving the current blog release again',
+        () => Promise.all(cluster.nodes.flatMap((node) => Array.from({ length: 6 }, () => blogReleaseOn(node, inCanary)))),
+        (served) => served.every((release) => release === current),
+        10_000,
+      );
     } finally {
       rmSync(build, { recursive: true, force: true });
       // A failure above leaves no canary behind for what follows.
