@@ -184,6 +184,20 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     };
   }
 
+  /**
+   * Until every API task serves `release` to `bucket`: each machine's nginx spreads requests over
+   * all tasks and each task reads the release state on its own, so one read per machine shows one
+   * task; six per machine reach them all.
+   */
+  async function untilEveryTaskServes(what: string, bucket: string, release: string): Promise<void> {
+    await eventually(
+      what,
+      () => Promise.all(cluster.nodes.flatMap((node) => Array.from({ length: 6 }, () => blogReleaseOn(node, bucket)))),
+      (served) => served.every((each) => each === release),
+      10_000,
+    );
+  }
+
   async function newestPost(): Promise<BlogPostSummary> {
     const [post] = (await (await fetch(`${siteUrl}/api/blog?limit=1`)).json()) as BlogPostSummary[];
     return post!;
@@ -303,18 +317,13 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       const candidate = /^blog release (\S+) is the candidate for 50 % of visitors/m.exec(output)?.[1];
       expect(candidate).toBeDefined();
       expect(candidate).not.toBe(current);
-      // Each API process reads the release state once a second: visitors come once every machine
+      // Each API process reads the release state once a second: visitors come once every task
       // serves the candidate to a bucket the first machine puts in the canary.
       const inCanary = await (async () => {
         for (let bucket = 0; bucket < 100; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
         throw new Error(`${cluster.nodes[0]!.name} serves the candidate to none of 100 buckets`);
       })();
-      await eventually(
-        'every machine running the canary',
-        () => Promise.all(cluster.nodes.map((node) => blogReleaseOn(node, inCanary))),
-        (served) => served.every((release) => release === candidate),
-        10_000,
-      );
+      await untilEveryTaskServes('every API task running the canary', inCanary, candidate!);
 
       // Browsers arrive through the load balancer; each page's requests go to the machines in turn.
       const seen = new Set<string>();
@@ -350,6 +359,8 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       );
       report.push(`canary rollback shown by each machine after ${shownAfter.join(', ')} ms`);
       expect(Math.max(...shownAfter)).toBeLessThanOrEqual(2_000);
+      // The next test starts once every task, not just the first one each machine asked, is back.
+      await untilEveryTaskServes('every API task serving the current blog release again', inCanary, current);
     } finally {
       rmSync(build, { recursive: true, force: true });
       // A failure above leaves no canary behind for what follows.

@@ -38,7 +38,7 @@ const resultsDir = path.join(root, '.tmp');
 mkdirSync(resultsDir, { recursive: true });
 const resultsFile = path.join(resultsDir, 'jest-results.json');
 rmSync(resultsFile, { force: true });
-// --forceExit: on 2 cores jest runs every suite in its own process (one worker, in band), so a
+// --forceExit: on 2 cores jest runs every suite inside its own process (one worker, in band), so a
 // handle any suite leaves open would keep the run from ending after its results are written.
 const jestArgs = ['jest', '--json', `--outputFile=${resultsFile}`, '--forceExit', ...process.argv.slice(2)];
 run('jest: unit, API (SQLite + PostgreSQL) and end-to-end suites', 'npx', jestArgs);
