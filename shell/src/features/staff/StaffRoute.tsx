@@ -16,5 +16,8 @@ const STAFF_PAGE_META: PageMeta = {
  */
 export function StaffRoute() {
   usePageMeta(STAFF_PAGE_META);
-  return <RemoteSlot id="staff/StaffConsole" minHeight="100vh" />;
+  // Rendered in the browser only (the server has no one's session to render it for), which is
+  // what a slot loaded when visible is: filling the screen, it is visible at once. A server-side
+  // suspension would instead make hydration report the slot as redrawn.
+  return <RemoteSlot id="staff/StaffConsole" minHeight="100vh" whenVisible />;
 }
