@@ -18,8 +18,8 @@ const totpCode = (secret: string, stepsAhead = 0) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + stepsAhead * 30_000 });
 
 /** A page in a context of its own whose browser has a platform authenticator with user verification (a phone's or laptop's). */
-async function pageWithAuthenticator(browser: Browser, url?: string): Promise<Page & { consoleErrors: string[] }> {
-  const page = await openPage(browser);
+async function pageWithAuthenticator(browser: Browser, url?: string, viewport?: { width: number; height: number }): Promise<Page & { consoleErrors: string[] }> {
+  const page = await openPage(browser, undefined, viewport ? { viewport } : {});
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -28,6 +28,9 @@ async function pageWithAuthenticator(browser: Browser, url?: string): Promise<Pa
   if (url) await page.goto(url);
   return page;
 }
+
+/** How far the page is wider than the screen (0 when nothing needs a sideways scroll). */
+const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 function invitationLink(site: RunningSite, email: string, role: string): string {
   const output = runStaffCommand(site, 'invite', email, '--role', role);
@@ -163,13 +166,16 @@ describe.each(DATABASES)('the staff console on %s', (_label, onPostgres) => {
 
     it('shows an XSS-shaped lead as text, running nothing', async () => {
       await sendContact(site, { name: XSS_NAME, message: XSS_MESSAGE });
-      const page = await pageWithAuthenticator(browser);
+      // On a phone's screen.
+      const page = await pageWithAuthenticator(browser, undefined, { width: 375, height: 812 });
       // The admin's passkey lives in the other context's authenticator: sign in with a new admin's app instead.
       const { secret } = await joinWithApp(page, invitationLink(site, 'reader@khvylia.example', 'viewer'));
       expect(secret).toMatch(/^[A-Z2-7]+$/);
+      expect(await horizontalOverflow(page)).toBe(0);
       await page.getByRole('link', { name: XSS_NAME }).click();
       const fields = page.getByTestId('lead-fields');
       await fields.waitFor();
+      expect(await horizontalOverflow(page)).toBe(0);
       await expect(fields.getByText(XSS_NAME, { exact: true }).count()).resolves.toBe(1);
       await expect(fields.getByText(XSS_MESSAGE, { exact: true }).count()).resolves.toBe(1);
       expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();

@@ -19,6 +19,20 @@ import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { filterFromSearch, searchFromFilter } from './inbox-filter';
 import { useNewLeads } from './use-new-leads';
 
+/** The list's column headings; on a phone's screen each cell is labelled with its column's. */
+const COLUMN = {
+  pick: 'Вибір',
+  receivedAt: 'Отримано',
+  kind: 'Тип',
+  name: 'Імʼя',
+  email: 'E-mail',
+  subject: 'Послуга чи вакансія',
+  source: 'Джерело',
+  status: 'Статус',
+  assignee: 'Відповідальний',
+} as const;
+const DATA_COLUMNS = ['receivedAt', 'kind', 'name', 'email', 'subject', 'source', 'status', 'assignee'] as const;
+
 /**
  * `/staff`: every lead, newest first, under the filters in the address; more on request (keyset
  * pages). Leads arriving meanwhile appear at the top within seconds, counted in the tab's title
@@ -184,38 +198,35 @@ export function InboxPage() {
       {!loading && leads.length === 0 && !error && <p>Заявок за цими умовами немає.</p>}
       {leads.length > 0 && (
         <div className={styles.tableWrap}>
-          <table className={styles.table}>
+          <table className={`${styles.table} ${styles.stacked}`}>
             <thead>
               <tr>
-                {may('editor') && <th scope="col">Вибір</th>}
-                <th scope="col">Отримано</th>
-                <th scope="col">Тип</th>
-                <th scope="col">Імʼя</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Послуга чи вакансія</th>
-                <th scope="col">Джерело</th>
-                <th scope="col">Статус</th>
-                <th scope="col">Відповідальний</th>
+                {may('editor') && <th scope="col">{COLUMN.pick}</th>}
+                {DATA_COLUMNS.map((column) => (
+                  <th key={column} scope="col">
+                    {COLUMN[column]}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {leads.map((lead) => (
                 <tr key={lead.id} className={fresh.has(lead.id) ? styles.fresh : undefined} data-lead-id={lead.id}>
                   {may('editor') && (
-                    <td>
+                    <td data-label={COLUMN.pick}>
                       <input type="checkbox" aria-label={`Вибрати заявку ${lead.name}`} checked={selected.has(lead.id)} onChange={() => toggle(lead.id)} />
                     </td>
                   )}
-                  <td>{kyivDateTime(lead.receivedAt)}</td>
-                  <td>{LEAD_KIND_LABELS[lead.kind]}</td>
-                  <td>
+                  <td data-label={COLUMN.receivedAt}>{kyivDateTime(lead.receivedAt)}</td>
+                  <td data-label={COLUMN.kind}>{LEAD_KIND_LABELS[lead.kind]}</td>
+                  <td data-label={COLUMN.name}>
                     <Link to={`leads/${lead.id}`}>{lead.name || '—'}</Link>
                   </td>
-                  <td>{lead.email}</td>
-                  <td>{lead.subject || '—'}</td>
-                  <td>{lead.source || '—'}</td>
-                  <td>{LEAD_STATUS_LABELS[lead.status]}</td>
-                  <td>{lead.assignee?.email ?? '—'}</td>
+                  <td data-label={COLUMN.email}>{lead.email}</td>
+                  <td data-label={COLUMN.subject}>{lead.subject || '—'}</td>
+                  <td data-label={COLUMN.source}>{lead.source || '—'}</td>
+                  <td data-label={COLUMN.status}>{LEAD_STATUS_LABELS[lead.status]}</td>
+                  <td data-label={COLUMN.assignee}>{lead.assignee?.email ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
