@@ -37,16 +37,19 @@ export function leadSource(attribution: { utm_source?: string | null; referrer_h
 /** Indexes a stored submission; call inside the transaction that stored it. Resolves to the lead's id. */
 export async function indexLead(db: Db, entry: SubmittedLead, submissionId: number, source: string, receivedAt: Date): Promise<number> {
   const at = receivedAt.toISOString();
-  const { id } = await db.kysely
-    .insertInto('leads')
-    .values({ kind: entry.kind, submission_id: submissionId, received_at: at, source, status: 'new', version: 1, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = { kind: entry.kind, submission_id: submissionId, received_at: at, source, status: 'new' as const, version: 1, updated_at: at };
   const text = leadSearchText(entry);
   if (db.dialect.name === 'postgres') {
-    await sql`insert into lead_search (lead_id, document) values (${id}, to_tsvector('simple', ${text}))`.execute(db.kysely);
-  } else {
-    await sql`insert into lead_search (rowid, text) values (${id}, ${text})`.execute(db.kysely);
+    // One round trip for both rows: each costs a submission as much as the insert itself.
+    const { rows } = await sql<{ id: number }>`with lead as (
+        insert into leads (kind, submission_id, received_at, source, status, version, updated_at)
+        values (${row.kind}, ${row.submission_id}, ${row.received_at}, ${row.source}, ${row.status}, ${row.version}, ${row.updated_at})
+        returning id
+      )
+      insert into lead_search (lead_id, document) select id, to_tsvector('simple', ${text}) from lead returning lead_id as id`.execute(db.kysely);
+    return Number(rows[0]!.id);
   }
+  const { id } = await db.kysely.insertInto('leads').values(row).returning('id').executeTakeFirstOrThrow();
+  await sql`insert into lead_search (rowid, text) values (${id}, ${text})`.execute(db.kysely);
   return Number(id);
 }
