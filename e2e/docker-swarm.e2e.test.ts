@@ -256,7 +256,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     expect(where.shell).toEqual(nodeNames);
     expect(where.api).toEqual(nodeNames);
     expect([where.postgres, where['object-store']]).toEqual([['node1'], ['node1']]);
-    for (const app of ['mfe-home', 'mfe-blog', 'mfe-forms', 'valkey']) expect([app, where[app]?.length]).toEqual([app, 1]);
+    for (const app of ['mfe-home', 'mfe-blog', 'mfe-forms', 'mfe-staff', 'valkey']) expect([app, where[app]?.length]).toEqual([app, 1]);
 
     // Named volumes exist only where the data services run: releases live in the database and the store.
     for (const node of cluster.nodes) {

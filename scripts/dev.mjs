@@ -1,4 +1,4 @@
-// `npm run dev`: the API and all four apps with live reload. The shell (http://localhost:8080)
+// `npm run dev`: the API and every app with live reload. The shell (http://localhost:8080)
 // finds the remotes' dev servers through its /remotes.json; /api is proxied to the API.
 import concurrently from 'concurrently';
 import { createRequire } from 'node:module';
@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const { API, HOST, REMOTES } = require('../shared/webpack/apps.js');
 
-const apiEnv = `PORT=${API.devPort} HOST=127.0.0.1`;
+// The site's address is the shell's dev server (the staff console's sign-in checks it), unless set.
+const apiEnv = `PORT=${API.devPort} HOST=127.0.0.1 SITE_URL=\${SITE_URL:-http://localhost:${HOST.devPort}}`;
 const { result } = concurrently(
   [
     // tsx reads @agency/shared from its sources (api/tsconfig.json paths): no build, no stale copy.

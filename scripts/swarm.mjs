@@ -18,7 +18,7 @@ const USAGE = `Usage: npm run swarm -- <command>
   push                 build every image (each app's Dockerfile and the stand-in object store)
                        and push it to REGISTRY as :TAG (default latest)
   deploy               create the missing secrets, then deploy docker-stack.yml as STACK (default agency)
-  release <folder>     build one app's image (shell, mfe-home, mfe-blog, mfe-forms, api), push it under a
+  release <folder>     build one app's image (shell, mfe-home, mfe-blog, mfe-forms, mfe-staff, api), push it under a
                        tag of its own and roll its service to it, alone (rolled back by Swarm if unhealthy)
   scale api=<n>        run n API tasks
   status               the stack's services and where their tasks run

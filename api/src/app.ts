@@ -17,6 +17,7 @@ import rateLimit from './plugins/rate-limit';
 import securityHeaders from './plugins/security-headers';
 import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './plugins/server-lifecycle';
 import { seoRoutes } from './seo/seo-routes';
+import { staffPlugin } from './staff/staff-plugin';
 import { registerStatic } from './static/static-files';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -66,6 +67,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(seoRoutes, { db: app.db, siteUrl: config.siteUrl });
   await app.register(leadsPlugin, { config });
   await app.register(deliveryPlugin, { config });
+  await app.register(staffPlugin, { config });
   await registerStatic(app, { staticRoot: config.staticRoot, releasesOf: app.delivery.releasesOf, mediaDir: config.mediaDir });
   await app.register(pagesPlugin, { config });
   return app;

@@ -58,7 +58,9 @@ export async function openPage(
   const page = (await context.newPage()) as Page & { consoleErrors: string[] };
   page.consoleErrors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') page.consoleErrors.push(message.text());
+    // A failed resource's message does not say which one; its location does.
+    const { url } = message.location();
+    if (message.type() === 'error') page.consoleErrors.push(url && message.text().startsWith('Failed to load resource') ? `${message.text()} ${url}` : message.text());
   });
   page.on('pageerror', (error) => page.consoleErrors.push(error.message));
   if (url) await page.goto(url);

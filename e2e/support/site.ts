@@ -8,6 +8,8 @@ export const ROOT = path.resolve(__dirname, '../..');
 
 export interface RunningSite {
   baseUrl: string;
+  /** SITE_URL: the site's public origin (the baseUrl's, unless started with another host name). */
+  siteUrl: string;
   port: number;
   /** The site's DATABASE_URL: its own SQLite file, unless the test gave it another database. */
   databaseUrl: string;
@@ -79,7 +81,15 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
  * own. Two sites share releases when the second is given the first's DATABASE_URL and
  * RELEASE_STORE (see progressive-delivery.e2e.test.ts).
  */
-export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
+export interface StartSiteOptions {
+  /**
+   * The host name of SITE_URL (the server listens on 127.0.0.1 either way): `localhost` for a
+   * browser that uses passkeys, which WebAuthn refuses on an IP address.
+   */
+  siteHost?: string;
+}
+
+export async function startSite(env: Record<string, string> = {}, { siteHost = '127.0.0.1' }: StartSiteOptions = {}): Promise<RunningSite> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
   const siteEnv: Record<string, string> = {
@@ -87,7 +97,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${path.join(dataDir, 'agency.sqlite')}`,
     // The site's public origin: where this test reaches it, unless a test puts a proxy in front.
-    SITE_URL: `http://127.0.0.1:${port}`,
+    SITE_URL: `http://${siteHost}:${port}`,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '1000',
     // Every page a suite opens reports telemetry from one address.
@@ -133,7 +143,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
     throw error;
   }
   const releaseEnv = Object.fromEntries(Object.entries(siteEnv).filter(([name]) => RELEASE_SETTING.test(name)));
-  return { baseUrl, port, databaseUrl: siteEnv.DATABASE_URL!, releaseEnv, stop };
+  return { baseUrl, siteUrl: siteEnv.SITE_URL!, port, databaseUrl: siteEnv.DATABASE_URL!, releaseEnv, stop };
 }
 
 /**
@@ -148,6 +158,13 @@ export function runRelease(site: RunningSite, ...args: string[]): string {
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** `npm run staff -- <args>` on `site` (its database and SITE_URL), as an admin runs it on the server. */
+export function runStaffCommand(site: RunningSite, ...args: string[]): string {
+  const result = spawnSync('npm', ['run', 'staff', '--silent', '--', ...args], { cwd: ROOT, env: { ...process.env, ...site.releaseEnv }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`staff ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 

@@ -7,6 +7,7 @@ export * from './constants/brand';
 export * from './constants/blog';
 export * from './constants/privacy';
 export * from './constants/site-icons';
+export * from './staff/staff-constants';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './federation/resolved-shares';

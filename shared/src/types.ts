@@ -17,3 +17,25 @@ export type { Attribution, VisitSession } from './contracts/attribution';
 export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital } from './contracts/telemetry';
 export { HONEYPOT_FIELD } from './contracts/honeypot';
 export { IDEMPOTENCY_KEY_HEADER } from './contracts/idempotency-key';
+export type {
+  AuditEntry,
+  AuditPage,
+  CredentialOptionsResponse,
+  InvitationAccepted,
+  InvitationInfo,
+  InviteResponse,
+  LeadChange,
+  LeadConflict,
+  LeadDetail,
+  LeadFilter,
+  LeadNote,
+  LeadPage,
+  LeadSummary,
+  LeadUpdate,
+  MemberList,
+  RecoveryCodesResponse,
+  SessionInfo,
+  StaffMember,
+  StaffSession,
+  TotpSetupResponse,
+} from './contracts/staff';

@@ -35,4 +35,15 @@ describe('the shell’s server render', () => {
     expect(lazy).toEqual(expect.arrayContaining(['blog/BlogTeaser', 'forms/ContactForm', 'forms/JobApplicationForm']));
     expect(slots.filter((slot) => !slot.whenVisible).map((slot) => slot.id)).toContain('home/Hero');
   });
+
+  it('renders /staff pages as the console’s slot alone: no public header or footer, not indexed', () => {
+    for (const address of ['/staff', '/staff/login', '/staff/leads/12']) {
+      const page = renderPage(address, {});
+      expect(page.slots).toEqual([{ id: 'staff/StaffConsole', props: {} }]);
+      expect(page.status).toBe(200);
+      expect(page.meta).toMatchObject({ noindex: true });
+      expect(page.html).not.toContain('Перейти до основного вмісту');
+    }
+    expect(renderPage('/', {}).slots.map((slot) => slot.id)).not.toContain('staff/StaffConsole');
+  });
 });

@@ -6,6 +6,7 @@ import { loadLeadsConfig, type LeadsConfig } from './leads';
 import { loadPagesConfig, type PagesConfig } from './pages';
 import { loadServerConfig, type ServerConfig } from './server';
 import { loadSiteConfig, type SiteConfig } from './site';
+import { loadStaffConfig, type StaffConfig } from './staff';
 import { loadTelemetryConfig, type TelemetryConfig } from './telemetry';
 
 export { REPO_ROOT, type Env } from './env';
@@ -15,6 +16,7 @@ export { type LeadsConfig } from './leads';
 export { DEFAULT_PAGE_CACHE_MB, type PagesConfig } from './pages';
 export { type LogFormat, type ServerConfig, type TrustProxy } from './server';
 export { loadContentConfig, resolveSiteUrl, type SiteConfig } from './site';
+export { type StaffConfig } from './staff';
 export { loadTelemetryConfig, TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryConfig, type TelemetryTable } from './telemetry';
 
 /** Folder of the images the seed content points to (served under /media/). */
@@ -25,6 +27,7 @@ export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, Pag
   /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
   leads: LeadsConfig;
   telemetry: TelemetryConfig;
+  staff: StaffConfig;
 }
 
 /**
@@ -41,5 +44,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ...loadDeliveryConfig(env),
     leads: loadLeadsConfig(env),
     telemetry: loadTelemetryConfig(env),
+    staff: loadStaffConfig(env),
   };
 }

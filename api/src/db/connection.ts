@@ -4,6 +4,7 @@ import pg from 'pg';
 import { ensureParentDir } from '../config';
 import { isSqliteBusy } from './database-errors';
 import { dialectFromUrl, type Dialect } from './dialect';
+import { withStatementCache } from './sqlite-statement-cache';
 import type { DatabaseSchema } from './schema';
 
 export interface Database {
@@ -72,7 +73,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   let kysely: Kysely<DatabaseSchema>;
   if (dialect.name === 'sqlite') {
     kysely = new Kysely<DatabaseSchema>({
-      dialect: new SqliteDialect({ database: openSqlite(url.slice('sqlite:'.length)) }),
+      dialect: new SqliteDialect({ database: withStatementCache(openSqlite(url.slice('sqlite:'.length))) }),
       log: options.onQuery,
     });
   } else {

@@ -1,4 +1,4 @@
-import type { AttributionKey } from '@agency/shared';
+import type { AttributionKey, LeadKind, LeadStatus, StaffRole } from '@agency/shared';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
 /**
@@ -245,6 +245,118 @@ export interface ReleaseTokensTable {
   last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** The staff console (migration 0012): every timestamp ISO 8601 text in UTC. */
+export interface StaffMembersTable {
+  id: Generated<number>;
+  email: string;
+  role: StaffRole;
+  created_at: string;
+  removed_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffInvitationsTable {
+  token_hash: string;
+  email: string;
+  role: StaffRole;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffPasskeysTable {
+  id: string;
+  member_id: number;
+  public_key: string;
+  counter: ColumnType<number | string, number, number>;
+  transports: string;
+  created_at: string;
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffTotpTable {
+  member_id: number;
+  secret: string;
+  last_step: ColumnType<number | string, number, number>;
+  created_at: string;
+}
+
+export interface StaffRecoveryCodesTable {
+  code_hash: string;
+  member_id: number;
+  created_at: string;
+  used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffCodeFailuresTable {
+  email: string;
+  at: string;
+}
+
+export interface StaffCodeLockoutsTable {
+  email: string;
+  until: string;
+}
+
+export interface StaffSessionsTable {
+  id_hash: string;
+  member_id: number;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string;
+  address: string;
+}
+
+export interface StaffChallengesTable {
+  id: string;
+  purpose: string;
+  value: string;
+  expires_at: string;
+}
+
+export interface StaffAuditTable {
+  seq: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  actor: string;
+  action: string;
+  target: string;
+  address: string;
+  detail: string;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  kind: LeadKind;
+  submission_id: number;
+  received_at: string;
+  source: string;
+  status: LeadStatus;
+  assignee_id: number | null;
+  version: number;
+  updated_at: string;
+}
+
+export interface LeadNotesTable {
+  id: Generated<number>;
+  lead_id: number;
+  author_id: number;
+  text: string;
+  created_at: string;
+}
+
+export interface LeadHistoryTable {
+  id: Generated<number>;
+  lead_id: number;
+  actor_id: number | null;
+  at: string;
+  change: string;
+  old_value: string | null;
+  new_value: string | null;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -265,6 +377,19 @@ export interface DatabaseSchema {
   release_apps: ReleaseAppsTable;
   release_events: ReleaseEventsTable;
   release_tokens: ReleaseTokensTable;
+  staff_members: StaffMembersTable;
+  staff_invitations: StaffInvitationsTable;
+  staff_passkeys: StaffPasskeysTable;
+  staff_totp: StaffTotpTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_code_failures: StaffCodeFailuresTable;
+  staff_code_lockouts: StaffCodeLockoutsTable;
+  staff_sessions: StaffSessionsTable;
+  staff_challenges: StaffChallengesTable;
+  staff_audit: StaffAuditTable;
+  leads: LeadsTable;
+  lead_notes: LeadNotesTable;
+  lead_history: LeadHistoryTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

@@ -5,6 +5,7 @@ import {
   releaseSet,
   REMOTE_NAMES,
   remoteOfModule,
+  remotesForPage,
   TELEMETRY_SAMPLE_META,
   UNRELEASED,
   type PageMeta,
@@ -301,7 +302,7 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
       '\n    ',
     );
     const json = [
-      `<script type="application/json" id="${PAGE_DATA_IDS.remotes}">${scriptJson(remotes)}</script>`,
+      `<script type="application/json" id="${PAGE_DATA_IDS.remotes}">${scriptJson(remotesForPage(remotes, pathname))}</script>`,
       `<script type="application/json" id="${PAGE_DATA_IDS.serverData}">${scriptJson(data)}</script>`,
     ].join('');
     const html = template

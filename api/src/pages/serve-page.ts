@@ -1,4 +1,4 @@
-import { matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
+import { isStaffPath, matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../http/cached-body';
 import { sendCached } from '../http/send-cached';
@@ -24,6 +24,9 @@ export const CANARY_PAGE_CACHE_CONTROL = 'private, no-cache';
 
 /** A preview is for one browser, and never kept anywhere. */
 export const PREVIEW_PAGE_CACHE_CONTROL = 'private, no-store';
+
+/** The staff console's pages: for one signed-in person, kept nowhere, indexed by no search engine. */
+export const STAFF_PAGE_CACHE_CONTROL = 'no-store';
 
 /**
  * The redirect from another spelling of a page's path to its own: kept by the browser that asked,
@@ -86,7 +89,18 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     }
   }
 
+  /** A console page: the shell's frame rendered for this request alone (the console draws itself in the browser). */
+  async function serveStaffPage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const visitor = await visitorReleases(request, reply);
+    const page = await timedRender(pageRenderUrl(request.url), visitor.remotes, request);
+    if (!page) return false;
+    reply.code(page.status).header('x-robots-tag', 'noindex, nofollow').header('cache-control', STAFF_PAGE_CACHE_CONTROL).type('text/html; charset=utf-8');
+    reply.send(page.html);
+    return true;
+  }
+
   return async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (isStaffPath(request.url.split('?')[0] ?? '')) return serveStaffPage(request, reply);
     const pattern = routeOrRedirect(request.url, reply);
     if (pattern === undefined) return true;
     const [{ key }, visitor] = await Promise.all([generation(), visitorReleases(request, reply)]);

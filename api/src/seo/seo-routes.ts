@@ -1,4 +1,4 @@
-import { BLOG_LISTING_PATH, BRAND, SITE_ICONS, WEB_APP_MANIFEST_PATH, type SiteIcon } from '@agency/shared';
+import { BLOG_LISTING_PATH, BRAND, SITE_ICONS, STAFF_PATHS, WEB_APP_MANIFEST_PATH, type SiteIcon } from '@agency/shared';
 import { ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
@@ -24,8 +24,8 @@ export function escapeXml(text: string): string {
 }
 
 export function robotsTxt(origin: string): string {
-  // The API and the remotes' bundles are no pages; everything else is the site.
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /remotes/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+  // The API and the remotes' bundles are no pages, the staff console is no one's business; everything else is the site.
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /remotes/', `Disallow: ${STAFF_PATHS.home}`, '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
 }
 
 function urlEntry(loc: string, lastmod: string | undefined): string {

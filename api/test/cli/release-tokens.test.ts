@@ -1,3 +1,4 @@
+import { APP_NAMES } from '@agency/shared';
 import { createHash } from 'node:crypto';
 import { formatTokenList, parseTokensArgs, runReleaseTokens } from '../../src/cli/release-tokens';
 import type { Database } from '../../src/db/connection';
@@ -62,7 +63,7 @@ describe('tokens create', () => {
     ['create', 'Name the token to create'],
     ['create ci', 'Name the apps the token may release: --apps <app,app>'],
     ['create ci --apps', '--apps needs a value'],
-    ['create ci --apps blog,shop', 'Unknown app "shop": the apps are shell, home, blog, forms'],
+    ['create ci --apps blog,shop', `Unknown app "shop": the apps are ${APP_NAMES.join(', ')}`],
     ['create Blog_CI --apps blog', 'Token name "Blog_CI" is not valid'],
     ['create ci extra --apps blog', 'Unexpected arguments: extra'],
     ['create ci --apps blog --apps home', '--apps is given twice'],

@@ -47,6 +47,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     leads: {},
     // Lifted like the submissions' limit; the telemetry suite sets its own.
     telemetry: { enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 1_000_000 },
+    // Lifted like the submissions' limit; the staff sign-in suite sets its own.
+    staff: { signInRateLimitPerMinute: 1_000_000 },
     contentDir: REPO_CONTENT_DIR,
     mediaDir: TEST_MEDIA_DIR,
     ...overrides,

@@ -106,7 +106,7 @@ async function blogPosts(): Promise<BlogPostSummary[]> {
 
 describe('GET /robots.txt', () => {
   const robots = (origin: string) =>
-    ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /remotes/', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+    ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /remotes/', 'Disallow: /staff', '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
 
   it('points crawlers to the sitemap on SITE_URL, whatever the Host', async () => {
     const response = await configured.request('GET', '/robots.txt', { headers: { host: 'other.example:8080' } });

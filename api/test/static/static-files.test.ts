@@ -128,6 +128,7 @@ describe('all-in-one serving (same-origin remotes)', () => {
         home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
         blog: { entry: '/remotes/blog/mf-manifest.json', release: 'dist' },
         forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+        staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
       },
     });
   });
@@ -198,6 +199,7 @@ describe('remotes on other origins (REMOTE_*_URL)', () => {
         home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
         blog: { entry: 'https://blog.cdn.example/remotes/blog/mf-manifest.json', release: 'external' },
         forms: { entry: 'http://127.0.0.1:3003/mf-manifest.json', release: 'external' },
+        staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
       },
     });
   });

@@ -50,6 +50,7 @@ describe('remotes with releases', () => {
         home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
         blog: { entry: `/remotes/blog/${first}/mf-manifest.json`, release: first },
         forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+        staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
       },
     });
   });

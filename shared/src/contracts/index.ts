@@ -13,3 +13,4 @@ export * from './content';
 export * from './attribution';
 export * from './submissions';
 export * from './telemetry';
+export * from './staff';

@@ -33,6 +33,7 @@ export interface ExposedModuleProps {
   'blog/BlogListPage': BlogListPageProps;
   'forms/JobApplicationForm': NoProps;
   'forms/ContactForm': NoProps;
+  'staff/StaffConsole': NoProps;
 }
 
 type Remotes = (typeof registry)['remotes'];

@@ -26,6 +26,30 @@ export function remoteUrlVariable(name: RemoteName): string {
   return registry.remotes[name].urlVariable;
 }
 
+/**
+ * Where a remote is loaded, when only under one path (the staff console's `/staff`): the pages
+ * elsewhere do not name it at all. Undefined for remotes any page may load.
+ */
+export function remoteMountPath(name: RemoteName): string | undefined {
+  const remote = registry.remotes[name];
+  return 'mountedAt' in remote ? remote.mountedAt : undefined;
+}
+
+/** Whether a page at `pathname` may load `name`. */
+export function remoteOnPath(name: RemoteName, pathname: string): boolean {
+  const mount = remoteMountPath(name);
+  return mount === undefined || pathname === mount || pathname.startsWith(`${mount}/`);
+}
+
+/**
+ * The remotes document a page at `pathname` carries: without the remotes it never loads, so a
+ * public page's markup does not even name the staff console. `/remotes.json` names them all.
+ */
+export function remotesForPage(document: RemotesDocument, pathname: string): RemotesDocument {
+  const remotes = Object.fromEntries(Object.entries(document.remotes).filter(([name]) => remoteOnPath(name as RemoteName, pathname)));
+  return { ...document, remotes: remotes as RemotesDocument['remotes'] };
+}
+
 /** Path under which the all-in-one server serves the remotes' files. */
 export const REMOTES_PATH = '/remotes/';
 

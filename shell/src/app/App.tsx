@@ -1,4 +1,4 @@
-import { PAGE_ROUTES } from '@agency/shared';
+import { PAGE_ROUTES, STAFF_PATHS } from '@agency/shared';
 import { Route, Routes } from '@agency/shared/router';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
@@ -7,12 +7,13 @@ import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { PrivacyPage } from '../features/privacy/PrivacyPage';
+import { StaffRoute } from '../features/staff/StaffRoute';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import { usePageViews } from '../features/telemetry/use-page-views';
 import styles from './App.module.css';
 
-/** The page frame: header, the routed page and footer. */
-export function App() {
+/** The public site's frame: header, the routed page and footer. */
+function PublicSite() {
   useScrollManagement();
   usePageViews();
   return (
@@ -32,5 +33,15 @@ export function App() {
       </main>
       <SiteFooter />
     </div>
+  );
+}
+
+/** The public site, or the staff console under `/staff` (its own frame, its own remote). */
+export function App() {
+  return (
+    <Routes>
+      <Route path={`${STAFF_PATHS.home}/*`} element={<StaffRoute />} />
+      <Route path="*" element={<PublicSite />} />
+    </Routes>
   );
 }

@@ -10,6 +10,7 @@ import * as m0008 from './0008_lead_attribution';
 import * as m0009 from './0009_release_leases';
 import * as m0010 from './0010_telemetry_clients';
 import * as m0011 from './0011_release_state';
+import * as m0012 from './0012_staff_console';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_release_leases': m0009,
   '0010_telemetry_clients': m0010,
   '0011_release_state': m0011,
+  '0012_staff_console': m0012,
 };

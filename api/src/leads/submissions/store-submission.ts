@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/database-errors';
 import type { Db } from '../../db/connection';
 import type { ChannelName } from '../../config/leads';
 import { idempotencyKey, type LeadPayload, type SubmittedLead } from '../lead/lead-payload';
+import { indexLead, leadSource } from '../lead/lead-index';
 import { enqueueLead } from '../outbox/outbox-repository';
 import {
   findSubmissionByKey,
@@ -32,16 +33,17 @@ export function requestHash(entry: SubmittedLead): string {
 }
 
 /**
- * Stores a submission and its outbox rows (one per enabled channel) in one transaction: a
- * notification is never lost and never sent for a submission that was not stored. Resolves
- * once both are committed.
+ * Stores a submission, its row of the staff inbox and its outbox rows (one per enabled channel)
+ * in one transaction: a notification is never lost and never sent for a submission that was not
+ * stored, and every stored lead is in the inbox. Resolves once all are committed.
  */
 async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, channels: readonly ChannelName[], key?: SubmissionKey): Promise<number> {
   const receivedAt = new Date();
-  if (channels.length === 0) return insert(db, entry, meta, receivedAt, key);
   return db.kysely.transaction().execute(async (trx) => {
     const inTransaction: Db = { kysely: trx, dialect: db.dialect };
     const id = await insert(inTransaction, entry, meta, receivedAt, key);
+    await indexLead(inTransaction, entry, id, leadSource(meta.attribution), receivedAt);
+    if (channels.length === 0) return id;
     const lead = {
       ...entry,
       id,

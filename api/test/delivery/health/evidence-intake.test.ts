@@ -140,7 +140,7 @@ describe('while the key clients are told apart by cannot be read', () => {
     const candidate = state.candidate!.id;
     const remotes: RemotesDocument = {
       shell: { release: 'dist' },
-      remotes: { home: { entry: '', release: 'dist' }, blog: { entry: '', release: candidate }, forms: { entry: '', release: 'dist' } },
+      remotes: { home: { entry: '', release: 'dist' }, blog: { entry: '', release: candidate }, forms: { entry: '', release: 'dist' }, staff: { entry: '', release: 'dist' } },
     };
     const recorder = new TelemetryRecorder(db, (error) => {
       throw error;

@@ -422,10 +422,10 @@ describe('a bad upload', () => {
       ]) {
         // A token that may release every app: what is refused is the app, not the token.
         const response = await call('POST', path!, { body: archive, contentType: 'application/gzip', token: opsToken });
-        expectError(response, 404, 'NOT_FOUND', `There is no app ${JSON.stringify(app)}: the apps are shell, home, blog, forms.`);
+        expectError(response, 404, 'NOT_FOUND', `There is no app ${JSON.stringify(app)}: the apps are ${APP_NAMES.join(', ')}.`);
       }
-      expectError(await call('GET', '/admin', { token: opsToken }), 404, 'NOT_FOUND', 'There is no app "admin": the apps are shell, home, blog, forms.');
-      expectError(await call('POST', '/admin/rollback', { token: opsToken }), 404, 'NOT_FOUND', 'There is no app "admin": the apps are shell, home, blog, forms.');
+      expectError(await call('GET', '/admin', { token: opsToken }), 404, 'NOT_FOUND', `There is no app "admin": the apps are ${APP_NAMES.join(', ')}.`);
+      expectError(await call('POST', '/admin/rollback', { token: opsToken }), 404, 'NOT_FOUND', `There is no app "admin": the apps are ${APP_NAMES.join(', ')}.`);
     });
   });
 });

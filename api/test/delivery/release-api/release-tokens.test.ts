@@ -1,3 +1,4 @@
+import { APP_NAMES } from '@agency/shared';
 import { createHash } from 'node:crypto';
 import type { Database } from '../../../src/db/connection';
 import {
@@ -61,9 +62,9 @@ describe('createReleaseToken', () => {
   });
 
   it('refuses no apps and unknown apps, naming the unknown one and the known ones', async () => {
-    await expect(createReleaseToken(db, { name: 'ci', apps: [] })).rejects.toThrow('Name the apps the token may release: shell, home, blog, forms');
+    await expect(createReleaseToken(db, { name: 'ci', apps: [] })).rejects.toThrow(`Name the apps the token may release: ${APP_NAMES.join(', ')}`);
     await expect(createReleaseToken(db, { name: 'ci', apps: ['blog', 'shop'] })).rejects.toThrow(
-      'Unknown app "shop": the apps are shell, home, blog, forms',
+      `Unknown app "shop": the apps are ${APP_NAMES.join(', ')}`,
     );
     expect(await storedRows()).toEqual([]);
   });
@@ -211,7 +212,7 @@ describe('provisionReleaseTokens (RELEASE_TOKENS)', () => {
       [`Blog=blog:${SECRET}`, 'RELEASE_TOKENS entry 1 ("Blog=blog:…"): Token name "Blog" is not valid'],
       [`=blog:${SECRET}`, 'RELEASE_TOKENS entry 1 ("=blog:…"): Token name "" is not valid'],
       [`ci=:${SECRET}`, 'RELEASE_TOKENS entry 1 ("ci=:…"): Name the apps the token may release'],
-      [`ci=blog,shop:${SECRET}`, 'RELEASE_TOKENS entry 1 ("ci=blog,shop:…"): Unknown app "shop": the apps are shell, home, blog, forms'],
+      [`ci=blog,shop:${SECRET}`, `RELEASE_TOKENS entry 1 ("ci=blog,shop:…"): Unknown app "shop": the apps are ${APP_NAMES.join(', ')}`],
       [`ci=blog,,home:${SECRET}`, 'RELEASE_TOKENS entry 1 ("ci=blog,,home:…"): Unknown app ""'],
       ['ci=blog:', 'RELEASE_TOKENS entry 1 ("ci=blog:…"): the token must be 5 to 256 letters'],
       [`ci=blog:${SECRET}:more`, 'RELEASE_TOKENS entry 1 ("ci=blog:…"): the token must be 5 to 256 letters'],

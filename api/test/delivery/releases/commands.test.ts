@@ -1,3 +1,4 @@
+import { REMOTE_NAMES } from '@agency/shared';
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReleaseResult } from '../../../src/cli/release-text';
@@ -317,7 +318,7 @@ describe('compatibility gate', () => {
     );
     expect(await currentId('shell')).toBeUndefined();
     // Remotes loaded from elsewhere are not checked: their builds are unknown here.
-    const external = { home: 'https://a.example/m.json', blog: 'https://b.example/m.json', forms: 'https://c.example/m.json' };
+    const external = Object.fromEntries(REMOTE_NAMES.map((name) => [name, `https://${name}.example/m.json`]));
     await publish({ ...fixture.context, remoteUrls: external }, 'shell', await fixture.buildOf('shell', { versions: { react: '18.3.1' } }));
     expect(await currentId('shell')).toBeDefined();
   });

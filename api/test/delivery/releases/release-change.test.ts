@@ -1,3 +1,4 @@
+import { REMOTE_NAMES } from '@agency/shared';
 import type { ArtifactStore } from '../../../src/delivery/artifacts/artifact-store';
 import { canary, promote, publish, RefusedError, rollback, stage, type ReleaseContext } from '../../../src/delivery/releases/commands';
 import { checkCompatibility } from '../../../src/delivery/releases/compat';
@@ -130,9 +131,9 @@ describe('two changes decided on the same state', () => {
 
 describe('a change that relies on another app', () => {
   // The blog accepts any axios 1.x or later, so a shell providing axios 2 passes against it; a
-  // blog that needs ^1.21.1 (the dist shell's) does not. Home and forms are loaded from elsewhere,
-  // so only the blog is checked.
-  const remoteUrls = { home: 'https://a.example/m.json', forms: 'https://c.example/m.json' };
+  // blog that needs ^1.21.1 (the dist shell's) does not. The other remotes are loaded from
+  // elsewhere, so only the blog is checked.
+  const remoteUrls = Object.fromEntries(REMOTE_NAMES.filter((name) => name !== 'blog').map((name) => [name, `https://${name}.example/m.json`]));
   const axios2 = { label: 'axios-2', versions: { ...CURRENT_VERSIONS, axios: '2.0.0' } };
 
   it("is refused when that app's current release changed after the compatibility check read it", async () => {

@@ -1,3 +1,4 @@
+import { APP_NAMES } from '@agency/shared';
 import { SourceMapGenerator } from 'source-map';
 import { main } from '../../../src/cli/release';
 import type { Io } from '../../../src/cli/parse-cli-args';
@@ -111,7 +112,7 @@ describe('npm run release -- <app> --status', () => {
     [['blog', '--list', '--format', 'json'], '--format only applies to --status'],
     [['blog', '--status', '--list'], 'Choose one of --list, --status'],
     [['blog', '--status', '--keep', '2'], '--keep only applies when publishing'],
-    [['--status'], 'Name the app: shell|home|blog|forms'],
+    [['--status'], `Name the app: ${APP_NAMES.join('|')}`],
   ])('exits 2 for %j, with the problem and the usage', async (argv, problem) => {
     const result = await run(argv, env);
     expect(result.code).toBe(2);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PAGE_DATA_IDS, PREVIEW_BANNER, PREVIEW_COOKIE, RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS } from '@agency/shared';
+import { PAGE_DATA_IDS, PREVIEW_BANNER, PREVIEW_COOKIE, RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, remotesForPage } from '@agency/shared';
 import { loadPreviewSecret, previewUrl, signPreviewToken } from '../../../src/delivery/visitor/preview-token';
 import { CANARY_PAGE_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../../../src/pages/serve-page';
 import { distDir, SHELL } from '../../../src/delivery/releases/apps';
@@ -114,6 +114,7 @@ describe('with no canary', () => {
           home: { entry: '/remotes/home/mf-manifest.json', release: 'dist' },
           blog: { entry: `/remotes/blog/${current}/mf-manifest.json`, release: current },
           forms: { entry: '/remotes/forms/mf-manifest.json', release: 'dist' },
+          staff: { entry: '/remotes/staff/mf-manifest.json', release: 'dist' },
         },
       });
     },
@@ -129,7 +130,7 @@ describe('with no canary', () => {
     expect(response.headers['set-cookie']).toBeUndefined();
     expect(response.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
     expect(response.headers['x-robots-tag']).toBeUndefined();
-    expect(pageRemotes(response)).toEqual(await remotesJson());
+    expect(pageRemotes(response)).toEqual(remotesForPage(await remotesJson(), '/'));
     expect(pageRemotes(response).remotes.blog?.release).toBe(current);
     expect(response.body).not.toContain('data-preview-banner');
   });
@@ -170,7 +171,7 @@ describe('a canary', () => {
       expect(pageRemotes(response).remotes.blog).toEqual({ entry: `/remotes/blog/${candidate}/mf-manifest.json`, release: candidate });
       expect(response.headers['cache-control']).toBe(CANARY_PAGE_CACHE_CONTROL);
       // What the page asks after a failed load is answered from the same releases.
-      expect(await remotesJson(bucket(given))).toEqual(pageRemotes(response));
+      expect(remotesForPage(await remotesJson(bucket(given)), '/')).toEqual(pageRemotes(response));
     });
 
     it('gives a new bucket on navigation when the cookie holds none', async () => {
@@ -287,7 +288,7 @@ describe('a preview link', () => {
     const remotes = pageRemotes(response);
     expect(remotes.remotes.blog).toEqual({ entry: `/remotes/blog/${staged}/mf-manifest.json`, release: staged });
     // Only the previewed app is pinned: the others are everyone's.
-    const everyone = await remotesJson();
+    const everyone = remotesForPage(await remotesJson(), '/');
     expect(remotes).toEqual({ ...everyone, remotes: { ...everyone.remotes, blog: remotes.remotes.blog } });
     expect(banner(response)).toEqual([PREVIEW_BANNER.pinned('blog', staged), '/preview/exit?to=%2F', PREVIEW_BANNER.exit]);
     const cookie = setCookies(response);

@@ -43,6 +43,8 @@ async function tryLoad(id: RemoteModuleId): Promise<{ component: ComponentType<o
 export async function loadRemoteModule(id: RemoteModuleId): Promise<LoadedRemoteModule> {
   await registerRuntimeRemotes();
   const remote = remoteOfModule(id);
+  // A remote the page's own map leaves out (one mounted under another path) is looked up first.
+  if (!registeredRemote(remote)) await refreshRemote(remote).catch(() => false);
   for (let attempt = 0; ; attempt += 1) {
     const release = registeredRemote(remote)?.release ?? 'unknown';
     const loaded = await tryLoad(id);

@@ -9,6 +9,7 @@ function documentWithBlog(release: string): RemotesDocument {
       home: { entry: '/remotes/home/h1/mf-manifest.json', release: 'h1' },
       blog: { entry: `/remotes/blog/${release}/mf-manifest.json`, release },
       forms: { entry: 'https://cdn.example/forms/mf-manifest.json', release: 'external' },
+      staff: { entry: 'https://cdn.example/staff/mf-manifest.json', release: 'external' },
     },
   };
 }
@@ -41,10 +42,27 @@ describe('remotes-config', () => {
         { name: 'agency_home', alias: 'home', entry: '/remotes/home/h1/mf-manifest.json' },
         { name: 'agency_blog', alias: 'blog', entry: '/remotes/blog/b1/mf-manifest.json' },
         { name: 'agency_forms', alias: 'forms', entry: 'https://cdn.example/forms/mf-manifest.json' },
+        { name: 'agency_staff', alias: 'staff', entry: 'https://cdn.example/staff/mf-manifest.json' },
       ],
       { force: false },
     );
     expect(registeredRemote('blog')?.release).toBe('b1');
+  });
+
+  it('registers only the remotes a public page map names, leaving the staff console out', async () => {
+    const { staff: _staff, ...publicRemotes } = documentWithBlog('b1').remotes;
+    serve({ shell: { release: 'shell-1' }, remotes: publicRemotes } as RemotesDocument);
+    const { registerRuntimeRemotes, registeredRemote } = await import('./remotes-config');
+    await registerRuntimeRemotes();
+    expect(registerRemotes).toHaveBeenCalledWith(
+      [
+        { name: 'agency_home', alias: 'home', entry: '/remotes/home/h1/mf-manifest.json' },
+        { name: 'agency_blog', alias: 'blog', entry: '/remotes/blog/b1/mf-manifest.json' },
+        { name: 'agency_forms', alias: 'forms', entry: 'https://cdn.example/forms/mf-manifest.json' },
+      ],
+      { force: false },
+    );
+    expect(registeredRemote('staff')).toBeUndefined();
   });
 
   it('tells support which release of each app the page runs, through window', async () => {

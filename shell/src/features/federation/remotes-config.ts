@@ -17,7 +17,9 @@ async function fetchRemotesDocument(): Promise<RemotesDocument> {
   return (await response.json()) as RemotesDocument;
 }
 
-function register(document: RemotesDocument, names: readonly RemoteName[], force: boolean): void {
+function register(document: RemotesDocument, wanted: readonly RemoteName[], force: boolean): void {
+  // A page's own map leaves out the remotes it never loads (the staff console on public pages).
+  const names = wanted.filter((name) => document.remotes[name] !== undefined);
   registerRemotes(
     names.map((name) => ({ name: remoteFederationName(name), alias: name, entry: document.remotes[name].entry })),
     { force },
@@ -69,7 +71,7 @@ export function refreshRemote(name: RemoteName): Promise<boolean> {
   if (!pending) {
     pending = fetchRemotesDocument()
       .then((document) => {
-        if (registered.get(name)?.entry === document.remotes[name].entry) return false;
+        if (document.remotes[name] === undefined || registered.get(name)?.entry === document.remotes[name].entry) return false;
         register(document, [name], true);
         return true;
       })

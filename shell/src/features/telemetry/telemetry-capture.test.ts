@@ -243,6 +243,7 @@ describe('with a sample of 1', () => {
         home: { entry: '/remotes/home/h3/mf-manifest.json', release: 'h3' },
         blog: { entry: '/remotes/blog/b9/mf-manifest.json', release: 'b9' },
         forms: { entry: '/remotes/forms/f1/mf-manifest.json', release: 'f1' },
+        staff: { entry: '/remotes/staff/s1/mf-manifest.json', release: 's1' },
       },
     };
     beforeEach(() => {

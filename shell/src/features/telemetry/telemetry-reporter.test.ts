@@ -28,6 +28,7 @@ const REMOTES_DOCUMENT: RemotesDocument = {
     home: { entry: '/remotes/home/h1/mf-manifest.json', release: 'h1' },
     blog: { entry: '/remotes/blog/b1/mf-manifest.json', release: 'b1' },
     forms: { entry: 'https://cdn.example/forms/mf-manifest.json', release: 'external' },
+    staff: { entry: 'https://cdn.example/staff/mf-manifest.json', release: 'external' },
   },
 };
 
@@ -610,6 +611,7 @@ describe('after the shell registered the remotes', () => {
         home: { entry: 'http://localhost:8081/mf-manifest.json', release: 'dev' },
         blog: { entry: 'http://localhost:8082/mf-manifest.json', release: 'dev' },
         forms: { entry: 'https://forms.example/mf-manifest.json', release: 'external' },
+        staff: { entry: 'https://staff.example/mf-manifest.json', release: 'external' },
       },
     });
     await registerRuntimeRemotes();

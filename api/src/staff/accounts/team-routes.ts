@@ -1,0 +1,102 @@
+import {
+  ERROR_RESPONSES,
+  IdParamsSchema,
+  InviteBodySchema,
+  InviteResponseSchema,
+  MemberListSchema,
+  RoleBodySchema,
+  SessionListSchema,
+  SessionParamsSchema,
+  StaffMemberSchema,
+} from '@agency/shared/contracts';
+import type { StaffMember, StaffRole } from '@agency/shared';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Db } from '../../db/connection';
+import type { AppKysely } from '../../db/schema';
+import { ApiError } from '../../http/api-error';
+import { recordAudit } from '../audit/audit-log';
+import { endMemberSessions, endSession, listSessions, sessionOwner } from '../sessions/session-store';
+import { sessionOf } from '../sessions/staff-guard';
+import { STAFF_MESSAGES } from '../staff-messages';
+import { createInvitation } from './invitations';
+import { findMember, findMemberByEmail, listMembers, otherAdmins } from './members-repository';
+
+export interface TeamRoutesOptions {
+  db: Db;
+  siteUrl: string;
+}
+
+const NO_CONTENT = { 204: { type: 'null' }, ...ERROR_RESPONSES } as const;
+
+/**
+ * The team: everyone may see who is in it (to assign leads); admins invite, change roles, remove
+ * people and end their sessions. A role change or removal ends every session of that person at
+ * once. Both run under the database's write lock, so two admins demoting each other at once
+ * cannot leave the site without an admin.
+ */
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (app, { db, siteUrl }) => {
+  const admin = { staffRole: 'admin' as const };
+
+  /** Runs `change` on a live member under the write lock, refusing to leave no admin. */
+  async function changeMember(memberId: number, role: StaffRole | 'removed', change: (kysely: AppKysely, member: StaffMember) => Promise<void>): Promise<StaffMember> {
+    return db.dialect.withWriteLock(db.kysely, async (trx) => {
+      const member = await findMember({ kysely: trx, dialect: db.dialect }, memberId);
+      if (!member) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
+      if (member.role === 'admin' && role !== 'admin' && (await otherAdmins(trx, member.id)) === 0) {
+        throw new ApiError(409, 'LAST_ADMIN', STAFF_MESSAGES.lastAdmin);
+      }
+      await change(trx, member);
+      return member;
+    });
+  }
+
+  app.get('/api/staff/members', { config: { staffRole: 'viewer' }, schema: { response: { 200: MemberListSchema, ...ERROR_RESPONSES } } }, async () => listMembers(db));
+
+  app.post('/api/staff/members/invitations', { config: admin, schema: { body: InviteBodySchema, response: { 200: InviteResponseSchema, ...ERROR_RESPONSES } } }, async (request) => {
+    const { member } = sessionOf(request);
+    if (await findMemberByEmail(db, request.body.email)) throw new ApiError(409, 'MEMBER_EXISTS', STAFF_MESSAGES.memberExists);
+    return createInvitation(db, siteUrl, request.body.email, request.body.role, { id: member.id, actor: member.email, address: request.ip });
+  });
+
+  app.patch(
+    '/api/staff/members/:id',
+    { config: admin, schema: { params: IdParamsSchema, body: RoleBodySchema, response: { 200: StaffMemberSchema, ...ERROR_RESPONSES } } },
+    async (request) => {
+      const actor = sessionOf(request).member;
+      const { role } = request.body;
+      const member = await changeMember(Number(request.params.id), role, async (trx, target) => {
+        if (target.role === role) return;
+        await trx.updateTable('staff_members').set({ role }).where('id', '=', target.id).execute();
+        const ended = await endMemberSessions(trx, target.id);
+        await recordAudit(trx, { actorId: actor.id, actor: actor.email, action: 'role-changed', target: `member:${target.id}`, address: request.ip, detail: { from: target.role, to: role, sessionsEnded: ended } });
+      });
+      return { ...member, role };
+    },
+  );
+
+  app.delete('/api/staff/members/:id', { config: admin, schema: { params: IdParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
+    const actor = sessionOf(request).member;
+    await changeMember(Number(request.params.id), 'removed', async (trx, target) => {
+      await trx.updateTable('staff_members').set({ removed_at: new Date().toISOString() }).where('id', '=', target.id).execute();
+      await trx.deleteFrom('staff_passkeys').where('member_id', '=', target.id).execute();
+      await trx.deleteFrom('staff_totp').where('member_id', '=', target.id).execute();
+      await trx.deleteFrom('staff_recovery_codes').where('member_id', '=', target.id).execute();
+      const ended = await endMemberSessions(trx, target.id);
+      await recordAudit(trx, { actorId: actor.id, actor: actor.email, action: 'member-removed', target: `member:${target.id}`, address: request.ip, detail: { email: target.email, sessionsEnded: ended } });
+    });
+    return reply.code(204).send();
+  });
+
+  app.get('/api/staff/members/:id/sessions', { config: admin, schema: { params: IdParamsSchema, response: { 200: SessionListSchema, ...ERROR_RESPONSES } } }, async (request) => {
+    if (!(await findMember(db, Number(request.params.id)))) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
+    return listSessions(db, Number(request.params.id), sessionOf(request).idHash);
+  });
+
+  app.delete('/api/staff/sessions/:id', { config: admin, schema: { params: SessionParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
+    const actor = sessionOf(request).member;
+    const owner = await sessionOwner(db, request.params.id);
+    if (owner === undefined || !(await endSession(db.kysely, request.params.id))) throw new ApiError(404, 'SESSION_NOT_FOUND', STAFF_MESSAGES.sessionNotFound);
+    await recordAudit(db.kysely, { actorId: actor.id, actor: actor.email, action: 'session-ended', target: `member:${owner}`, address: request.ip });
+    return reply.code(204).send();
+  });
+};

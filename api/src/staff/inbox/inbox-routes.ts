@@ -1,0 +1,76 @@
+import { Readable } from 'node:stream';
+import {
+  ERROR_RESPONSES,
+  IdParamsSchema,
+  LeadConflictSchema,
+  LeadDetailSchema,
+  LeadFilterSchema,
+  LeadListQuerySchema,
+  LeadNoteSchema,
+  LeadPageSchema,
+  LeadSummarySchema,
+  LeadUpdateBodySchema,
+  NoteBodySchema,
+  SpamBodySchema,
+  SpamResponseSchema,
+} from '@agency/shared/contracts';
+import { STAFF_LIMITS, type LeadFilter } from '@agency/shared';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connection';
+import { ApiError } from '../../http/api-error';
+import { recordAudit } from '../audit/audit-log';
+import { sessionOf } from '../sessions/staff-guard';
+import { STAFF_MESSAGES } from '../staff-messages';
+import { listLeads } from './inbox-repository';
+import { countLeads, leadCsv } from './lead-csv';
+import { findLeadDetail } from './lead-detail';
+import { addNote, markSpam, updateLead, type Actor } from './lead-work';
+
+/** The lead inbox: everyone reads it; editors work leads and export them. */
+export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+  const viewer = { staffRole: 'viewer' as const };
+  const editor = { staffRole: 'editor' as const };
+  const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
+
+  app.get('/api/staff/leads', { config: viewer, schema: { querystring: LeadListQuerySchema, response: { 200: LeadPageSchema, ...ERROR_RESPONSES } } }, async (request) => {
+    const { before, after, ...filter } = request.query;
+    return listLeads(db, { filter, before: before === undefined ? undefined : Number(before), after: after === undefined ? undefined : Number(after), limit: STAFF_LIMITS.pageSize });
+  });
+
+  app.get('/api/staff/leads/export', { config: editor, schema: { querystring: LeadFilterSchema } }, async (request, reply) => {
+    const filter: LeadFilter = request.query;
+    const actor = actorOf(request);
+    const day = new Date().toISOString().slice(0, 10);
+    // Recorded before the file is sent: an export cut short was still an export.
+    const rows = await countLeads(db, filter);
+    await recordAudit(db.kysely, { actorId: actor.member.id, actor: actor.member.email, action: 'leads-exported', target: 'leads', address: actor.address, detail: { filter, rows } });
+    const csv = leadCsv(db, filter);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="leads-${day}.csv"`)
+      .send(Readable.from(csv));
+  });
+
+  app.get('/api/staff/leads/:id', { config: viewer, schema: { params: IdParamsSchema, response: { 200: LeadDetailSchema, ...ERROR_RESPONSES } } }, async (request) => {
+    const lead = await findLeadDetail(db, Number(request.params.id));
+    if (!lead) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+    return lead;
+  });
+
+  app.patch(
+    '/api/staff/leads/:id',
+    { config: editor, schema: { params: IdParamsSchema, body: LeadUpdateBodySchema, response: { 200: LeadSummarySchema, 409: LeadConflictSchema, ...ERROR_RESPONSES } } },
+    async (request) => updateLead(db, Number(request.params.id), request.body, actorOf(request)),
+  );
+
+  app.post(
+    '/api/staff/leads/:id/notes',
+    { config: editor, schema: { params: IdParamsSchema, body: NoteBodySchema, response: { 201: LeadNoteSchema, ...ERROR_RESPONSES } } },
+    async (request, reply) => reply.code(201).send(await addNote(db, Number(request.params.id), request.body.text, actorOf(request))),
+  );
+
+  app.post('/api/staff/leads/spam', { config: editor, schema: { body: SpamBodySchema, response: { 200: SpamResponseSchema, ...ERROR_RESPONSES } } }, async (request) => ({
+    updated: await markSpam(db, request.body.ids, actorOf(request)),
+  }));
+};

@@ -1,0 +1,112 @@
+import { LEAD_STATUS_LABELS, type LeadSummary, type LeadUpdate, type StaffMember } from '@agency/shared';
+import type { Db } from '../../db/connection';
+import type { AppKysely } from '../../db/schema';
+import { ApiError } from '../../http/api-error';
+import { recordAudit } from '../audit/audit-log';
+import { STAFF_MESSAGES } from '../staff-messages';
+import { findLeadSummary } from './inbox-repository';
+
+/**
+ * Working a lead: status, assignee, notes, and marking many as spam. Every change is written
+ * with its history row and audit entry in one transaction. A change names the version it was
+ * made from; when the lead moved on since, it is refused with what the lead is now (409), so
+ * two people never silently overwrite each other.
+ */
+
+export class LeadChangedError extends ApiError {
+  constructor(readonly current: LeadSummary) {
+    super(409, 'LEAD_CHANGED', STAFF_MESSAGES.leadChanged);
+  }
+
+  override toBody() {
+    return { ...super.toBody(), current: this.current };
+  }
+}
+
+export interface Actor {
+  member: StaffMember;
+  address: string;
+}
+
+async function history(kysely: AppKysely, leadId: number, actor: Actor, change: string, oldValue: string | null, newValue: string | null, at: string) {
+  await kysely.insertInto('lead_history').values({ lead_id: leadId, actor_id: actor.member.id, at, change, old_value: oldValue, new_value: newValue }).execute();
+}
+
+export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: Actor): Promise<LeadSummary> {
+  const before = await findLeadSummary(db, id);
+  if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+  if (before.version !== update.version) throw new LeadChangedError(before);
+  const status = update.status !== undefined && update.status !== before.status ? update.status : undefined;
+  const assigneeId = update.assigneeId !== undefined && update.assigneeId !== (before.assignee?.id ?? null) ? update.assigneeId : undefined;
+  if (status === undefined && assigneeId === undefined) return before;
+
+  let assigneeEmail: string | null = null;
+  if (assigneeId !== undefined && assigneeId !== null) {
+    const assignee = await db.kysely.selectFrom('staff_members').select('email').where('id', '=', assigneeId).where('removed_at', 'is', null).executeTakeFirst();
+    if (!assignee) throw new ApiError(400, 'ASSIGNEE_UNKNOWN', STAFF_MESSAGES.assigneeUnknown);
+    assigneeEmail = assignee.email;
+  }
+  const changed = await db.kysely.transaction().execute(async (trx) => {
+    const at = new Date().toISOString();
+    const result = await trx
+      .updateTable('leads')
+      .set((eb) => ({
+        ...(status !== undefined && { status }),
+        ...(assigneeId !== undefined && { assignee_id: assigneeId }),
+        version: eb('version', '+', 1),
+        updated_at: at,
+      }))
+      .where('id', '=', id)
+      .where('version', '=', update.version)
+      .executeTakeFirst();
+    // Another save came between the read above and this one.
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    if (status !== undefined) {
+      await history(trx, id, actor, 'status', before.status, status, at);
+      await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-status-changed', target: `lead:${id}`, address: actor.address, detail: { from: before.status, to: status } });
+    }
+    if (assigneeId !== undefined) {
+      await history(trx, id, actor, 'assignee', before.assignee?.email ?? null, assigneeEmail, at);
+      await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-assigned', target: `lead:${id}`, address: actor.address, detail: { from: before.assignee?.id ?? null, to: assigneeId } });
+    }
+    return true;
+  });
+  const current = (await findLeadSummary(db, id))!;
+  if (!changed) throw new LeadChangedError(current);
+  return current;
+}
+
+export async function addNote(db: Db, id: number, text: string, actor: Actor): Promise<{ id: number; author: string; text: string; createdAt: string }> {
+  if (!(await findLeadSummary(db, id))) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+  return db.kysely.transaction().execute(async (trx) => {
+    const at = new Date().toISOString();
+    const note = await trx.insertInto('lead_notes').values({ lead_id: id, author_id: actor.member.id, text, created_at: at }).returning('id').executeTakeFirstOrThrow();
+    await history(trx, id, actor, 'note', null, null, at);
+    await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-note-added', target: `lead:${id}`, address: actor.address, detail: { note: Number(note.id) } });
+    return { id: Number(note.id), author: actor.member.email, text, createdAt: at };
+  });
+}
+
+/** Marks the leads «Спам» (those not already); resolves to how many changed. */
+export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Promise<number> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const at = new Date().toISOString();
+    const leads = await trx.selectFrom('leads').select(['id', 'status']).where('id', 'in', [...ids]).where('status', '!=', 'spam').execute();
+    if (leads.length === 0) return 0;
+    await trx
+      .updateTable('leads')
+      .set((eb) => ({ status: 'spam', version: eb('version', '+', 1), updated_at: at }))
+      .where('id', 'in', leads.map((lead) => Number(lead.id)))
+      .execute();
+    for (const lead of leads) await history(trx, Number(lead.id), actor, 'status', lead.status, 'spam', at);
+    await recordAudit(trx, {
+      actorId: actor.member.id,
+      actor: actor.member.email,
+      action: 'leads-marked-spam',
+      target: 'leads',
+      address: actor.address,
+      detail: { ids: leads.map((lead) => Number(lead.id)), to: LEAD_STATUS_LABELS.spam },
+    });
+    return leads.length;
+  });
+}

@@ -1,0 +1,37 @@
+import cookie from '@fastify/cookie';
+import { BRAND } from '@agency/shared';
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../config';
+import { accountRoutes } from './accounts/account-routes';
+import { invitationRoutes } from './accounts/invitation-routes';
+import { teamRoutes } from './accounts/team-routes';
+import { auditRoutes } from './audit/audit-routes';
+import { inboxRoutes } from './inbox/inbox-routes';
+import { staffGuard } from './sessions/staff-guard';
+import { signInRoutes } from './sign-in/sign-in-routes';
+import { staffOriginOf } from './staff-origin';
+
+export interface StaffPluginOptions {
+  config: Pick<AppConfig, 'siteUrl' | 'staff'>;
+}
+
+/**
+ * The staff console's API (`/api/staff/*`): the agency's people sign in without passwords
+ * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team
+ * and read the audit log. Every route passes the staff guard (session, Origin and CSRF token,
+ * role) and answers `Cache-Control: no-store`.
+ */
+export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginOptions): Promise<void> {
+  const { db } = app;
+  const origin = staffOriginOf(config.siteUrl, BRAND.fullName);
+  const rateLimitPerMinute = config.staff.signInRateLimitPerMinute;
+  if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
+  // onRequest: the session and CSRF checks come before the body is even read.
+  app.addHook('onRequest', staffGuard(db, origin));
+  await app.register(signInRoutes, { db, origin, rateLimitPerMinute });
+  await app.register(invitationRoutes, { db, origin, rateLimitPerMinute });
+  await app.register(accountRoutes, { db, origin });
+  await app.register(teamRoutes, { db, siteUrl: config.siteUrl });
+  await app.register(auditRoutes, { db });
+  await app.register(inboxRoutes, { db });
+}

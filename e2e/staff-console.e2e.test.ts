@@ -1,0 +1,266 @@
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import { BLOG_LISTING_PATH, PRIVACY_PATH, STAFF_CSRF_HEADER } from '@agency/shared';
+import { eventually } from '../api/test/helpers/eventually';
+import { describeInBrowser, launchBrowser, openPage } from './support/browser';
+import { startPostgres, type RunningPostgres } from './support/postgres';
+import { runStaffCommand, startSite, type RunningSite } from './support/site';
+
+// A real Chromium with Chrome's virtual authenticator, the real API on SQLite and on PostgreSQL.
+jest.setTimeout(120_000);
+
+const XSS_NAME = '<img src=x onerror="window.__xss=1">';
+const XSS_MESSAGE = '<script>window.__xss=2</script> Хочемо рекламу';
+
+/** A code of the authenticator app with `secret`, `stepsAhead` steps from now (each step is spent once). */
+const totpCode = (secret: string, stepsAhead = 0) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + stepsAhead * 30_000 });
+
+/** A page in a context of its own whose browser has a platform authenticator with user verification (a phone's or laptop's). */
+async function pageWithAuthenticator(browser: Browser, url?: string, viewport?: { width: number; height: number }): Promise<Page & { consoleErrors: string[] }> {
+  const page = await openPage(browser, undefined, viewport ? { viewport } : {});
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  if (url) await page.goto(url);
+  return page;
+}
+
+/** How far the page is wider than the screen (0 when nothing needs a sideways scroll). */
+const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+function invitationLink(site: RunningSite, email: string, role: string): string {
+  const output = runStaffCommand(site, 'invite', email, '--role', role);
+  const link = /(http\S+\/staff\/invite#\S+)/.exec(output)?.[1];
+  if (!link) throw new Error(`no link in: ${output}`);
+  return link;
+}
+
+async function sendContact(site: RunningSite, fields: Record<string, string>): Promise<void> {
+  const response = await fetch(`${site.baseUrl}/api/contact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Клієнт', email: 'client@example.com', phone: '+380 67 000 11 22', company: '', service_type: 'smm', message: 'Потрібна допомога', website: '', ...fields }),
+  });
+  expect(response.status).toBe(201);
+}
+
+/** Accepts an invitation with an authenticator app; resolves to the app's secret and the recovery codes shown. */
+async function joinWithApp(page: Page, link: string): Promise<{ secret: string; codes: string[] }> {
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Використати застосунок-автентифікатор' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  await expect(page.getByRole('img', { name: 'QR-код для застосунку-автентифікатора' }).getAttribute('src')).resolves.toMatch(/^data:image\/png;base64,/);
+  await page.getByLabel('Код із застосунку').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Підтвердити' }).click();
+  await page.getByTestId('recovery-codes').waitFor();
+  const codes = await page.getByTestId('recovery-codes').locator('li').allTextContents();
+  await page.getByRole('button', { name: 'Я зберіг коди' }).click();
+  await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+  return { secret, codes };
+}
+
+async function signInWithCode(page: Page, site: RunningSite, email: string, code: string, recovery = false): Promise<void> {
+  await page.goto(`${site.siteUrl}/staff/login`);
+  if (recovery) await page.getByRole('button', { name: 'Немає застосунку? Увійти з кодом відновлення' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel(recovery ? 'Код відновлення' : 'Код із застосунку').fill(code);
+  await page.getByRole('button', { name: 'Увійти', exact: true }).click();
+}
+
+/** What a public page's visit requested, in full: every URL the browser asked for. */
+async function requestedUrls(browser: Browser, url: string): Promise<{ urls: string[]; html: string }> {
+  const page = await openPage(browser);
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  const response = await page.goto(url, { waitUntil: 'networkidle' });
+  const html = (await response?.text()) ?? '';
+  // Scrolled through, so the lower sections' remotes load too.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForLoadState('networkidle');
+  await page.context().close();
+  return { urls, html };
+}
+
+const DATABASES: [string, boolean][] = [
+  ['SQLite', false],
+  ['PostgreSQL', true],
+];
+
+describe.each(DATABASES)('the staff console on %s', (_label, onPostgres) => {
+  // Declared per database so the PostgreSQL run reports (and skips) on its own.
+  describeInBrowser('in Chromium', () => {
+    let browser: Browser;
+    let site: RunningSite;
+    let postgres: RunningPostgres | undefined;
+
+    beforeAll(async () => {
+      postgres = onPostgres ? await startPostgres() : undefined;
+      [browser, site] = await Promise.all([launchBrowser(), startSite(postgres ? { DATABASE_URL: postgres.url } : {}, { siteHost: 'localhost' })]);
+    });
+
+    afterAll(async () => {
+      await Promise.all([browser?.close(), site?.stop()]);
+      await postgres?.stop();
+    });
+
+    it('keeps public pages free of the console: not a byte of it loaded, not named in their HTML', async () => {
+      const post = ((await (await fetch(`${site.baseUrl}/api/blog?limit=1`)).json()) as { id: number }[])[0]!;
+      for (const path of ['/', BLOG_LISTING_PATH, `${BLOG_LISTING_PATH}/${post.id}`, PRIVACY_PATH]) {
+        const { urls, html } = await requestedUrls(browser, `${site.siteUrl}${path}`);
+        expect([path, urls.filter((url) => /staff/i.test(url))]).toEqual([path, []]);
+        expect([path, /staff/i.test(html)]).toEqual([path, false]);
+      }
+      const robots = await (await fetch(`${site.baseUrl}/robots.txt`)).text();
+      expect(robots).toContain('Disallow: /staff');
+      expect(await (await fetch(`${site.baseUrl}/sitemap.xml`)).text()).not.toContain('/staff');
+      for (const path of ['/staff', '/staff/login', '/staff/leads/1']) {
+        const response = await fetch(`${site.baseUrl}${path}`);
+        expect([path, response.status, response.headers.get('cache-control'), response.headers.get('x-robots-tag')]).toEqual([path, 200, 'no-store', 'noindex, nofollow']);
+        expect(await response.text()).toContain('<meta name="robots" content="noindex">');
+      }
+    });
+
+    it('invites an admin who registers a passkey, signs out, signs in with it and works a lead that arrives meanwhile', async () => {
+      const page = await pageWithAuthenticator(browser, invitationLink(site, 'owner@khvylia.example', 'admin'));
+      // The token left the address as soon as it was read.
+      await page.getByRole('button', { name: 'Зареєструвати ключ доступу' }).click();
+      expect(page.url()).toBe(`${site.siteUrl}/staff/invite`);
+      await page.getByTestId('recovery-codes').waitFor();
+      expect(await page.getByTestId('recovery-codes').locator('li').allTextContents()).toHaveLength(10);
+      await page.getByRole('button', { name: 'Я зберіг коди' }).click();
+      await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+
+      await page.getByRole('button', { name: 'Вийти' }).click();
+      await page.getByRole('heading', { name: 'Вхід до консолі' }).waitFor();
+      await page.getByRole('button', { name: 'Увійти з ключем доступу' }).click();
+      await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+
+      // A lead sent now shows up without a reload, counted in the tab's title.
+      await sendContact(site, { name: 'Тарас Шевченко', email: 'taras@kobzar.example', message: 'Реклама книгарні' });
+      await page.getByRole('link', { name: 'Тарас Шевченко' }).waitFor({ timeout: 10_000 });
+      await eventually('the count in the title', () => page.title(), (title) => title.startsWith('(1) Заявки'), 5_000);
+
+      await page.getByRole('link', { name: 'Тарас Шевченко' }).click();
+      await page.getByLabel('Статус').selectOption('in_progress');
+      await page.getByLabel('Відповідальний').selectOption({ label: 'owner@khvylia.example' });
+      await page.getByRole('button', { name: 'Зберегти' }).click();
+      await page.getByText('owner@khvylia.example: Статус Нова → В роботі').waitFor();
+      await page.getByLabel('Нова нотатка').fill('Передзвонити у вівторок');
+      await page.getByRole('button', { name: 'Додати нотатку' }).click();
+      await page.getByText('Передзвонити у вівторок').waitFor();
+
+      // The export downloads the list as the inbox shows it, with a BOM for Excel.
+      await page.getByRole('link', { name: 'Заявки' }).click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Експорт CSV' }).click()]);
+      const csv = fs.readFileSync((await download.path())!);
+      expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(csv.toString('utf8')).toContain('Тарас Шевченко');
+      // Only the console's first question, asked before anyone had signed in, answered 401.
+      expect(page.consoleErrors).toEqual([`Failed to load resource: the server responded with a status of 401 (Unauthorized) ${site.siteUrl}/api/staff/session`]);
+      await page.context().close();
+    });
+
+    it('shows an XSS-shaped lead as text, running nothing', async () => {
+      await sendContact(site, { name: XSS_NAME, message: XSS_MESSAGE });
+      // On a phone's screen.
+      const page = await pageWithAuthenticator(browser, undefined, { width: 375, height: 812 });
+      // The admin's passkey lives in the other context's authenticator: sign in with a new admin's app instead.
+      const { secret } = await joinWithApp(page, invitationLink(site, 'reader@khvylia.example', 'viewer'));
+      expect(secret).toMatch(/^[A-Z2-7]+$/);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await page.getByRole('link', { name: XSS_NAME }).click();
+      const fields = page.getByTestId('lead-fields');
+      await fields.waitFor();
+      expect(await horizontalOverflow(page)).toBe(0);
+      await expect(fields.getByText(XSS_NAME, { exact: true }).count()).resolves.toBe(1);
+      await expect(fields.getByText(XSS_MESSAGE, { exact: true }).count()).resolves.toBe(1);
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+      // A viewer reads but neither works leads nor exports them.
+      expect(await page.getByRole('button', { name: 'Зберегти' }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Заявки' }).click();
+      await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+      await page.getByRole('link', { name: XSS_NAME }).waitFor();
+      expect(await page.getByRole('link', { name: 'Експорт CSV' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Команда' }).count()).toBe(0);
+      await page.context().close();
+    });
+
+    it('signs in with a code from the app, and with a recovery code once: the second time it is refused', async () => {
+      const page = await openPage(browser);
+      const email = 'editor@khvylia.example';
+      const { secret, codes } = await joinWithApp(page, invitationLink(site, email, 'editor'));
+      expect(codes).toHaveLength(10);
+      const signOut = async () => {
+        await page.getByRole('button', { name: 'Вийти' }).click();
+        await page.getByRole('heading', { name: 'Вхід до консолі' }).waitFor();
+      };
+      await signOut();
+      await signInWithCode(page, site, email, totpCode(secret, 1));
+      await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+      await signOut();
+      await signInWithCode(page, site, email, codes[4]!, true);
+      await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+      await signOut();
+      await signInWithCode(page, site, email, codes[4]!, true);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('Невірна адреса електронної пошти або код');
+      await page.context().close();
+    });
+
+    it('ends a session an admin ends: the person’s next request answers 401 and the console asks to sign in', async () => {
+      const admin = await openPage(browser);
+      await joinWithApp(admin, invitationLink(site, 'second-admin@khvylia.example', 'admin'));
+      const member = await openPage(browser);
+      await joinWithApp(member, invitationLink(site, 'leaving@khvylia.example', 'editor'));
+
+      await admin.getByRole('link', { name: 'Команда' }).click();
+      await admin.getByRole('row', { name: /leaving@khvylia\.example/ }).getByRole('button', { name: 'Сеанси' }).click();
+      await admin.getByRole('button', { name: 'Завершити сеанс' }).click();
+      await eventually('the session list emptied', () => admin.getByText('Активних сеансів немає.').count(), (count) => count === 1, 5_000);
+
+      const status = await member.evaluate(async () => (await fetch('/api/staff/leads')).status);
+      expect(status).toBe(401);
+      await member.getByRole('link', { name: 'Мій обліковий запис' }).click();
+      await member.getByRole('heading', { name: 'Вхід до консолі' }).waitFor();
+
+      // A state-changing request without the CSRF token, from the console's own page: 403, nothing changed.
+      const refused = await admin.evaluate(async () => {
+        const response = await fetch('/api/staff/members/invitations', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'csrf@khvylia.example', role: 'admin' }),
+        });
+        return response.status;
+      });
+      expect(refused).toBe(403);
+      const session = (await admin.evaluate(async () => (await fetch('/api/staff/session')).json())) as { csrfToken: string };
+      const allowed = await admin.evaluate(
+        async ({ header, token }) =>
+          (
+            await fetch('/api/staff/members/invitations', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', [header]: token },
+              body: JSON.stringify({ email: 'csrf@khvylia.example', role: 'viewer' }),
+            })
+          ).status,
+        { header: STAFF_CSRF_HEADER, token: session.csrfToken },
+      );
+      expect(allowed).toBe(200);
+      await Promise.all([admin.context().close(), member.context().close()]);
+    });
+
+    it('locks codes out after 5 wrong ones with a clear message', async () => {
+      const page = await openPage(browser);
+      for (let i = 0; i < 5; i += 1) {
+        await signInWithCode(page, site, 'locked@khvylia.example', '000000');
+        await page.getByRole('alert').waitFor();
+      }
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Забагато невдалих спроб/);
+      await page.context().close();
+    });
+  });
+});

@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import { BRAND, STAFF_PATHS, type NoProps, type StaffRole } from '@agency/shared';
+import { Link, Route, Routes } from '@agency/shared/router';
+import { AccountPage } from '../features/account/AccountPage';
+import { AuditPage } from '../features/audit/AuditPage';
+import { InboxPage } from '../features/inbox/InboxPage';
+import { InvitationPage } from '../features/invitation/InvitationPage';
+import { LeadPage } from '../features/lead/LeadPage';
+import { SignInPage } from '../features/sign-in/SignInPage';
+import { TeamPage } from '../features/team/TeamPage';
+import { StaffSessionProvider, useStaffSession } from '../shared/session/staff-session';
+import styles from '../shared/ui/console.module.css';
+import { Redirect } from '../shared/ui/Redirect';
+
+/** A page for the signed-in with `role` at least; others are sent to sign in, or told they may not. */
+function Guarded({ role, children }: { role: StaffRole; children: ReactNode }) {
+  const { session, may } = useStaffSession();
+  if (session === undefined) return <p>Завантаження…</p>;
+  if (session === null) return <Redirect to={STAFF_PATHS.login} />;
+  if (!may(role)) return <p className={styles.error}>Ваша роль не дозволяє відкрити цю сторінку.</p>;
+  return children;
+}
+
+function ConsoleBar() {
+  const { session, may, signOut } = useStaffSession();
+  return (
+    <header className={styles.bar}>
+      <span className={styles.brand}>Консоль «{BRAND.name}»</span>
+      {session && (
+        <nav className={styles.nav} aria-label="Консоль">
+          <Link to={STAFF_PATHS.home}>Заявки</Link>
+          {may('admin') && <Link to={STAFF_PATHS.team}>Команда</Link>}
+          {may('admin') && <Link to={STAFF_PATHS.audit}>Журнал</Link>}
+          <Link to={STAFF_PATHS.account}>Мій обліковий запис</Link>
+          <button type="button" className={styles.link} style={{ color: 'inherit' }} onClick={() => void signOut()}>
+            Вийти
+          </button>
+        </nav>
+      )}
+    </header>
+  );
+}
+
+/**
+ * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
+ * a lead's page, the team, the audit log and one's account; sign-in and invitations for the rest.
+ */
+export default function StaffConsole(_props: NoProps) {
+  return (
+    <StaffSessionProvider>
+      <div className={styles.frame}>
+        <ConsoleBar />
+        <main className={styles.main} id="staff-main">
+          <Routes>
+            <Route path="login" element={<SignInPage />} />
+            <Route path="invite" element={<InvitationPage />} />
+            <Route index element={<Guarded role="viewer"><InboxPage /></Guarded>} />
+            <Route path="leads/:id" element={<Guarded role="viewer"><LeadPage /></Guarded>} />
+            <Route path="account" element={<Guarded role="viewer"><AccountPage /></Guarded>} />
+            <Route path="team" element={<Guarded role="admin"><TeamPage /></Guarded>} />
+            <Route path="audit" element={<Guarded role="admin"><AuditPage /></Guarded>} />
+            <Route path="*" element={<p>Такої сторінки в консолі немає. <Link to={STAFF_PATHS.home}>До заявок</Link></p>} />
+          </Routes>
+        </main>
+      </div>
+    </StaffSessionProvider>
+  );
+}

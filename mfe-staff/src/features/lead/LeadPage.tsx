@@ -1,0 +1,252 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  LEAD_FIELD_LABELS,
+  LEAD_KIND_LABELS,
+  LEAD_STATUS_LABELS,
+  LEAD_STATUSES,
+  type LeadConflict,
+  type LeadDetail,
+  type LeadNote,
+  type LeadStatus,
+  type LeadSummary,
+  type MemberList,
+} from '@agency/shared';
+import { Link, useParams } from '@agency/shared/router';
+import type { AxiosError } from 'axios';
+import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
+import { useStaffSession } from '../../shared/session/staff-session';
+import styles from '../../shared/ui/console.module.css';
+import { kyivDateTime } from '../../shared/ui/kyiv-time';
+import { useDocumentTitle } from '../../shared/ui/use-document-title';
+
+const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee: 'Відповідальний', note: 'Нотатка' };
+const valueText = (change: string, value: string | null) => (value === null ? '—' : change === 'status' ? (LEAD_STATUS_LABELS[value as LeadStatus] ?? value) : value);
+
+/**
+ * `/staff/leads/:id`: the lead as the visitor sent it (always text: React never reads it as
+ * markup), where the visit came from, each notification's delivery, notes and the history of
+ * every change. Editors change its status and assignee and add notes; a save made from an older
+ * version is refused by the server, and the page then shows what changed meanwhile.
+ */
+export function LeadPage() {
+  const { id } = useParams();
+  const { may } = useStaffSession();
+  const [lead, setLead] = useState<LeadDetail | undefined>(undefined);
+  const [members, setMembers] = useState<MemberList>([]);
+  const [error, setError] = useState('');
+  const [conflict, setConflict] = useState<LeadSummary | undefined>(undefined);
+  const [status, setStatus] = useState<LeadStatus>('new');
+  const [assignee, setAssignee] = useState('');
+  const [note, setNote] = useState('');
+  useDocumentTitle(lead ? `Заявка: ${lead.name}` : 'Заявка');
+
+  const load = () =>
+    staffGet<LeadDetail>(`/leads/${id}`).then(
+      (loaded) => {
+        setLead(loaded);
+        setStatus(loaded.status);
+        setAssignee(loaded.assignee ? String(loaded.assignee.id) : '');
+      },
+      (failure: unknown) => setError(messageOf(failure)),
+    );
+
+  useEffect(() => {
+    void load();
+    staffGet<MemberList>('/members').then(setMembers, () => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- loads again only for another lead
+  }, [id]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!lead) return;
+    setError('');
+    setConflict(undefined);
+    try {
+      await staffSend<LeadSummary>('patch', `/leads/${lead.id}`, { version: lead.version, status, assigneeId: assignee ? Number(assignee) : null });
+      await load();
+    } catch (failure) {
+      if (statusOf(failure) === 409) {
+        const body = (failure as AxiosError<LeadConflict>).response!.data;
+        setConflict(body.current);
+        setError(body.error.message);
+        await load();
+      } else setError(messageOf(failure));
+    }
+  }
+
+  async function addNote(event: FormEvent) {
+    event.preventDefault();
+    if (!lead) return;
+    try {
+      const added = await staffSend<LeadNote>('post', `/leads/${lead.id}/notes`, { text: note });
+      setLead({ ...lead, notes: [...lead.notes, added] });
+      setNote('');
+      await load();
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  }
+
+  if (!lead) {
+    return error ? (
+      <p role="alert" className={styles.error}>
+        {error}
+      </p>
+    ) : (
+      <p>Завантаження…</p>
+    );
+  }
+
+  return (
+    <div className={styles.stack}>
+      <p>
+        <Link to="/staff">← До заявок</Link>
+      </p>
+      <h1>
+        {LEAD_KIND_LABELS[lead.kind]} від {lead.name}
+      </h1>
+      <p className={styles.muted}>Отримано {kyivDateTime(lead.receivedAt)}</p>
+
+      <section className={styles.panel} aria-labelledby="lead-fields">
+        <h2 id="lead-fields">Що надіслано</h2>
+        <dl className={styles.facts} data-testid="lead-fields">
+          {lead.fields.map((field) => (
+            <div key={field.name} style={{ display: 'contents' }}>
+              <dt>{LEAD_FIELD_LABELS[field.name] ?? field.name}</dt>
+              <dd>
+                <p className={styles.text}>{field.value || '—'}</p>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section className={styles.panel} aria-labelledby="lead-work">
+        <h2 id="lead-work">Робота із заявкою</h2>
+        {may('editor') ? (
+          <form className={styles.row} onSubmit={save}>
+            <label className={styles.field}>
+              Статус
+              <select value={status} onChange={(event) => setStatus(event.target.value as LeadStatus)}>
+                {LEAD_STATUSES.map((each) => (
+                  <option key={each} value={each}>
+                    {LEAD_STATUS_LABELS[each]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={styles.field}>
+              Відповідальний
+              <select value={assignee} onChange={(event) => setAssignee(event.target.value)}>
+                <option value="">Нікого</option>
+                {members.map((member) => (
+                  <option key={member.id} value={String(member.id)}>
+                    {member.email}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className={styles.button}>
+              Зберегти
+            </button>
+          </form>
+        ) : (
+          <p>
+            Статус: {LEAD_STATUS_LABELS[lead.status]}; відповідальний: {lead.assignee?.email ?? 'нікого'}
+          </p>
+        )}
+        {error && (
+          <p role="alert" className={styles.error}>
+            {error}
+            {conflict && ` Зараз: статус «${LEAD_STATUS_LABELS[conflict.status]}», відповідальний ${conflict.assignee?.email ?? '—'}.`}
+          </p>
+        )}
+      </section>
+
+      <section className={styles.panel} aria-labelledby="lead-notes">
+        <h2 id="lead-notes">Нотатки</h2>
+        {lead.notes.length === 0 && <p className={styles.muted}>Нотаток ще немає.</p>}
+        <ul>
+          {lead.notes.map((each) => (
+            <li key={each.id}>
+              <p className={styles.muted}>
+                {each.author}, {kyivDateTime(each.createdAt)}
+              </p>
+              <p className={styles.text}>{each.text}</p>
+            </li>
+          ))}
+        </ul>
+        {may('editor') && (
+          <form className={styles.stack} onSubmit={addNote}>
+            <label className={styles.field}>
+              Нова нотатка
+              <textarea required rows={3} value={note} onChange={(event) => setNote(event.target.value)} />
+            </label>
+            <button type="submit" className={styles.button}>
+              Додати нотатку
+            </button>
+          </form>
+        )}
+      </section>
+
+      <section className={styles.panel} aria-labelledby="lead-source">
+        <h2 id="lead-source">Звідки прийшла</h2>
+        <dl className={styles.facts}>
+          {Object.entries(lead.attribution)
+            .filter(([, value]) => value !== null && value !== '')
+            .map(([key, value]) => (
+              <div key={key} style={{ display: 'contents' }}>
+                <dt>{key}</dt>
+                <dd className={styles.text}>{value}</dd>
+              </div>
+            ))}
+        </dl>
+      </section>
+
+      <section className={styles.panel} aria-labelledby="lead-deliveries">
+        <h2 id="lead-deliveries">Сповіщення</h2>
+        {lead.deliveries.length === 0 ? (
+          <p className={styles.muted}>Каналів сповіщень не налаштовано.</p>
+        ) : (
+          <div className={styles.tableWrap}>
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Канал</th>
+                  <th scope="col">Стан</th>
+                  <th scope="col">Спроб</th>
+                  <th scope="col">Остання помилка</th>
+                  <th scope="col">Доставлено</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lead.deliveries.map((delivery) => (
+                  <tr key={delivery.channel}>
+                    <td>{delivery.channel}</td>
+                    <td>{delivery.status}</td>
+                    <td>{delivery.attempts}</td>
+                    <td className={styles.text}>{delivery.lastError ?? '—'}</td>
+                    <td>{delivery.deliveredAt ? kyivDateTime(delivery.deliveredAt) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className={styles.panel} aria-labelledby="lead-history">
+        <h2 id="lead-history">Історія</h2>
+        {lead.history.length === 0 && <p className={styles.muted}>Змін ще не було.</p>}
+        <ul>
+          {lead.history.map((change, index) => (
+            <li key={index}>
+              {kyivDateTime(change.at)}, {change.actor}: {CHANGE_LABELS[change.change] ?? change.change}
+              {change.change !== 'note' && ` ${valueText(change.change, change.oldValue)} → ${valueText(change.change, change.newValue)}`}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

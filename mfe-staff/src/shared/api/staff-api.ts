@@ -1,0 +1,56 @@
+import type { AxiosError, AxiosInstance } from 'axios';
+import { STAFF_API_PREFIX, STAFF_CSRF_HEADER, type ApiErrorBody } from '@agency/shared';
+
+/**
+ * The console's HTTP client: the staff API on the page's own origin. The session cookie goes
+ * with every request by itself (HttpOnly, this origin only); state-changing requests carry the
+ * session's CSRF token, which the console learns from `GET /api/staff/session`.
+ */
+let client: Promise<AxiosInstance> | undefined;
+let csrfToken: string | undefined;
+let onUnauthorized: () => void = () => undefined;
+
+/** Called when any request answers 401: the session ended (signed out elsewhere, expired, role changed). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export function setCsrfToken(token: string | undefined): void {
+  csrfToken = token;
+}
+
+export function staffApi(): Promise<AxiosInstance> {
+  client ??= import('axios').then(({ default: axios }) => {
+    const instance = axios.create({ baseURL: STAFF_API_PREFIX, timeout: 20_000, headers: { Accept: 'application/json' } });
+    instance.interceptors.request.use((config) => {
+      if (csrfToken && config.method && config.method.toLowerCase() !== 'get') config.headers.set(STAFF_CSRF_HEADER, csrfToken);
+      return config;
+    });
+    instance.interceptors.response.use(undefined, (error: unknown) => {
+      if (statusOf(error) === 401 && !String((error as AxiosError).config?.url).startsWith('/sign-in')) onUnauthorized();
+      return Promise.reject(error);
+    });
+    return instance;
+  });
+  return client;
+}
+
+/** The status of a failed request (0 when there was no answer). */
+export function statusOf(error: unknown): number {
+  return (error as AxiosError).response?.status ?? 0;
+}
+
+/** The API's Ukrainian message for a failed request, or a general one. */
+export function messageOf(error: unknown): string {
+  const body = (error as AxiosError<ApiErrorBody>).response?.data;
+  if (body && typeof body === 'object' && 'error' in body) return body.error.message;
+  return statusOf(error) === 0 ? 'Немає зʼєднання із сервером. Перевірте мережу й спробуйте ще раз' : 'Щось пішло не так. Спробуйте ще раз';
+}
+
+export async function staffGet<T>(path: string, params?: object): Promise<T> {
+  return (await (await staffApi()).get<T>(path, { params })).data;
+}
+
+export async function staffSend<T>(method: 'post' | 'patch' | 'delete', path: string, body?: unknown): Promise<T> {
+  return (await (await staffApi()).request<T>({ method, url: path, data: body })).data;
+}

@@ -1,0 +1,214 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from '../staff/staff-constants';
+import { FIELD_LIMITS } from './limits';
+import { EMAIL_PATTERN } from './patterns';
+import { StringEnum } from './schema-builders';
+
+/**
+ * The staff console's API (`/api/staff/*`). Bodies are closed objects except the WebAuthn
+ * credentials, which the browser builds and the WebAuthn library checks whole.
+ */
+
+const Email = Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email, pattern: EMAIL_PATTERN });
+const Role = StringEnum<StaffRole>(STAFF_ROLES);
+const Id = Type.Integer({ minimum: 1 });
+/** An id in a path or query: text, as URLs carry it (nine digits at most, within every database's integer). */
+const IdText = Type.String({ pattern: '^[1-9][0-9]{0,8}$' });
+const IsoTime = Type.String();
+/** An invitation's token: 32 random bytes, base64url. */
+const InvitationToken = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' });
+const ChallengeId = Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' });
+/** A code from an authenticator app: 6 digits. */
+export const TOTP_CODE_PATTERN = '^[0-9]{6}$';
+/** A recovery code as shown (`abcde-fghij`, base32 letters); case and the dash are forgiven. */
+export const RECOVERY_CODE_PATTERN = '^[A-Za-z2-7]{5}-?[A-Za-z2-7]{5}$';
+
+/** A credential as `navigator.credentials` gives it, in JSON (checked by the WebAuthn library). */
+const Credential = Type.Object(
+  { id: Type.String({ maxLength: 1024 }), rawId: Type.String({ maxLength: 1024 }), type: Type.Literal('public-key'), response: Type.Object({}, { additionalProperties: true }) },
+  { additionalProperties: true },
+);
+/** Options for `navigator.credentials.create/get` (WebAuthn JSON), made by the server. */
+const CredentialOptions = Type.Object({}, { additionalProperties: true });
+
+export const StaffMemberSchema = Type.Object({ id: Id, email: Type.String(), role: Role });
+export type StaffMember = Static<typeof StaffMemberSchema>;
+
+/** GET /api/staff/session: who is signed in, and the token state-changing requests carry. */
+export const StaffSessionSchema = Type.Object({
+  member: StaffMemberSchema,
+  csrfToken: Type.String(),
+  passkeys: Type.Integer(),
+  totp: Type.Boolean(),
+  recoveryCodesLeft: Type.Integer(),
+});
+export type StaffSession = Static<typeof StaffSessionSchema>;
+
+export const CredentialOptionsResponseSchema = Type.Object({ challengeId: Type.String(), options: CredentialOptions });
+export type CredentialOptionsResponse = Static<typeof CredentialOptionsResponseSchema>;
+
+/** A new authenticator-app secret to confirm: as text, as an otpauth:// link and as a QR code image. */
+export const TotpSetupResponseSchema = Type.Object({ challengeId: Type.String(), secret: Type.String(), uri: Type.String(), qrCode: Type.String() });
+export type TotpSetupResponse = Static<typeof TotpSetupResponseSchema>;
+
+export const RecoveryCodesResponseSchema = Type.Object({ recoveryCodes: Type.Array(Type.String()) });
+export type RecoveryCodesResponse = Static<typeof RecoveryCodesResponseSchema>;
+
+/** A finished invitation: the new member is signed in, and sees their recovery codes once. */
+export const InvitationAcceptedSchema = Type.Object({ session: StaffSessionSchema, recoveryCodes: Type.Array(Type.String()) });
+export type InvitationAccepted = Static<typeof InvitationAcceptedSchema>;
+
+export const PasskeyBodySchema = Type.Object({ challengeId: ChallengeId, credential: Credential }, { additionalProperties: false });
+export const TotpConfirmBodySchema = Type.Object({ challengeId: ChallengeId, code: Type.String({ pattern: TOTP_CODE_PATTERN }) }, { additionalProperties: false });
+export const CodeSignInBodySchema = Type.Object({ email: Email, code: Type.String({ pattern: TOTP_CODE_PATTERN }) }, { additionalProperties: false });
+export const RecoverySignInBodySchema = Type.Object({ email: Email, code: Type.String({ pattern: RECOVERY_CODE_PATTERN }) }, { additionalProperties: false });
+
+export const InvitationBodySchema = Type.Object({ token: InvitationToken }, { additionalProperties: false });
+export const InvitationPasskeyBodySchema = Type.Object({ token: InvitationToken, challengeId: ChallengeId, credential: Credential }, { additionalProperties: false });
+export const InvitationTotpBodySchema = Type.Object(
+  { token: InvitationToken, challengeId: ChallengeId, code: Type.String({ pattern: TOTP_CODE_PATTERN }) },
+  { additionalProperties: false },
+);
+export const InvitationInfoSchema = Type.Object({ email: Type.String(), role: Role, expiresAt: IsoTime });
+export type InvitationInfo = Static<typeof InvitationInfoSchema>;
+
+export const InviteBodySchema = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
+export const InviteResponseSchema = Type.Object({ link: Type.String(), expiresAt: IsoTime });
+export type InviteResponse = Static<typeof InviteResponseSchema>;
+export const RoleBodySchema = Type.Object({ role: Role }, { additionalProperties: false });
+export const IdParamsSchema = Type.Object({ id: IdText });
+export const SessionParamsSchema = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
+
+export const SessionInfoSchema = Type.Object({
+  id: Type.String(),
+  createdAt: IsoTime,
+  lastSeenAt: IsoTime,
+  userAgent: Type.String(),
+  address: Type.String(),
+  current: Type.Boolean(),
+});
+export type SessionInfo = Static<typeof SessionInfoSchema>;
+export const SessionListSchema = Type.Array(SessionInfoSchema);
+
+export const MemberListSchema = Type.Array(Type.Object({ ...StaffMemberSchema.properties, createdAt: IsoTime }));
+export type MemberList = Static<typeof MemberListSchema>;
+
+export const AuditEntrySchema = Type.Object({
+  seq: Type.Integer(),
+  at: IsoTime,
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.String(),
+  address: Type.String(),
+  detail: Type.Record(Type.String(), Type.Unknown()),
+});
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+export const AuditQuerySchema = Type.Object(
+  { before: Type.Optional(IdText), since: Type.Optional(Type.String({ format: 'date-time' })) },
+  { additionalProperties: false },
+);
+export const AuditPageSchema = Type.Object({ entries: Type.Array(AuditEntrySchema), next: Type.Union([Type.Integer(), Type.Null()]) });
+export type AuditPage = Static<typeof AuditPageSchema>;
+
+/** The inbox's filters: in the console's URL as they are here, and in the API's query. */
+export const LeadFilterSchema = Type.Object(
+  {
+    status: Type.Optional(StringEnum<LeadStatus>(LEAD_STATUSES)),
+    kind: Type.Optional(StringEnum<LeadKind>(LEAD_KINDS)),
+    source: Type.Optional(Type.String({ minLength: 1, maxLength: STAFF_LIMITS.textFilterMax })),
+    /** A member's id, or `none` for leads nobody took. */
+    assignee: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,8}|none)$' })),
+    /** Calendar days in Kyiv, inclusive. */
+    from: Type.Optional(Type.String({ format: 'date' })),
+    to: Type.Optional(Type.String({ format: 'date' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: STAFF_LIMITS.searchMax })),
+  },
+  { additionalProperties: false },
+);
+export type LeadFilter = Static<typeof LeadFilterSchema>;
+
+/** Fails to compile when the filter's keys and LEAD_FILTER_KEYS (what the console reads from its address) differ. */
+type FilterKey = (typeof LEAD_FILTER_KEYS)[number];
+export const LEAD_FILTER_KEYS_MATCH: [keyof LeadFilter] extends [FilterKey] ? ([FilterKey] extends [keyof LeadFilter] ? true : never) : never = true;
+
+/** Unknown parameters are dropped before the handler (the API's removeAdditional), never an error. */
+export const LeadListQuerySchema = Type.Object(
+  {
+    ...LeadFilterSchema.properties,
+    /** Keyset paging: leads older than this id (the previous page's `next`). */
+    before: Type.Optional(IdText),
+    /** Leads newer than this id: what arrived since the list was loaded. */
+    after: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,8})$' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LeadSummarySchema = Type.Object({
+  id: Id,
+  kind: StringEnum<LeadKind>(LEAD_KINDS),
+  receivedAt: IsoTime,
+  name: Type.String(),
+  email: Type.String(),
+  /** The service asked about, or the position applied for. */
+  subject: Type.String(),
+  source: Type.String(),
+  status: StringEnum<LeadStatus>(LEAD_STATUSES),
+  assignee: Type.Union([StaffMemberSchema, Type.Null()]),
+  version: Type.Integer(),
+});
+export type LeadSummary = Static<typeof LeadSummarySchema>;
+export const LeadPageSchema = Type.Object({ leads: Type.Array(LeadSummarySchema), next: Type.Union([Id, Type.Null()]) });
+export type LeadPage = Static<typeof LeadPageSchema>;
+
+export const LeadDeliverySchema = Type.Object({
+  channel: Type.String(),
+  status: Type.String(),
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  deliveredAt: Type.Union([IsoTime, Type.Null()]),
+});
+export const LeadNoteSchema = Type.Object({ id: Id, author: Type.String(), text: Type.String(), createdAt: IsoTime });
+export type LeadNote = Static<typeof LeadNoteSchema>;
+export const LeadChangeSchema = Type.Object({
+  at: IsoTime,
+  actor: Type.String(),
+  change: Type.String(),
+  oldValue: Type.Union([Type.String(), Type.Null()]),
+  newValue: Type.Union([Type.String(), Type.Null()]),
+});
+export type LeadChange = Static<typeof LeadChangeSchema>;
+
+export const LeadDetailSchema = Type.Object({
+  ...LeadSummarySchema.properties,
+  /** Every field as the visitor sent it, in the form's order (label → text). */
+  fields: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+  attribution: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
+  deliveries: Type.Array(LeadDeliverySchema),
+  notes: Type.Array(LeadNoteSchema),
+  history: Type.Array(LeadChangeSchema),
+});
+export type LeadDetail = Static<typeof LeadDetailSchema>;
+
+/** A change of a lead's work, made from `version`: refused (409) when the lead moved on since. */
+export const LeadUpdateBodySchema = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    status: Type.Optional(StringEnum<LeadStatus>(LEAD_STATUSES)),
+    assigneeId: Type.Optional(Type.Union([Id, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type LeadUpdate = Static<typeof LeadUpdateBodySchema>;
+export const NoteBodySchema = Type.Object({ text: Type.String({ minLength: 1, maxLength: STAFF_LIMITS.noteMax }) }, { additionalProperties: false });
+export const SpamBodySchema = Type.Object(
+  { ids: Type.Array(Id, { minItems: 1, maxItems: STAFF_LIMITS.bulkMax, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export const SpamResponseSchema = Type.Object({ updated: Type.Integer() });
+
+/** 409 of a lead's update: what the lead is now, so the person sees what changed. */
+export const LeadConflictSchema = Type.Object({
+  error: Type.Object({ code: Type.Literal('LEAD_CHANGED'), message: Type.String() }),
+  current: LeadSummarySchema,
+});
+export type LeadConflict = Static<typeof LeadConflictSchema>;
