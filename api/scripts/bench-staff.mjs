@@ -4,12 +4,13 @@
 // first page, each filter and searches one request at a time (what one person waits for):
 // p50, p95 and the longest, in ms. The issue's budget is p95 ≤ 150 ms.
 // Options: --leads <n> (default 100000), --requests <n> per scenario (default 200), --no-build.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
+import { startApi, stop } from '../../scripts/bench-servers.mjs';
+import { startEmbeddedPostgres } from './embedded-postgres.mjs';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(API_DIR, '..');
@@ -21,7 +22,6 @@ const option = (name, fallback) => {
 const LEADS = option('leads', 100_000);
 const REQUESTS = option('requests', 200);
 const BUDGET_P95_MS = 150;
-const SITE_URL = 'http://localhost:8080';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-staff-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -124,35 +124,6 @@ async function seed(databaseUrl, count) {
   return { cookie: `staff_session=${session.id}`, seconds };
 }
 
-async function startApi(databaseUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(API_DIR, 'dist/server.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SITE_URL,
-      DATABASE_URL: databaseUrl,
-      RELEASES_DIR: path.join(scratch, 'none'),
-      RELEASE_STORE: `file:${path.join(scratch, 'store')}`,
-      RELEASE_CACHE_DIR: path.join(scratch, 'cache'),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return { child, baseUrl };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the API did not start');
-}
-
 const SCENARIOS = [
   { name: 'first page', query: '' },
   { name: 'second page (keyset)', query: 'before=PAGE2' },
@@ -196,13 +167,11 @@ async function benchTarget(label, databaseUrl) {
   console.error(`… ${label}: seeding ${LEADS} leads`);
   const { cookie, seconds } = await seed(databaseUrl, LEADS);
   console.error(`… ${label}: seeded in ${seconds.toFixed(1)} s; timing ${SCENARIOS.length} scenarios × ${REQUESTS} requests`);
-  const { child, baseUrl } = await startApi(databaseUrl);
+  const { child, base } = await startApi(path.join(scratch, label), { env: { DATABASE_URL: databaseUrl } });
   try {
-    return (await time(baseUrl, cookie)).map((row) => ({ target: label, ...row }));
+    return (await time(base, cookie)).map((row) => ({ target: label, ...row }));
   } finally {
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stop(child);
   }
 }
 
