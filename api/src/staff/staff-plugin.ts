@@ -9,7 +9,7 @@ import { auditRoutes } from './audit/audit-routes';
 import { inboxRoutes } from './inbox/inbox-routes';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
-import { staffOriginOf } from './staff-origin';
+import { staffOriginOf } from './common/staff-origin';
 
 export interface StaffPluginOptions {
   config: Pick<AppConfig, 'siteUrl' | 'staff'>;

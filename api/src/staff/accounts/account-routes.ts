@@ -15,13 +15,13 @@ import { ApiError } from '../../http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';
-import { dropChallenge, putChallenge, readChallenge } from '../sign-in/challenges';
-import { passkeyIdsOf, registrationOptions, storePasskey, verifyRegistration, type RegistrationChallenge } from '../sign-in/passkeys';
-import { renewRecoveryCodes } from '../sign-in/recovery-codes';
-import { codeStep, newTotpSetup, storeTotp } from '../sign-in/totp';
-import { STAFF_MESSAGES } from '../staff-messages';
-import type { StaffOrigin } from '../staff-origin';
-import { randomToken } from '../staff-secrets';
+import { dropChallenge, putChallenge, readChallenge } from '../credentials/challenges';
+import { passkeyIdsOf, registrationOptions, storePasskey, verifyRegistration, type RegistrationChallenge } from '../credentials/passkeys';
+import { renewRecoveryCodes } from '../credentials/recovery-codes';
+import { codeStep, newTotpSetup, storeTotp } from '../credentials/totp';
+import { STAFF_MESSAGES } from '../common/staff-messages';
+import type { StaffOrigin } from '../common/staff-origin';
+import { randomToken } from '../common/staff-secrets';
 
 export interface AccountRoutesOptions {
   db: Db;

@@ -2,7 +2,7 @@ import { STAFF_LIMITS, STAFF_PATHS, type StaffRole } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
 import { recordAudit } from '../audit/audit-log';
-import { hashToken, randomToken } from '../staff-secrets';
+import { hashToken, randomToken } from '../common/staff-secrets';
 import { normalizeEmail } from './members-repository';
 
 /**

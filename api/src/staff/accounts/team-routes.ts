@@ -17,7 +17,7 @@ import { ApiError } from '../../http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { endMemberSessions, endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';
-import { STAFF_MESSAGES } from '../staff-messages';
+import { STAFF_MESSAGES } from '../common/staff-messages';
 import { createInvitation } from './invitations';
 import { findMember, findMemberByEmail, listMembers, otherAdmins } from './members-repository';
 

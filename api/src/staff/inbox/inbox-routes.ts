@@ -21,7 +21,7 @@ import type { Db } from '../../db/connection';
 import { ApiError } from '../../http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { sessionOf } from '../sessions/staff-guard';
-import { STAFF_MESSAGES } from '../staff-messages';
+import { STAFF_MESSAGES } from '../common/staff-messages';
 import { listLeads } from './inbox-repository';
 import { countLeads, leadCsv } from './lead-csv';
 import { findLeadDetail } from './lead-detail';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
 import { ApiError } from '../../http/api-error';
 import { recordAudit } from '../audit/audit-log';
-import { STAFF_MESSAGES } from '../staff-messages';
+import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadSummary } from './inbox-repository';
 
 /**

@@ -2,7 +2,7 @@ import { STAFF_API_PREFIX, STAFF_SESSION_COOKIE, type StaffMember } from '@agenc
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppKysely } from '../../db/schema';
 import { recordAudit } from '../audit/audit-log';
-import type { StaffOrigin } from '../staff-origin';
+import type { StaffOrigin } from '../common/staff-origin';
 import { createSession } from './session-store';
 
 /**

@@ -1,7 +1,7 @@
 import { STAFF_LIMITS, type SessionInfo, type StaffMember } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
-import { hashToken, randomToken } from '../staff-secrets';
+import { hashToken, randomToken } from '../common/staff-secrets';
 
 /**
  * Signed-in browsers, on the server: the cookie holds a random id, the table its hash (a copy of

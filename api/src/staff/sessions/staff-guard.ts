@@ -2,9 +2,9 @@ import { roleAllows, STAFF_CSRF_HEADER, STAFF_SESSION_COOKIE, type StaffRole } f
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
 import { ApiError } from '../../http/api-error';
-import { STAFF_MESSAGES } from '../staff-messages';
-import type { StaffOrigin } from '../staff-origin';
-import { sameSecret } from '../staff-secrets';
+import { STAFF_MESSAGES } from '../common/staff-messages';
+import type { StaffOrigin } from '../common/staff-origin';
+import { sameSecret } from '../common/staff-secrets';
 import { readSession, type ActiveSession } from './session-store';
 
 declare module 'fastify' {

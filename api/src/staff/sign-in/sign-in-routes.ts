@@ -6,7 +6,7 @@ import {
   RecoverySignInBodySchema,
   StaffSessionSchema,
 } from '@agency/shared/contracts';
-import type { StaffMember, StaffSession } from '@agency/shared';
+import type { StaffMember } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
@@ -16,29 +16,19 @@ import { recordAudit } from '../audit/audit-log';
 import { clearSessionCookie, startSession } from '../sessions/session-cookie';
 import { endSession } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';
-import { STAFF_MESSAGES } from '../staff-messages';
-import type { StaffOrigin } from '../staff-origin';
-import { putChallenge, takeChallenge } from './challenges';
+import { STAFF_MESSAGES } from '../common/staff-messages';
+import type { StaffOrigin } from '../common/staff-origin';
+import { putChallenge, takeChallenge } from '../credentials/challenges';
+import { describeSession } from '../credentials/describe-session';
+import { signInOptions, verifySignIn } from '../credentials/passkeys';
+import { useRecoveryCode } from '../credentials/recovery-codes';
+import { useTotpCode } from '../credentials/totp';
 import { lockedUntil, recordCodeFailure } from './code-lockout';
-import { passkeyIdsOf, signInOptions, verifySignIn } from './passkeys';
-import { recoveryCodesLeft, useRecoveryCode } from './recovery-codes';
-import { hasTotp, useTotpCode } from './totp';
 
 export interface SignInRoutesOptions {
   db: Db;
   origin: StaffOrigin;
   rateLimitPerMinute: number;
-}
-
-/** What the console knows of the signed-in person: their role, the CSRF token, their ways to sign in. */
-export async function describeSession(db: Db, member: StaffMember, csrfToken: string): Promise<StaffSession> {
-  return {
-    member,
-    csrfToken,
-    passkeys: (await passkeyIdsOf(db, member.id)).length,
-    totp: await hasTotp(db, member.id),
-    recoveryCodesLeft: await recoveryCodesLeft(db, member.id),
-  };
 }
 
 export const signInRoutes: FastifyPluginAsyncTypebox<SignInRoutesOptions> = async (app, { db, origin, rateLimitPerMinute }) => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
-import { randomToken } from '../staff-secrets';
+import { randomToken } from '../common/staff-secrets';
 
 /**
  * What a sign-in step hands the browser and must get back once: a WebAuthn challenge, or a TOTP

@@ -9,7 +9,7 @@ import {
 import type { StaffMember } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
-import type { StaffOrigin } from '../staff-origin';
+import type { StaffOrigin } from '../common/staff-origin';
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server: discoverable credentials (so signing in

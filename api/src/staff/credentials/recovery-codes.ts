@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { STAFF_LIMITS } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
-import { hashToken } from '../staff-secrets';
+import { hashToken } from '../common/staff-secrets';
 
 /**
  * One-time recovery codes: shown once when made, stored as hashes only. Ten base32 letters each
