@@ -30,6 +30,16 @@ export interface DatabaseOptions {
   onQuery?: (event: LogEvent) => void;
 }
 
+/**
+ * How long PostgreSQL lets a session of ours sit in an open transaction with no statement running
+ * before it ends the session (rolling the transaction back). Our transactions run their statements
+ * back to back, so a transaction idle this long belongs to a process that died or a machine that
+ * vanished mid-way; the server would otherwise keep it, and its locks, for hours (until TCP gives
+ * up). A submission holds its idempotency key's lock: its retry, reaching another process, waits
+ * on that lock and is stored once this ends it, well within the time the form keeps retrying.
+ */
+export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 5_000;
+
 /** How long opening waits for another process's write lock before giving up. */
 const SQLITE_LOCK_WAIT_MS = 5000;
 
@@ -77,7 +87,12 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
       log: options.onQuery,
     });
   } else {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 0 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
+      idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    });
     pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool error:', e.message)))(error));
     // The pool listens for errors of idle clients only. A client taken from it but between two
     // queries when the server goes away (a restart sends every client 57P01) would emit an

@@ -1,10 +1,15 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { buildApp } from '../../src/app';
 import { createDatabase } from '../../src/db/connection';
+import { startTestApp, testConfig, VALID_CONTACT } from '../helpers/app';
 import { testDialect } from '../helpers/database';
+import { answered, httpRequest } from '../helpers/http';
+import { startTcpProxy } from '../helpers/tcp-proxy';
 
 /**
  * A process on `file` that holds SQLite's write lock (a transaction begun immediate, as a
@@ -60,4 +65,36 @@ function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<numb
       expect(await holder.exited).toBe(0);
     }
   });
+});
+
+(testDialect() === 'postgres' ? describe : describe.skip)('a PostgreSQL transaction whose machine vanished', () => {
+  // A machine that loses power mid-transaction sends the server nothing more, not even a close:
+  // the transaction, and the lock its submission holds on the idempotency key, must not outlive it.
+  it("is ended by the server, so the submission's retry on another process is stored, once", async () => {
+    const site = await startTestApp();
+    const direct = new URL(site.testDb.url);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
+    const lostUrl = new URL(site.testDb.url);
+    lostUrl.host = `127.0.0.1:${proxy.port}`;
+    const lost = await buildApp({ config: testConfig(lostUrl.toString()) });
+    const key = randomUUID();
+    const send = (baseUrl: string) => httpRequest(baseUrl, 'POST', '/api/contact', { json: VALID_CONTACT, headers: { 'idempotency-key': key } });
+    try {
+      const lostBaseUrl = await lost.listen({ port: 0, host: '127.0.0.1' });
+      // The first try's process has stored the lead in its transaction when its machine goes,
+      // just before the commit reaches the server.
+      const gone = proxy.freezeOn(new RegExp(`${key}[\\s\\S]*commit`, 'i'));
+      void send(lostBaseUrl).catch(() => undefined);
+      await gone;
+
+      const retry = await answered(send(site.baseUrl), 15);
+      expect(retry.statusCode).toBe(201);
+      const stored = await site.db.kysely.selectFrom('contact_messages').select(['id', 'message']).where('idempotency_key', '=', key).execute();
+      expect(stored).toEqual([{ id: retry.json<{ id: number }>().id, message: VALID_CONTACT.message }]);
+    } finally {
+      await proxy.close();
+      await lost.close();
+      await site.close();
+    }
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { createDatabase, type Database } from '../../src/db/connection';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT } from '../helpers/app';
 import { countRows, createTestDatabase, testDialect, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
-import { httpRequest, type HttpResponse } from '../helpers/http';
+import { answered, httpRequest, type HttpResponse } from '../helpers/http';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
@@ -13,19 +13,6 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 jest.setTimeout(90_000);
 
 const UNAVAILABLE = { code: 'DATABASE_UNAVAILABLE', message: 'Сервіс тимчасово недоступний' };
-
-/** The answer to a request; fails the test when none comes within `seconds` (a hang, not mere slowness). */
-async function answered(request: Promise<HttpResponse>, seconds = 15): Promise<HttpResponse> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([request, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function expectRetryLater(response: HttpResponse) {
   expect(response.statusCode).toBe(503);

@@ -58,3 +58,16 @@ export function httpRequest(baseUrl: string, method: string, path: string, optio
     request.end();
   });
 }
+
+/** The answer to a request; fails the test when none comes within `seconds` (a hang, not mere slowness). */
+export async function answered(request: Promise<HttpResponse>, seconds = 15): Promise<HttpResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([request, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

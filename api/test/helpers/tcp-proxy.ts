@@ -13,11 +13,20 @@ export interface TcpProxy {
   cut(): void;
   /** Forwards new connections again; the ones held while cut are closed (their clients gave up). */
   restore(): void;
+  /**
+   * Resolves when what one client has sent so far (as latin1 text) first matches `pattern`: the
+   * bytes that made it match are dropped, and from then on every connection goes silent both ways
+   * without being closed and new ones are never answered, as a client's host looks to the server
+   * when it loses power (no FIN, no RST).
+   */
+  freezeOn(pattern: RegExp): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let cut = false;
+  let frozen = false;
+  let freeze: { pattern: RegExp; done: () => void } | undefined;
   const forwarded = new Set<net.Socket>();
   const held = new Set<net.Socket>();
 
@@ -29,7 +38,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
 
   const server = net.createServer((client) => {
-    if (cut) {
+    if (cut || frozen) {
       // Never read from nor answered: the client waits until its own timeout.
       track(held, client);
       return;
@@ -37,10 +46,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = net.connect(target);
     track(forwarded, client);
     track(forwarded, upstream);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.on('close', () => frozen || upstream.destroy());
+    upstream.on('close', () => frozen || client.destroy());
+    let sent = '';
+    client.on('data', (chunk: Buffer) => {
+      if (freeze && !frozen) sent += chunk.toString('latin1');
+      if (!frozen && freeze?.pattern.test(sent)) {
+        frozen = true;
+        freeze.done();
+      }
+      if (!frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => frozen || client.write(chunk));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -59,6 +76,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     restore() {
       cut = false;
       for (const socket of held) socket.destroy();
+    },
+    freezeOn(pattern) {
+      return new Promise((resolve) => (freeze = { pattern, done: resolve }));
     },
     async close() {
       for (const socket of [...forwarded, ...held]) socket.destroy();
