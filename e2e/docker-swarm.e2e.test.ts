@@ -230,7 +230,8 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
         // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
         RATE_LIMIT_MAX: '1000000',
       });
-      await untilConverged('every service of the stack running and healthy');
+      // The first deploy pulls every image onto three machines before any health check can pass.
+      await untilConverged('every service of the stack running and healthy', 10 * 60_000);
     });
     proxy = await startSiteProxy({
       port: proxyPort,
