@@ -44,7 +44,7 @@ interface Deploy {
   endpoint_mode?: string;
   placement?: { constraints?: string[]; preferences?: { spread: string }[] };
   update_config?: { order: string; failure_action: string; parallelism: number; monitor?: string };
-  rollback_config?: { order: string };
+  rollback_config?: { order: string; failure_action?: string };
 }
 /** Compose's long port syntax: the container's port, the host's (a variable with a default) and address. */
 interface PortMapping {
@@ -236,6 +236,9 @@ describe('docker-stack.yml', () => {
       // Two tasks on one volume, or on one machine's published port, cannot run at once.
       const startFirst = !STATEFUL.includes(name) && service.deploy?.mode !== 'global';
       expect([name, update?.order]).toEqual([name, startFirst ? 'start-first' : 'stop-first']);
+      // A rollback goes to its end in the same order (Swarm's default would pause it at a slow task).
+      const rollback = service.deploy?.rollback_config;
+      expect([name, rollback?.order, rollback?.failure_action]).toEqual([name, update?.order, 'continue']);
     }
   });
 
