@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { pageRenderUrl } from '@agency/shared';
+import { pageRenderUrl, POST_LOADING_TEXT } from '@agency/shared';
 import { renderPage } from './server';
 
 // The API renders and caches each page under pageRenderUrl(address): the frame must not read
@@ -34,6 +34,14 @@ describe('the shell’s server render', () => {
     const lazy = slots.filter((slot) => slot.whenVisible).map((slot) => slot.id);
     expect(lazy).toEqual(expect.arrayContaining(['blog/BlogTeaser', 'forms/ContactForm', 'forms/JobApplicationForm']));
     expect(slots.filter((slot) => !slot.whenVisible).map((slot) => slot.id)).toContain('home/Hero');
+  });
+
+  it('sends the placeholder of a slot it has no markup for as settled markup, never as a boundary it failed on', () => {
+    // A suspended boundary would have hydration report the slot as redrawn, an error, each time
+    // the server leaves a slot to the browser (its data late, its remote's bundle failing).
+    const { html } = renderPage('/blog/3', {});
+    expect(html).toContain(`>${POST_LOADING_TEXT}</p>`);
+    expect(html).not.toContain('<!--$!');
   });
 
   it('renders /staff pages as the console’s slot alone: no public header or footer, not indexed', () => {

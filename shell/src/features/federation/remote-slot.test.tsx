@@ -1,5 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { loadRemoteModule, type LoadedRemoteModule } from './load-remote-module';
 import { RemoteSlot, REMOTE_UNAVAILABLE_MESSAGE } from './remote-slot';
 import { reportError } from '../telemetry/telemetry-capture';
@@ -92,5 +95,21 @@ describe('RemoteSlot', () => {
     expect(screen.getByText('Завантаження…')).toBeInTheDocument();
     resolve({ component: () => <p>Команда</p>, release: 'r1' });
     expect(await screen.findByText('Команда')).toBeInTheDocument();
+  });
+
+  it('adopts the placeholder the server sent for a slot it had no markup for, with no error, then shows the remote', async () => {
+    const slot = <RemoteSlot id="staff/StaffConsole" minHeight="60vh" />;
+    const collector: PageRenderCollector = { serverSlots: {}, slots: [], status: 200 };
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<PageRenderContext.Provider value={collector}>{slot}</PageRenderContext.Provider>);
+    document.body.append(container);
+    expect(container.innerHTML).not.toContain('<!--$!');
+    mockedLoad.mockReturnValueOnce(loaded(() => <p>Усі статті</p>));
+    const recoverable: unknown[] = [];
+    const root = await act(async () => hydrateRoot(container, slot, { onRecoverableError: (error) => recoverable.push(error) }));
+    expect(await screen.findByText('Усі статті')).toBeInTheDocument();
+    expect(recoverable).toEqual([]);
+    act(() => root.unmount());
+    container.remove();
   });
 });

@@ -1,8 +1,9 @@
-import { Component, lazy, Suspense, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useState, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { remoteOfModule, type NoProps, type PropsOf, type RemoteModuleId, type SlotRequest } from '@agency/shared';
 import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
 import { reportError } from '../telemetry/telemetry-capture';
 import { loadRemoteModule } from './load-remote-module';
+import { slotInPage } from './slot-in-page';
 import { useNearViewport } from './use-near-viewport';
 import styles from './remote-slot.module.css';
 
@@ -21,9 +22,21 @@ function SlotWrapper({ id, release, children, html }: { id: RemoteModuleId; rele
   );
 }
 
-/** On the server, a slot whose remote renders only in the browser: React sends its fallback. */
-function RendersInBrowser(): never {
-  throw new Promise<never>(() => undefined);
+const subscribeToNothing = () => () => undefined;
+
+/**
+ * In the browser, a slot the server sent its placeholder for: the placeholder again while React
+ * adopts the page (the server's snapshot, so the markup matches), then the remote. A server
+ * render that suspended instead would mark the slot as failed on the server, which hydration
+ * reports as an error.
+ */
+function AfterHydration({ placeholder, children }: { placeholder: ReactNode; children: ReactNode }) {
+  const hydrated = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  return hydrated ? children : placeholder;
 }
 
 // One lazy component per exposed module, so re-renders never refetch a remote. A failed one is
@@ -118,6 +131,8 @@ export function RemoteSlot<Id extends RemoteModuleId>({
 }: RemoteSlotProps<Id>) {
   const collector = usePageRenderCollector();
   const [nearRef, near] = useNearViewport(whenVisible && !collector);
+  // Whether the server sent this slot's markup (read once, before React adopts the page).
+  const [markupFromServer] = useState(() => slotInPage(id));
   const placeholder =
     loading !== undefined && !whenVisible ? (
       loading
@@ -134,7 +149,17 @@ export function RemoteSlot<Id extends RemoteModuleId>({
   // Taken here, outside the boundary: a failed load is forgotten, and the boundary's own retry of
   // its children must not start a new one (the next mount of the slot does).
   const RemoteComponent = collector ? undefined : lazyRemote(id);
-  const content = RemoteComponent ? <RemoteComponent {...(props ?? {})} /> : serverContent(collector!, id, props ?? {});
+  const content = RemoteComponent ? (
+    markupFromServer ? (
+      <RemoteComponent {...(props ?? {})} />
+    ) : (
+      <AfterHydration placeholder={placeholder}>
+        <RemoteComponent {...(props ?? {})} />
+      </AfterHydration>
+    )
+  ) : (
+    serverContent(collector!, id, props ?? {}, placeholder)
+  );
   return (
     <RemoteErrorBoundary id={id} message={message}>
       <Suspense fallback={placeholder}>{content}</Suspense>
@@ -147,8 +172,8 @@ function recordSlot(collector: PageRenderCollector, slot: SlotRequest): void {
 }
 
 /** On the server: the slot is recorded, and shows its remote's markup when there is some. */
-function serverContent(collector: PageRenderCollector, id: RemoteModuleId, props: object): ReactNode {
+function serverContent(collector: PageRenderCollector, id: RemoteModuleId, props: object, placeholder: ReactNode): ReactNode {
   recordSlot(collector, { id, props });
   const slot = collector.serverSlots[id];
-  return slot ? <SlotWrapper id={id} release={slot.release} html={slot.html} /> : <RendersInBrowser />;
+  return slot ? <SlotWrapper id={id} release={slot.release} html={slot.html} /> : placeholder;
 }

@@ -1,9 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
-
-/** Whether the page already shows `remote/Module`: the server rendered it (or it loaded before). */
-function shownInPage(moduleId: string): boolean {
-  return typeof document !== 'undefined' && document.querySelector(`[data-remote-module="${CSS.escape(moduleId)}"]`) !== null;
-}
+import { slotInPage } from './slot-in-page';
 
 /**
  * Runtime plugin: loading a module the page already shows does not make the runtime load that
@@ -22,7 +18,7 @@ export default function serverPreloadedAssetsPlugin(): ModuleFederationRuntimePl
     name: 'agency-server-preloaded-assets',
     beforePreloadRemote(args) {
       const needed = args.preloadOps.filter(
-        (op) => !op.exposes?.length || !op.exposes.every((expose) => shownInPage(`${op.nameOrAlias}/${expose.replace(/^\.\//, '')}`)),
+        (op) => !op.exposes?.length || !op.exposes.every((expose) => slotInPage(`${op.nameOrAlias}/${expose.replace(/^\.\//, '')}`)),
       );
       // The runtime reads the list back after its plugins have run.
       args.preloadOps.splice(0, args.preloadOps.length, ...needed);
