@@ -6,7 +6,7 @@ import { decideCandidate, type ReleaseContext } from '../releases/commands';
 import { ConcurrentChangeError } from '../releases/refused-error';
 import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
-import { DeciderLease } from '../releases/decider-lease';
+import { SiteLease } from '../../db/site-lease';
 import type { ReleaseDecisionMessage } from './ops-webhook';
 
 /** How often the process holding the lease looks at every canary. */
@@ -39,7 +39,7 @@ export interface CanaryControllerOptions {
  * person's command), and every process serves it within a second, as it does any release change.
  */
 export function startCanaryController({ db, context, releases, log, site, notify, intervalMs = DECISION_INTERVAL_MS }: CanaryControllerOptions) {
-  const lease = new DeciderLease(db, DECISION_LEASE, DECISION_LEASE_TTL_MS);
+  const lease = new SiteLease(db, DECISION_LEASE, DECISION_LEASE_TTL_MS);
   /** The hold last reported per app, so a held promotion is logged once, not every second. */
   const held = new Map<string, string>();
   let leased = false;

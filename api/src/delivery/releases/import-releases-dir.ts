@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connection';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { storeReleaseFiles } from '../artifacts/release-files';
-import { DeciderLease } from './decider-lease';
+import { SiteLease } from '../../db/site-lease';
 import { APP_NAMES, type AppName } from './apps';
 import { readBuildFolder } from './build-folder';
 import { moveReleasesRevision } from './release-change';
@@ -107,7 +107,7 @@ export async function importReleasesDir(db: Database, store: ArtifactStore, rele
     if (releases.length > 0) found.set(app, releases);
   }
   if (found.size === 0) return undefined;
-  const lease = new DeciderLease(db, 'releases-import', IMPORT_LEASE_MS);
+  const lease = new SiteLease(db, 'releases-import', IMPORT_LEASE_MS);
   if (!(await lease.acquire())) return undefined;
   try {
     const owned = await db.kysely.selectFrom('release_apps').select('app').limit(1).execute();

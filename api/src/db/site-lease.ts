@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Database } from '../../db/connection';
+import type { Database } from './connection';
 
 /**
  * A lease in the database (release_leases): of all the API processes on one database, the one
@@ -8,7 +8,7 @@ import type { Database } from '../../db/connection';
  * process that stops renewing (it crashed, or lost the database) is replaced once its lease lapses.
  * Taking and renewing is one statement, so two processes can never both believe they hold it.
  */
-export class DeciderLease {
+export class SiteLease {
   /** This process, as the lease row names it. */
   readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 

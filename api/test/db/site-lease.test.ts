@@ -1,6 +1,6 @@
-import type { Database } from '../../../src/db/connection';
-import { DeciderLease } from '../../../src/delivery/releases/decider-lease';
-import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
+import type { Database } from '../../src/db/connection';
+import { SiteLease } from '../../src/db/site-lease';
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 
 let testDb: MigratedTestDatabase;
 let db: Database;
@@ -10,12 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => testDb.close());
 
-describe('DeciderLease', () => {
+describe('SiteLease', () => {
   it('is held by one process at a time, renewed by its holder, and taken over only once it lapses', async () => {
     let now = 1_000_000;
     const clock = () => now;
-    const first = new DeciderLease(db, 'decisions', 5000, clock);
-    const second = new DeciderLease(db, 'decisions', 5000, clock);
+    const first = new SiteLease(db, 'decisions', 5000, clock);
+    const second = new SiteLease(db, 'decisions', 5000, clock);
     expect(await first.acquire()).toBe(true);
     expect(await second.acquire()).toBe(false);
     now += 4000;
@@ -29,9 +29,9 @@ describe('DeciderLease', () => {
   });
 
   it('is free for another at once when its holder gives it up, and other leases are apart', async () => {
-    const first = new DeciderLease(db, 'apart', 60_000);
-    const second = new DeciderLease(db, 'apart', 60_000);
-    const other = new DeciderLease(db, 'other', 60_000);
+    const first = new SiteLease(db, 'apart', 60_000);
+    const second = new SiteLease(db, 'apart', 60_000);
+    const other = new SiteLease(db, 'other', 60_000);
     expect(await first.acquire()).toBe(true);
     expect(await other.acquire()).toBe(true);
     expect(await second.acquire()).toBe(false);
@@ -40,7 +40,7 @@ describe('DeciderLease', () => {
   });
 
   it('lets exactly one of many processes asking at the same moment hold it', async () => {
-    const leases = Array.from({ length: 8 }, () => new DeciderLease(db, 'race', 60_000));
+    const leases = Array.from({ length: 8 }, () => new SiteLease(db, 'race', 60_000));
     const held = await Promise.all(leases.map((lease) => lease.acquire()));
     expect(held.filter(Boolean)).toHaveLength(1);
   });
