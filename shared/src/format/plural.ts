@@ -14,3 +14,4 @@ export function countOf(count: number, forms: UkrainianForms): string {
 }
 
 export const DAYS: UkrainianForms = { one: 'день', few: 'дні', many: 'днів' };
+export const MONTHS: UkrainianForms = { one: 'місяць', few: 'місяці', many: 'місяців' };

@@ -1,6 +1,7 @@
 import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connection';
+import { daysBefore, monthsBefore } from '../../lib/calendar';
 import { toMinute } from '../../lib/minutes';
 
 /** How often old telemetry is deleted (also once at start). */
@@ -9,24 +10,15 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 /** How often every telemetry table is counted against its budget (each process also checks what it writes). */
 export const BUDGET_INTERVAL_MS = 60 * 1000;
 
-const MS_PER_DAY = 24 * 60 * 60 * 1000;
-
-/** `months` calendar months before `now`, in ms. */
-function monthsBefore(now: number, months: number): number {
-  const date = new Date(now);
-  date.setUTCMonth(date.getUTCMonth() - months);
-  return date.getTime();
-}
-
 /**
  * Deletes telemetry older than `retentionDays` before `now`, visits older than the privacy page's
  * VISIT_SESSION_RETENTION_MONTHS and clients' fingerprints older than its
  * TELEMETRY_CLIENT_RETENTION_DAYS; resolves with the rows deleted.
  */
 export async function pruneTelemetry(db: Database, retentionDays: number, now = Date.now()): Promise<number> {
-  const cutoff = toMinute(now - retentionDays * MS_PER_DAY);
+  const cutoff = toMinute(daysBefore(now, retentionDays));
   const visitCutoff = toMinute(monthsBefore(now, VISIT_SESSION_RETENTION_MONTHS));
-  const clientCutoff = toMinute(now - TELEMETRY_CLIENT_RETENTION_DAYS * MS_PER_DAY);
+  const clientCutoff = toMinute(daysBefore(now, TELEMETRY_CLIENT_RETENTION_DAYS));
   return db.kysely.transaction().execute(async (trx) => {
     const results = [
       await trx.deleteFrom('telemetry_minutes').where('minute', '<', cutoff).executeTakeFirst(),

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BRAND, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -38,6 +38,18 @@ describe('PrivacyPage', () => {
     // While a release is tried, visitors are told apart by a keyed fingerprint of the address, kept days.
     expect(text).toMatch(new RegExp(`не\\sIP-адресу,\\sа\\sїї\\sвідбиток,\\sобчислений\\sіз\\sсекретним\\sключем.*через\\s${TELEMETRY_CLIENT_RETENTION_DAYS}\\sд`));
     expect(screen.getByRole('link', { name: '← На головну' })).toHaveAttribute('href', '/');
+  });
+
+  it('states each retention period the server applies, from the same constants the purge reads', () => {
+    renderPage();
+    const items = screen.getAllByRole('listitem').map((item) => (item.textContent ?? '').replace(/\s/g, ' '));
+    const said = (start: string) => items.find((item) => item.startsWith(start)) ?? '';
+    expect(said('Звернення через форму зворотного звʼязку')).toContain(`${countOf(LEAD_RETENTION.contactMonths, MONTHS)} після останньої дії`);
+    expect(said('Звернення через форму зворотного звʼязку')).toMatch(/уклали договір, зберігаємо, доки ви не попросите його видалити/);
+    expect(said('Заявки на вакансії')).toContain(`${countOf(LEAD_RETENTION.applicationMonths, MONTHS)} після останньої дії`);
+    expect(said('Повідомлення, які ми визнали спамом')).toContain(countOf(LEAD_RETENTION.spamDays, DAYS));
+    expect(said('Копії звернень і заявок')).toContain(`не довше ${countOf(NOTIFICATION_COPY_RETENTION_DAYS, DAYS)} після доставки`);
+    expect((document.body.textContent ?? '').replace(/\s/g, ' ')).toContain(`відповімо протягом ${countOf(DATA_REQUEST_ANSWER_DAYS, DAYS)}`);
   });
 
   it('gives the server its title and a 200, and the browser tab its title', () => {
