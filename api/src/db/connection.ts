@@ -73,6 +73,9 @@ function openSqlite(file: string): BetterSqlite3.Database {
   // so a 201 (sent after the commit) survives a killed process and a power cut alike.
   switchToWal(sqlite);
   sqlite.pragma('synchronous = FULL');
+  // Deleted rows are overwritten, not just unlinked: a lead erased on request or past its
+  // retention must not linger in the file's free pages.
+  sqlite.pragma('secure_delete = ON');
   sqlite.pragma('foreign_keys = ON');
   return sqlite;
 }

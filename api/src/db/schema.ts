@@ -104,7 +104,13 @@ export interface LeadOutboxTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<unknown, string | Date, never>;
   delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  /** `lead.created`, or `lead.erased` for the erasure of a person's leads (migration 0013). */
+  event: ColumnType<OutboxEvent, OutboxEvent | undefined, never>;
+  /** When the delivered or given-up row's copy of the lead lost its personal fields (migration 0013). */
+  payload_removed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+export type OutboxEvent = 'lead.created' | 'lead.erased';
 
 /** Whole minutes since the Unix epoch. */
 type Minute = number;
@@ -337,6 +343,8 @@ export interface LeadsTable {
   assignee_id: number | null;
   version: number;
   updated_at: string;
+  /** The arrival or the latest work on the lead; retention counts from it (migration 0013). */
+  last_activity_at: string;
 }
 
 export interface LeadNotesTable {

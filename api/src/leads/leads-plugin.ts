@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config';
 import { createChannels } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
+import { startRetentionPurge } from './retention/retention-schedule';
 import { submissionRoutes } from './submissions/submission-routes';
 
 export interface LeadsPluginOptions {
@@ -12,13 +13,16 @@ export interface LeadsPluginOptions {
  * Contact messages and job applications: stored by their routes, then sent to the agency from
  * the outbox, not from the request, so a receiver that is down never fails or slows a submission,
  * and what is stored is delivered after a restart. The worker's deliveries in flight end (and are
- * recorded) on close, before the database closes.
+ * recorded) on close, before the database closes. Leads past the privacy page's retention periods
+ * are deleted every hour by one process of the site (retention/).
  */
 export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginOptions): Promise<void> {
   const { db } = app;
   const channels = createChannels(config.leads);
   const outbox = startOutboxWorker({ db, channels, log: app.log });
   app.addHook('onClose', () => outbox.stop());
+  const retention = startRetentionPurge(db, app.log);
+  app.addHook('onClose', () => retention.stop());
   await app.register(submissionRoutes, {
     db,
     rateLimitMax: config.rateLimitMax,

@@ -11,6 +11,7 @@ import * as m0009 from './0009_release_leases';
 import * as m0010 from './0010_telemetry_clients';
 import * as m0011 from './0011_release_state';
 import * as m0012 from './0012_staff_console';
+import * as m0013 from './0013_privacy_retention';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_telemetry_clients': m0010,
   '0011_release_state': m0011,
   '0012_staff_console': m0012,
+  '0013_privacy_retention': m0013,
 };

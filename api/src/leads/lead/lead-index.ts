@@ -37,13 +37,13 @@ export function leadSource(attribution: { utm_source?: string | null; referrer_h
 /** Indexes a stored submission; call inside the transaction that stored it. Resolves to the lead's id. */
 export async function indexLead(db: Db, entry: SubmittedLead, submissionId: number, source: string, receivedAt: Date): Promise<number> {
   const at = receivedAt.toISOString();
-  const row = { kind: entry.kind, submission_id: submissionId, received_at: at, source, status: 'new' as const, version: 1, updated_at: at };
+  const row = { kind: entry.kind, submission_id: submissionId, received_at: at, source, status: 'new' as const, version: 1, updated_at: at, last_activity_at: at };
   const text = leadSearchText(entry);
   if (db.dialect.name === 'postgres') {
     // One round trip for both rows: each costs a submission as much as the insert itself.
     const { rows } = await sql<{ id: number }>`with lead as (
-        insert into leads (kind, submission_id, received_at, source, status, version, updated_at)
-        values (${row.kind}, ${row.submission_id}, ${row.received_at}, ${row.source}, ${row.status}, ${row.version}, ${row.updated_at})
+        insert into leads (kind, submission_id, received_at, source, status, version, updated_at, last_activity_at)
+        values (${row.kind}, ${row.submission_id}, ${row.received_at}, ${row.source}, ${row.status}, ${row.version}, ${row.updated_at}, ${row.last_activity_at})
         returning id
       )
       insert into lead_search (lead_id, document) select id, to_tsvector('simple', ${text}) from lead returning lead_id as id`.execute(db.kysely);
@@ -52,4 +52,14 @@ export async function indexLead(db: Db, entry: SubmittedLead, submissionId: numb
   const { id } = await db.kysely.insertInto('leads').values(row).returning('id').executeTakeFirstOrThrow();
   await sql`insert into lead_search (rowid, text) values (${id}, ${text})`.execute(db.kysely);
   return Number(id);
+}
+
+/** Rewrites a lead's searchable text after a correction of what the visitor sent. */
+export async function reindexLead(db: Db, leadId: number, entry: SubmittedLead): Promise<void> {
+  const text = leadSearchText(entry);
+  if (db.dialect.name === 'postgres') {
+    await sql`update lead_search set document = to_tsvector('simple', ${text}) where lead_id = ${leadId}`.execute(db.kysely);
+  } else {
+    await sql`update lead_search set text = ${text} where rowid = ${leadId}`.execute(db.kysely);
+  }
 }

@@ -29,3 +29,22 @@ export type SubmissionKind = SubmittedLead['kind'];
 export function idempotencyKey(kind: SubmissionKind, id: number): string {
   return `${kind}-${id}`;
 }
+
+/**
+ * What the webhook gets when a person's data is erased: the leads it had received about them,
+ * named by id and idempotency key only, so a CRM that stored them can erase them too.
+ */
+export interface LeadErasedMessage {
+  event: 'lead.erased';
+  /** `erasure-<random>`: the same on every delivery of this message. */
+  idempotency_key: string;
+  erased_at: string;
+  leads: { kind: SubmissionKind; id: number; idempotency_key: string }[];
+}
+
+/** What an outbox row delivers: a new lead, or an erasure (webhook only). */
+export type OutboxMessage = LeadPayload | LeadErasedMessage;
+
+export function isLeadErased(message: OutboxMessage): message is LeadErasedMessage {
+  return 'event' in message && message.event === 'lead.erased';
+}

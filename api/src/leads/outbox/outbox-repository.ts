@@ -1,7 +1,7 @@
 import type { OutboxBacklog } from '@agency/shared/contracts';
 import type { Db } from '../../db/connection';
 import type { ChannelName } from '../../config/leads';
-import type { LeadPayload, SubmissionKind } from '../lead/lead-payload';
+import type { LeadErasedMessage, LeadPayload, OutboxMessage, SubmissionKind } from '../lead/lead-payload';
 import { GIVE_UP_AFTER_MS } from './retry-schedule';
 
 /** The outbox table's rows as the outbox worker, health and the CLI see them. */
@@ -27,7 +27,7 @@ export interface ClaimedLead {
   channel: string;
   attempts: number;
   give_up_at: string;
-  payload: LeadPayload;
+  payload: OutboxMessage;
 }
 
 /** Errors are stored for the staff to read; a receiver's whole HTML error page is not. */
@@ -53,6 +53,29 @@ export async function enqueueLead(db: Db, lead: LeadPayload, channels: readonly 
         created_at: db.dialect.timestamp(created),
       })),
     )
+    .execute();
+}
+
+/**
+ * One pending webhook row telling the receiver that these leads were erased. Call it inside the
+ * erasure's transaction. The row is filed under the first lead (the outbox names a lead per row)
+ * but is not one of its copies: removing that lead leaves it.
+ */
+export async function enqueueErasure(db: Db, message: LeadErasedMessage, now: Date): Promise<void> {
+  const [first] = message.leads;
+  if (!first) return;
+  await db.kysely
+    .insertInto('lead_outbox')
+    .values({
+      submission_kind: first.kind,
+      submission_id: first.id,
+      channel: 'webhook',
+      event: 'lead.erased',
+      payload: JSON.stringify(message),
+      next_attempt_at: db.dialect.timestamp(now),
+      give_up_at: db.dialect.timestamp(new Date(now.getTime() + GIVE_UP_AFTER_MS)),
+      created_at: db.dialect.timestamp(now),
+    })
     .execute();
 }
 
@@ -107,7 +130,7 @@ export async function claimDueLeads(
       channel: row.channel,
       attempts: Number(row.attempts),
       give_up_at: db.dialect.readTimestamp(row.give_up_at),
-      payload: JSON.parse(row.payload) as LeadPayload,
+      payload: JSON.parse(row.payload) as OutboxMessage,
     }))
     .sort((a, b) => a.id - b.id);
 }

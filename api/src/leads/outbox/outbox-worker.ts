@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
 import type { LeadChannel } from './channels';
+import { isLeadErased } from '../lead/lead-payload';
 import { DeliveryError } from './channels/lead-channel';
 import { claimDueLeads, hasDueLeads, markAttemptFailed, markDelivered, type ClaimedLead } from './outbox-repository';
 import { CLAIM_LEASE_MS, DELIVERY_TIMEOUT_MS, nextAttemptAt } from './retry-schedule';
@@ -43,7 +44,10 @@ export function startOutboxWorker({ db, channels, log, pollIntervalMs = POLL_INT
     const channel = byName.get(row.channel)!;
     const lead = { channel: row.channel, outboxId: row.id, key: row.payload.idempotency_key, attempt: row.attempts };
     try {
-      await channel.deliver(row.payload, AbortSignal.any([shutdown.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]));
+      const signal = AbortSignal.any([shutdown.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]);
+      if (!isLeadErased(row.payload)) await channel.deliver(row.payload, signal);
+      else if (channel.deliverErasure) await channel.deliverErasure(row.payload, signal);
+      else throw new Error(`the ${row.channel} channel cannot deliver an erasure`);
       log.info({ lead }, 'lead delivered');
       return true;
     } catch (error) {

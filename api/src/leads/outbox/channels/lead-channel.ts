@@ -1,11 +1,13 @@
 import type { ChannelName } from '../../../config/leads';
-import type { LeadPayload } from '../../lead/lead-payload';
+import type { LeadErasedMessage, LeadPayload } from '../../lead/lead-payload';
 
 /** One way a lead reaches a person. `deliver` resolves once the receiver has accepted the lead. */
 export interface LeadChannel {
   name: ChannelName;
   /** Throws on any failure; `signal` aborts at the delivery deadline or at shutdown. */
   deliver(lead: LeadPayload, signal: AbortSignal): Promise<void>;
+  /** Tells the receiver a person's leads were erased: only a channel that can act on it (the webhook) has this. */
+  deliverErasure?(message: LeadErasedMessage, signal: AbortSignal): Promise<void>;
   close?(): void;
 }
 

@@ -1,16 +1,15 @@
 import { webhookSignature } from '../../../lib/webhook-signature';
 import type { WebhookConfig } from '../../../config/leads';
+import type { LeadErasedMessage, LeadPayload } from '../../lead/lead-payload';
 import { DeliveryError, parseRetryAfter, type LeadChannel } from './lead-channel';
 
-/** POSTs each lead as JSON to the agency's webhook (a CRM, Zapier, Make…); any 2xx is accepted. */
+/** The agency's webhook (a CRM, Zapier, Make…); any 2xx is accepted. POSTs each lead, and each erasure (`{"event": "lead.erased"}`), as signed JSON. */
 export function webhookChannel(config: WebhookConfig): LeadChannel {
-  return {
-    name: 'webhook',
-    async deliver(lead, signal) {
-      const body = JSON.stringify(lead);
+  async function post(message: LeadPayload | LeadErasedMessage, signal: AbortSignal): Promise<void> {
+      const body = JSON.stringify(message);
       const headers: Record<string, string> = {
         'content-type': 'application/json; charset=utf-8',
-        'idempotency-key': lead.idempotency_key,
+        'idempotency-key': message.idempotency_key,
       };
       if (config.secret) headers['x-signature'] = webhookSignature(body, config.secret);
       // A redirect is reported, not followed: a POST must not silently change its target.
@@ -19,6 +18,6 @@ export function webhookChannel(config: WebhookConfig): LeadChannel {
       if (!response.ok) {
         throw new DeliveryError(`webhook answered ${response.status}`, parseRetryAfter(response.headers.get('retry-after')));
       }
-    },
-  };
+  }
+  return { name: 'webhook', deliver: post, deliverErasure: post };
 }
