@@ -39,3 +39,4 @@ export type {
   StaffSession,
   TotpSetupResponse,
 } from './contracts/staff';
+export type { Correction, DataSubjectReport, ErasureResult, SubjectLead } from './contracts/data-requests';

@@ -6,19 +6,20 @@ import { accountRoutes } from './accounts/account-routes';
 import { invitationRoutes } from './accounts/invitation-routes';
 import { teamRoutes } from './accounts/team-routes';
 import { auditRoutes } from './audit/audit-routes';
+import { dataRequestRoutes } from './data-requests/data-request-routes';
 import { inboxRoutes } from './inbox/inbox-routes';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
 import { staffOriginOf } from './common/staff-origin';
 
 export interface StaffPluginOptions {
-  config: Pick<AppConfig, 'siteUrl' | 'staff'>;
+  config: Pick<AppConfig, 'siteUrl' | 'staff' | 'leads'>;
 }
 
 /**
  * The staff console's API (`/api/staff/*`): the agency's people sign in without passwords
- * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team
- * and read the audit log. Every route passes the staff guard (session, Origin and CSRF token,
+ * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team,
+ * read the audit log and answer people's requests about their data. Every route passes the staff guard (session, Origin and CSRF token,
  * role) and answers `Cache-Control: no-store`.
  */
 export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginOptions): Promise<void> {
@@ -34,4 +35,5 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(teamRoutes, { db, siteUrl: config.siteUrl });
   await app.register(auditRoutes, { db });
   await app.register(inboxRoutes, { db });
+  await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined });
 }

@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DataSubjectReport } from '@agency/shared';
 import { createDatabase } from '../../src/db/connection';
+import { storeSubmission } from '../../src/leads/submissions/store-submission';
 import { parseStaffArgs } from '../../src/cli/staff';
 import { UsageError } from '../../src/cli/parse-cli-args';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -51,7 +56,16 @@ describe('npm run staff', () => {
   });
 
   it('refuses bad usage with a message and exit code 2, changing nothing', async () => {
-    for (const args of [['invite', 'not-an-email', '--role', 'admin'], ['invite', 'x@khvylia.example'], ['invite', 'x@khvylia.example', '--role', 'owner'], ['audit', '--since', 'yesterday'], ['remove']]) {
+    for (const args of [
+      ['invite', 'not-an-email', '--role', 'admin'],
+      ['invite', 'x@khvylia.example'],
+      ['invite', 'x@khvylia.example', '--role', 'owner'],
+      ['audit', '--since', 'yesterday'],
+      ['remove'],
+      ['purge', '--role', 'admin'],
+      ['subject', 'olena'],
+      ['subject', 'olena@example.com', '--erase', '--export', 'x.json'],
+    ]) {
       const { code, stderr } = await staff(...args);
       expect([args, code]).toEqual([args, 2]);
       expect(stderr).toMatch(/Використання: npm run staff/);
@@ -66,5 +80,53 @@ describe('npm run staff', () => {
     // Invited, not yet joined: a second invitation is allowed until they join.
     expect(code).toBe(0);
     expect(stderr).toBe('');
+  });
+
+  describe('a person’s data and retention', () => {
+    const PERSON = 'Marta.Cli@example.com';
+    const exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agency-staff-cli-')), 'marta.json');
+
+    beforeAll(async () => {
+      const db = createDatabase(testDb.url, { poolSize: 1 });
+      try {
+        const meta = { user_agent: null, referrer: null, attribution: null };
+        const contact = { name: 'Марта', email: PERSON, phone: '+380 63 444 55 66', company: '', service_type: '' as const, message: 'Хочемо рекламу' };
+        await storeSubmission(db, { kind: 'contact', submission: contact }, meta, []);
+        await storeSubmission(db, { kind: 'contact', submission: { ...contact, email: 'other@example.com', phone: '0501234567' } }, meta, []);
+      } finally {
+        await db.destroy();
+      }
+    });
+
+    afterAll(() => fs.rmSync(path.dirname(exportFile), { recursive: true, force: true }));
+
+    it('shows what the next purge would remove, and removes nothing young', async () => {
+      const dry = await staff('purge', '--dry-run');
+      expect(dry).toMatchObject({ code: 0, stdout: 'Наступний запуск видалить: спам — 0, звернення — 0, заявки на вакансії — 0; копії у сповіщеннях, з яких прибрати персональні дані, — 0\n' });
+      expect((await staff('purge')).stdout).toMatch(/^Видалено \(строк зберігання минув\): спам — 0, звернення — 0/);
+    });
+
+    it('shows, exports and erases everything held about a person, by e-mail or phone', async () => {
+      const shown = await staff('subject', '0634445566');
+      expect(shown.code).toBe(0);
+      expect(shown.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^№\d+ {2}Звернення {2}\S+ {2}Нова {2}Марта {2}Marta\.Cli@example\.com {2}\+380 63 444 55 66 {2}нотаток: 0$/)]);
+
+      const exported = await staff('subject', PERSON.toLowerCase(), '--export', exportFile);
+      expect(exported).toMatchObject({ code: 0, stdout: `Збережено у ${exportFile}: звернень і заявок — 1\n` });
+      expect((fs.statSync(exportFile).mode & 0o777).toString(8)).toBe('600');
+      const file = JSON.parse(fs.readFileSync(exportFile, 'utf8')) as DataSubjectReport;
+      expect(file).toMatchObject({ format: 'agency-data-subject/1', subject: PERSON.toLowerCase(), matchedBy: 'email' });
+      expect(file.leads[0]!.fields).toContainEqual({ name: 'message', value: 'Хочемо рекламу' });
+
+      const erased = await staff('subject', PERSON, '--erase');
+      expect(erased).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Видалено: звернень і заявок — 1, записів у базі — \d+\n$/) });
+      const after = await staff('subject', PERSON);
+      expect(after.stdout).toMatch(/^Про marta\.cli@example\.com сайт нічого не зберігає\nРаніше видалено \S+ \(cli\): звернень і заявок — 1\n$/);
+      // The other person's lead stays; the audit log names the person by a hash only.
+      expect((await staff('subject', 'other@example.com')).stdout).toMatch(/^№\d+ /);
+      const audit = (await staff('audit', '--format', 'json')).stdout;
+      expect(audit).toContain('"action": "data-erased"');
+      expect(audit.toLowerCase()).not.toContain(PERSON.toLowerCase());
+    });
   });
 });

@@ -14,3 +14,4 @@ export * from './attribution';
 export * from './submissions';
 export * from './telemetry';
 export * from './staff';
+export * from './data-requests';

@@ -78,7 +78,7 @@ export const STAFF_API_PREFIX = '/api/staff';
 /** The header a state-changing staff request carries its session's CSRF token in. */
 export const STAFF_CSRF_HEADER = 'x-csrf-token';
 /** The console's pages, mounted by the shell; the invitation's token follows `#`. */
-export const STAFF_PATHS = { home: '/staff', login: '/staff/login', invite: '/staff/invite', audit: '/staff/audit', team: '/staff/team', account: '/staff/account' } as const;
+export const STAFF_PATHS = { home: '/staff', login: '/staff/login', invite: '/staff/invite', audit: '/staff/audit', team: '/staff/team', account: '/staff/account', dataRequests: '/staff/data-requests' } as const;
 
 /** A lead's fields as the console shows them, in each form's order. */
 export const LEAD_FIELDS: Record<LeadKind, readonly string[]> = {
@@ -102,3 +102,7 @@ export const LEAD_FIELD_LABELS: Record<string, string> = {
 export function isStaffPath(pathname: string): boolean {
   return pathname === STAFF_PATHS.home || pathname.startsWith(`${STAFF_PATHS.home}/`);
 }
+
+/** The fields of a lead a person may have corrected (their request about their data). */
+export const CORRECTABLE_FIELDS = ['name', 'email', 'phone'] as const;
+export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];

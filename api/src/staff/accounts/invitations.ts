@@ -1,7 +1,7 @@
 import { STAFF_LIMITS, STAFF_PATHS, type StaffRole } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, type AuditActor } from '../audit/audit-log';
 import { hashToken, randomToken } from '../common/staff-secrets';
 import { normalizeEmail } from './members-repository';
 
@@ -14,12 +14,7 @@ export interface Invitation {
   expiresAt: string;
 }
 
-export interface Inviter {
-  id: number | null;
-  /** The inviter's e-mail, or `cli`. */
-  actor: string;
-  address: string;
-}
+export type Inviter = AuditActor;
 
 export async function createInvitation(db: Db, siteUrl: string, email: string, role: StaffRole, inviter: Inviter, now = new Date()): Promise<Invitation> {
   const token = randomToken();

@@ -24,7 +24,18 @@ export type AuditAction =
   | 'lead-assigned'
   | 'lead-note-added'
   | 'leads-marked-spam'
-  | 'leads-exported';
+  | 'leads-exported'
+  | 'lead-corrected'
+  | 'data-exported'
+  | 'data-erased';
+
+/** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
+export interface AuditActor {
+  id: number | null;
+  /** Their e-mail, or `cli`. */
+  actor: string;
+  address: string;
+}
 
 export interface AuditRecord {
   /** The member who acted; null for the command line or someone not signed in. */
@@ -32,7 +43,7 @@ export interface AuditRecord {
   /** Who acted, as a person reads it: their e-mail, `cli`, or the e-mail someone tried. */
   actor: string;
   action: AuditAction;
-  /** What was acted on: `member:3`, `lead:120`, `session`, `leads`. */
+  /** What was acted on: `member:3`, `lead:120`, `session`, `leads`, `subject:<keyed hash of a person>`. */
   target: string;
   address: string;
   detail?: Record<string, unknown>;

@@ -44,7 +44,10 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
     const day = new Date().toISOString().slice(0, 10);
     // Recorded before the file is sent: an export cut short was still an export.
     const rows = await countLeads(db, filter);
-    await recordAudit(db.kysely, { actorId: actor.member.id, actor: actor.member.email, action: 'leads-exported', target: 'leads', address: actor.address, detail: { filter, rows } });
+    // The search's words are left out: they are often a person's name, e-mail or phone, which the
+    // log must not keep (an erasure could not remove them from it).
+    const { q, ...filters } = filter;
+    await recordAudit(db.kysely, { actorId: actor.member.id, actor: actor.member.email, action: 'leads-exported', target: 'leads', address: actor.address, detail: { filter: filters, searched: q !== undefined, rows } });
     const csv = leadCsv(db, filter);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

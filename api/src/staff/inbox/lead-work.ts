@@ -55,6 +55,7 @@ export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: 
         ...(assigneeId !== undefined && { assignee_id: assigneeId }),
         version: eb('version', '+', 1),
         updated_at: at,
+        last_activity_at: at,
       }))
       .where('id', '=', id)
       .where('version', '=', update.version)
@@ -81,6 +82,8 @@ export async function addNote(db: Db, id: number, text: string, actor: Actor): P
   return db.kysely.transaction().execute(async (trx) => {
     const at = new Date().toISOString();
     const note = await trx.insertInto('lead_notes').values({ lead_id: id, author_id: actor.member.id, text, created_at: at }).returning('id').executeTakeFirstOrThrow();
+    // A note is work on the lead (retention counts from it) but not a change of its state: the version stays.
+    await trx.updateTable('leads').set({ last_activity_at: at }).where('id', '=', id).execute();
     await history(trx, id, actor, 'note', null, null, at);
     await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-note-added', target: `lead:${id}`, address: actor.address, detail: { note: Number(note.id) } });
     return { id: Number(note.id), author: actor.member.email, text, createdAt: at };
@@ -95,7 +98,7 @@ export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Pr
     if (leads.length === 0) return 0;
     await trx
       .updateTable('leads')
-      .set((eb) => ({ status: 'spam', version: eb('version', '+', 1), updated_at: at }))
+      .set((eb) => ({ status: 'spam', version: eb('version', '+', 1), updated_at: at, last_activity_at: at }))
       .where('id', 'in', leads.map((lead) => Number(lead.id)))
       .execute();
     for (const lead of leads) await history(trx, Number(lead.id), actor, 'status', lead.status, 'spam', at);

@@ -1,0 +1,73 @@
+import {
+  CorrectionBodySchema,
+  DataSubjectQuerySchema,
+  DataSubjectReportSchema,
+  ERROR_RESPONSES,
+  ErasureBodySchema,
+  ErasureResultSchema,
+  IdParamsSchema,
+  LeadConflictSchema,
+  LeadDetailSchema,
+} from '@agency/shared/contracts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connection';
+import { ApiError } from '../../http/api-error';
+import type { AuditActor } from '../audit/audit-log';
+import { STAFF_MESSAGES } from '../common/staff-messages';
+import type { Actor } from '../inbox/lead-work';
+import { sessionOf } from '../sessions/staff-guard';
+import { parseDataSubject, type DataSubject } from './data-subject';
+import { correctLead } from './lead-correction';
+import { eraseSubject } from './subject-erasure';
+import { exportSubject, subjectReport } from './subject-report';
+
+export interface DataRequestRoutesOptions {
+  db: Db;
+  /** Whether the leads webhook is configured (it is told of erasures). */
+  webhook: boolean;
+}
+
+function subjectOf(input: string): DataSubject {
+  const subject = parseDataSubject(input);
+  if (!subject) throw new ApiError(400, 'VALIDATION_ERROR', STAFF_MESSAGES.subjectInvalid, { subject: STAFF_MESSAGES.subjectInvalid });
+  return subject;
+}
+
+/** «Запити щодо даних»: a person's data found, exported, corrected and erased; admins only. */
+export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptions> = async (app, { db, webhook }) => {
+  const admin = { staffRole: 'admin' as const };
+  const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
+  const auditActorOf = (request: FastifyRequest): AuditActor => {
+    const { member, address } = actorOf(request);
+    return { id: member.id, actor: member.email, address };
+  };
+
+  const reportSchema = { config: admin, schema: { querystring: DataSubjectQuerySchema, response: { 200: DataSubjectReportSchema, ...ERROR_RESPONSES } } };
+  app.get('/api/staff/data-requests', reportSchema, async (request) => subjectReport(db, subjectOf(request.query.subject)));
+
+  app.get('/api/staff/data-requests/export', reportSchema, async (request, reply) => {
+    const report = await exportSubject(db, subjectOf(request.query.subject), auditActorOf(request));
+    return reply.header('content-disposition', `attachment; filename="data-${report.generatedAt.slice(0, 10)}.json"`).send(report);
+  });
+
+  app.post(
+    '/api/staff/data-requests/erase',
+    { config: admin, schema: { body: ErasureBodySchema, response: { 200: ErasureResultSchema, ...ERROR_RESPONSES } } },
+    async (request) => {
+      const subject = subjectOf(request.body.subject);
+      // The confirmation is the same person typed again: a slip of the first field cannot erase someone else.
+      const confirmed = parseDataSubject(request.body.confirmation);
+      if (!confirmed || JSON.stringify(confirmed) !== JSON.stringify(subject)) {
+        throw new ApiError(400, 'VALIDATION_ERROR', STAFF_MESSAGES.erasureNotConfirmed, { confirmation: STAFF_MESSAGES.erasureNotConfirmed });
+      }
+      return eraseSubject(db, subject, auditActorOf(request), { webhook });
+    },
+  );
+
+  app.patch(
+    '/api/staff/leads/:id/fields',
+    { config: admin, schema: { params: IdParamsSchema, body: CorrectionBodySchema, response: { 200: LeadDetailSchema, 409: LeadConflictSchema, ...ERROR_RESPONSES } } },
+    async (request) => correctLead(db, Number(request.params.id), request.body, actorOf(request)),
+  );
+};

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { ErasureResult } from '@agency/shared';
+import type { Db } from '../../db/connection';
+import { idempotencyKey } from '../../leads/lead/lead-payload';
+import { enqueueErasure } from '../../leads/outbox/outbox-repository';
+import { removeLeads } from '../../leads/retention/lead-removal';
+import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { findSubjectLeads, subjectHash, type DataSubject } from './data-subject';
+import { erasureTarget } from './subject-report';
+
+export interface ErasureOptions {
+  /** Whether the leads webhook is configured: it is then told which leads were erased. */
+  webhook: boolean;
+  now?: Date;
+}
+
+/**
+ * Erases everything held about the person in one transaction: their leads with all that hangs
+ * off them (see removeLeads). The audit log records that it happened, by whom and how many rows,
+ * under the person's keyed hash; the webhook, when there is one, gets a `lead.erased` message
+ * naming the leads by id, delivered through the outbox like a lead.
+ */
+export async function eraseSubject(db: Db, subject: DataSubject, actor: AuditActor, options: ErasureOptions): Promise<ErasureResult> {
+  const now = options.now ?? new Date();
+  const hash = await subjectHash(db, subject);
+  return db.kysely.transaction().execute(async (kysely) => {
+    const trx: Db = { kysely, dialect: db.dialect };
+    const leads = await findSubjectLeads(trx, subject);
+    const rows = await removeLeads(trx, leads);
+    if (options.webhook && leads.length > 0) {
+      await enqueueErasure(
+        trx,
+        {
+          event: 'lead.erased',
+          idempotency_key: `erasure-${randomUUID()}`,
+          erased_at: now.toISOString(),
+          leads: leads.map((lead) => ({ kind: lead.kind, id: lead.submission_id, idempotency_key: idempotencyKey(lead.kind, lead.submission_id) })),
+        },
+        now,
+      );
+    }
+    await recordAudit(
+      kysely,
+      {
+        actorId: actor.id,
+        actor: actor.actor,
+        action: 'data-erased',
+        target: erasureTarget(hash),
+        address: actor.address,
+        detail: { leads: leads.length, rows },
+      },
+      now,
+    );
+    return { leads: leads.length, rows };
+  });
+}
