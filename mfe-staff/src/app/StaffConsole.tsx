@@ -3,6 +3,7 @@ import { BRAND, STAFF_PATHS, type NoProps, type StaffRole } from '@agency/shared
 import { Link, Route, Routes } from '@agency/shared/router';
 import { AccountPage } from '../features/account/AccountPage';
 import { AuditPage } from '../features/audit/AuditPage';
+import { DataRequestsPage } from '../features/data-requests/DataRequestsPage';
 import { InboxPage } from '../features/inbox/InboxPage';
 import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LeadPage } from '../features/lead/LeadPage';
@@ -31,6 +32,7 @@ function ConsoleBar() {
           <Link to={STAFF_PATHS.home}>Заявки</Link>
           {may('admin') && <Link to={STAFF_PATHS.team}>Команда</Link>}
           {may('admin') && <Link to={STAFF_PATHS.audit}>Журнал</Link>}
+          {may('admin') && <Link to={STAFF_PATHS.dataRequests}>Запити щодо даних</Link>}
           <Link to={STAFF_PATHS.account}>Мій обліковий запис</Link>
           <button type="button" className={styles.link} style={{ color: 'inherit' }} onClick={() => void signOut()}>
             Вийти
@@ -43,7 +45,8 @@ function ConsoleBar() {
 
 /**
  * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
- * a lead's page, the team, the audit log and one's account; sign-in and invitations for the rest.
+ * a lead's page, the team, the audit log, people's requests about their data and one's account;
+ * sign-in and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -59,6 +62,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="account" element={<Guarded role="viewer"><AccountPage /></Guarded>} />
             <Route path="team" element={<Guarded role="admin"><TeamPage /></Guarded>} />
             <Route path="audit" element={<Guarded role="admin"><AuditPage /></Guarded>} />
+            <Route path="data-requests" element={<Guarded role="admin"><DataRequestsPage /></Guarded>} />
             <Route path="*" element={<p>Такої сторінки в консолі немає. <Link to={STAFF_PATHS.home}>До заявок</Link></p>} />
           </Routes>
         </main>

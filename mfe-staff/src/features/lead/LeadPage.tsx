@@ -20,6 +20,8 @@ import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
 const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee: 'Відповідальний', note: 'Нотатка' };
+/** A history entry's name: a correction of a field (`field:email`) names the field. */
+const changeLabel = (change: string) => (change.startsWith('field:') ? `Виправлено: ${LEAD_FIELD_LABELS[change.slice('field:'.length)] ?? change}` : (CHANGE_LABELS[change] ?? change));
 const valueText = (change: string, value: string | null) => (value === null ? '—' : change === 'status' ? (LEAD_STATUS_LABELS[value as LeadStatus] ?? value) : value);
 
 /**
@@ -241,7 +243,7 @@ export function LeadPage() {
         <ul>
           {lead.history.map((change, index) => (
             <li key={index}>
-              {kyivDateTime(change.at)}, {change.actor}: {CHANGE_LABELS[change.change] ?? change.change}
+              {kyivDateTime(change.at)}, {change.actor}: {changeLabel(change.change)}
               {change.change !== 'note' && ` ${valueText(change.change, change.oldValue)} → ${valueText(change.change, change.newValue)}`}
             </li>
           ))}

@@ -1,17 +1,13 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AxiosError, AxiosHeaders } from 'axios';
 import type { LeadDetail, StaffSession } from '@agency/shared';
 import { MemoryRouter, Route, Routes } from '@agency/shared/router';
 import { staffGet, staffSend } from '../../shared/api/staff-api';
+import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
 import { StaffSessionProvider } from '../../shared/session/staff-session';
 import { LeadPage } from './LeadPage';
 
-jest.mock('../../shared/api/staff-api', () => ({
-  ...jest.requireActual('../../shared/api/staff-api'),
-  staffGet: jest.fn(),
-  staffSend: jest.fn(),
-}));
+jest.mock('../../shared/api/staff-api');
 const get = jest.mocked(staffGet);
 const send = jest.mocked(staffSend);
 
@@ -38,16 +34,8 @@ const LEAD: LeadDetail = {
   history: [],
 };
 
-function conflict(current: object): AxiosError {
-  const config = { headers: new AxiosHeaders() };
-  return new AxiosError('409', 'ERR_BAD_REQUEST', config, {}, {
-    status: 409,
-    statusText: '',
-    data: { error: { code: 'LEAD_CHANGED', message: 'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз' }, current },
-    headers: {},
-    config,
-  });
-}
+const conflict = (current: object) =>
+  apiAnswered(409, { error: { code: 'LEAD_CHANGED', message: 'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз' }, current });
 
 function renderLead() {
   get.mockImplementation(async (path: string) => (path === '/session' ? EDITOR : path === '/members' ? [{ ...EDITOR.member, createdAt: '' }] : LEAD) as never);

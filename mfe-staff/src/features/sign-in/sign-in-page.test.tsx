@@ -1,24 +1,17 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AxiosError, AxiosHeaders } from 'axios';
 import type { StaffSession } from '@agency/shared';
 import { MemoryRouter, Route, Routes } from '@agency/shared/router';
 import { staffGet, staffSend } from '../../shared/api/staff-api';
+import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
 import { StaffSessionProvider } from '../../shared/session/staff-session';
 import { SignInPage } from './SignInPage';
 
-jest.mock('../../shared/api/staff-api', () => ({
-  ...jest.requireActual('../../shared/api/staff-api'),
-  staffGet: jest.fn(),
-  staffSend: jest.fn(),
-}));
+jest.mock('../../shared/api/staff-api');
 const get = jest.mocked(staffGet);
 const send = jest.mocked(staffSend);
 
-function answered(status: number, message: string): AxiosError {
-  const config = { headers: new AxiosHeaders() };
-  return new AxiosError(String(status), 'ERR_BAD_REQUEST', config, {}, { status, statusText: '', data: { error: { code: 'X', message } }, headers: {}, config });
-}
+const answered = (status: number, message: string) => apiAnswered(status, { error: { code: 'X', message } });
 
 const SESSION: StaffSession = { member: { id: 1, email: 'marta@khvylia.example', role: 'viewer' }, csrfToken: 't', passkeys: 0, totp: true, recoveryCodesLeft: 9 };
 
