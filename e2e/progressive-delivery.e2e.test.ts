@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { PREVIEW_BANNER, PREVIEW_COOKIE, RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, SECTION_IDS, type RemotesDocument } from '@agency/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
+import { fetchAsBrowser } from './support/get-as-browser';
 import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK, throwingBlogBuild } from './support/changed-blog-build';
 import { runRelease, startSite, type RunningSite } from './support/site';
 import { startVisitorNetwork, type VisitorNetwork } from './support/visitor-network';
@@ -110,7 +111,8 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
 
   /** The blog release `/remotes.json` of a site names for a visitor with `cookie`. */
   async function servedBlog(site: RunningSite, cookie = ''): Promise<string> {
-    const response = await fetch(`${site.baseUrl}/remotes.json`, { headers: cookie ? { cookie } : {} });
+    // Asked after a minute of waiting on the release status, its kept-alive connection may just be closing.
+    const response = await fetchAsBrowser(`${site.baseUrl}/remotes.json`, { headers: cookie ? { cookie } : {} });
     return ((await response.json()) as RemotesDocument).remotes.blog.release;
   }
 

@@ -1,17 +1,28 @@
+const closedUnderIt = (error: unknown) => /ECONNRESET|other side closed/.test(String((error as Error).cause ?? error));
+
 /**
- * A GET as a browser makes it, for suites that count answers while servers change under load:
- * when a kept-alive connection is closed before any answer (nginx closes its idle connections as
- * it reloads with new API addresses), browsers send the GET again on a new connection; so does
- * this, once, and calls `onResent`. Resolves to the status, or to the error as text.
+ * A GET sent again, once, when the kept-alive connection it went out on was closed before any
+ * answer, as browsers do: a server closes a connection idle for its keep-alive time (65 s here)
+ * just as a client that kept it nearly that long sends on it, and nginx closes its idle ones as it
+ * reloads with new API addresses. `onResent` is told when it happened.
+ */
+export async function fetchAsBrowser(url: string, init: RequestInit = {}, onResent: () => void = () => {}): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!closedUnderIt(error)) throw error;
+    onResent();
+    return fetch(url, init);
+  }
+}
+
+/**
+ * A GET as a browser makes it, for suites that count answers while servers change under load
+ * (see fetchAsBrowser). Resolves to the status, or to the error as text.
  */
 export async function getAsBrowser(url: string, onResent: () => void = () => {}): Promise<number | string> {
-  const get = () =>
-    fetch(url, { signal: AbortSignal.timeout(10_000) }).then(
-      async (response) => (await response.arrayBuffer(), response.status),
-      (error: Error) => String(error.cause ?? error),
-    );
-  const answer = await get();
-  if (typeof answer !== 'string' || !/ECONNRESET|other side closed/.test(answer)) return answer;
-  onResent();
-  return get();
+  return fetchAsBrowser(url, { signal: AbortSignal.timeout(10_000) }, onResent).then(
+    async (response) => (await response.arrayBuffer(), response.status),
+    (error: Error) => String(error.cause ?? error),
+  );
 }

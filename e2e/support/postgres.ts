@@ -48,3 +48,9 @@ export async function startPostgres(): Promise<RunningPostgres> {
     },
   };
 }
+
+/** For `describe.each`: a suite run once on the site's own SQLite and once on PostgreSQL (true). */
+export const BOTH_DATABASES: [label: string, onPostgres: boolean][] = [
+  ['SQLite', false],
+  ['PostgreSQL', true],
+];
