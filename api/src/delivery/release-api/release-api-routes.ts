@@ -73,8 +73,16 @@ function refusedAs(error: unknown): never {
 }
 
 /**
- * Reads and drops what is left of an upload refused as too large, up to `maxBytes` more (past
- * that the connection is closed on it as before), so a client still sending gets the answer.
+ * How much of an upload refused as too large is read to its end, as a multiple of the limit: a
+ * build a little past the limit (the usual mistake) is read whole so its team reads why; past
+ * this the connection is closed on the sender.
+ */
+const DISCARDED_UPLOAD_FACTOR = 4;
+
+/**
+ * Reads and drops what is left of an upload refused as too large, up to `maxBytes` more, so the
+ * answer follows the whole upload: closed with unread bytes, the connection is reset under a
+ * client still sending, which then reports a broken pipe instead of the answer.
  */
 function discardUpload(raw: IncomingMessage, maxBytes: number): Promise<void> {
   return new Promise((resolve) => {
@@ -129,9 +137,7 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
   // Answers for teams' CI, in English, naming what was wrong; anything else as the rest of the API.
   app.setErrorHandler(async (error: FastifyError, request) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      // Answered once the client has sent the rest: closed under a client still sending, the
-      // connection is reset and the client (fetch, the CLI) reports a broken pipe, not this.
-      await discardUpload(request.raw, uploadMaxBytes);
+      await discardUpload(request.raw, DISCARDED_UPLOAD_FACTOR * uploadMaxBytes);
       throw new ApiError(413, 'BAD_ARCHIVE', `The release archive is larger than ${Math.round(uploadMaxBytes / 1024 / 1024)} MB (RELEASE_UPLOAD_MAX_MB).`);
     }
     if (error.validation) throw new ApiError(400, 'BAD_REQUEST', `Bad ${error.validationContext ?? 'request'}: ${error.message}`);

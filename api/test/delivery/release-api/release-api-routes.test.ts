@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import zlib from 'node:zlib';
 import { PREVIEW_QUERY_PARAM, type RemotesDocument } from '@agency/shared';
 import * as compat from '../../../src/delivery/releases/compat';
@@ -388,6 +389,34 @@ describe('a bad upload', () => {
     await expectNothingChanged(async () => {
       expectError(await send(archive), 413, 'BAD_ARCHIVE', 'The release archive is larger than 1 MB (RELEASE_UPLOAD_MAX_MB).');
     });
+  });
+
+  it('a little larger than RELEASE_UPLOAD_MAX_MB: answered after the whole upload, on a connection closed cleanly', async () => {
+    // The server knows from Content-Length that the upload is too large before reading it. Closed
+    // with unread bytes, the connection is reset under the client still sending, and the team's
+    // CLI reports a broken pipe instead of why (seen on a busy CI machine).
+    const size = 3 * UPLOAD_MAX;
+    const socket = net.connect(Number(new URL(suite.ctx.baseUrl).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const ended = new Promise<string>((resolve) => {
+      socket.once('end', () => resolve('end'));
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    await expectNothingChanged(async () => {
+      socket.write(
+        `POST ${RELEASE_API_PATH}/blog/builds HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${blogToken}\r\n` +
+          `Content-Type: application/gzip\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      await new Promise<void>((resolve) => socket.write(randomBytes(size - 1024), () => resolve()));
+      // Twice the limit is sent and the rest is not: no answer yet, the server is still reading.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received).toBe('');
+      socket.write(randomBytes(1024));
+      expect(await ended).toBe('end');
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toContain('The release archive is larger than 1 MB (RELEASE_UPLOAD_MAX_MB).');
   });
 
   it.each([
