@@ -1,31 +1,12 @@
-import { Migrator, type MigrationProvider } from 'kysely';
-import { createDatabase, type Database } from '../../../src/db/connection';
 import { migrateToLatest } from '../../../src/db/migrate';
-import { migrations } from '../../../src/db/migrations';
 import { listLeads } from '../../../src/staff/inbox/inbox-repository';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { setUpMigrationTest } from '../../helpers/migration';
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url, { poolSize: 2 });
-});
-
-afterAll(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
-
-const before: MigrationProvider = {
-  getMigrations: async () => Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0012')),
-};
+const suite = setUpMigrationTest('0012');
 
 describe('migration 0012 (staff console)', () => {
   it('puts every lead stored before it in the inbox, «Нова», in the order they arrived, and searchable', async () => {
-    const { error } = await new Migrator({ db: db.kysely, provider: before }).migrateToLatest();
-    expect(error).toBeUndefined();
+    const db = await suite.migrateToBefore();
     const at = (iso: string) => db.dialect.timestamp(new Date(iso));
     const common = { user_agent: null, referrer: null };
     await db.kysely

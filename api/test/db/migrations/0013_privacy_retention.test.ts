@@ -1,31 +1,14 @@
-import { Migrator, sql, type MigrationProvider } from 'kysely';
-import { createDatabase, type Database } from '../../../src/db/connection';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../../../src/db/migrate';
-import { migrations } from '../../../src/db/migrations';
 import { purgeExpired } from '../../../src/leads/retention/retention-purge';
-import { createTestDatabase, sqliteSearchIndexHolds, type TestDatabase } from '../../helpers/database';
+import { sqliteSearchIndexHolds } from '../../helpers/database';
+import { setUpMigrationTest } from '../../helpers/migration';
 
-let testDb: TestDatabase;
-let db: Database;
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = createDatabase(testDb.url, { poolSize: 2 });
-});
-
-afterAll(async () => {
-  await db.destroy();
-  await testDb.drop();
-});
-
-const before: MigrationProvider = {
-  getMigrations: async () => Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0013')),
-};
+const suite = setUpMigrationTest('0013');
 
 describe('migration 0013 (privacy retention)', () => {
   it('dates each existing lead’s last activity from its latest change or note, leaves its notifications as lead copies, and clears lost words from the search index', async () => {
-    const { error } = await new Migrator({ db: db.kysely, provider: before }).migrateToLatest();
-    expect(error).toBeUndefined();
+    const db = await suite.migrateToBefore();
     const common = { user_agent: null, referrer: null, company: '', service_type: '', phone: '0671112233' };
     const submissions = await db.kysely
       .insertInto('contact_messages')
