@@ -4,6 +4,7 @@ import type { CredentialOptionsResponse, RecoveryCodesResponse, SessionInfo, Tot
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { RecoveryCodes } from '../invitation/RecoveryCodes';
 import { TotpSetupForm } from '../invitation/TotpSetupForm';
@@ -98,11 +99,7 @@ export function AccountPage() {
         <SessionList sessions={sessions} onEnd={endSession} />
       </section>
       {message && <p role="status">{message}</p>}
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { AuditEntry, AuditPage as AuditPageBody } from '@agency/shared';
 import { messageOf, staffGet } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
@@ -27,11 +28,7 @@ export function AuditPage() {
   return (
     <div className={styles.stack}>
       <h1>Журнал дій</h1>
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div className={styles.tableWrap}>
         <table className={styles.table}>
           <thead>

@@ -18,6 +18,7 @@ import {
 import { Link } from '@agency/shared/router';
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
@@ -80,11 +81,7 @@ function SubjectLeadCard({ lead, onCorrected }: { lead: SubjectLead; onCorrected
           Виправити
         </button>
       </form>
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </li>
   );
 }
@@ -149,11 +146,7 @@ export function DataRequestsPage() {
           Знайти
         </button>
       </form>
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {erased && (
         <p role="status" className={styles.notice}>
           Дані видалено: звернень і заявок — {erased.leads}, записів у базі — {Object.values(erased.rows).reduce((sum, rows) => sum + rows, 0)}.

@@ -14,6 +14,7 @@ import { Link, useLocation, useNavigate } from '@agency/shared/router';
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { filterFromSearch, searchFromFilter } from './inbox-filter';
@@ -190,11 +191,7 @@ export function InboxPage() {
         )}
       </div>
 
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!loading && leads.length === 0 && !error && <p>Заявок за цими умовами немає.</p>}
       {leads.length > 0 && (
         <div className={styles.tableWrap}>

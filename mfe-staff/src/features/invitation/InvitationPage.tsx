@@ -12,6 +12,7 @@ import { useNavigate } from '@agency/shared/router';
 import { messageOf, staffSend } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -116,11 +117,7 @@ export function InvitationPage() {
           {totp && <TotpSetupForm setup={totp} busy={busy} onConfirm={confirmTotp} />}
         </>
       )}
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import type { AxiosError } from 'axios';
 import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
@@ -90,13 +91,7 @@ export function LeadPage() {
   }
 
   if (!lead) {
-    return error ? (
-      <p role="alert" className={styles.error}>
-        {error}
-      </p>
-    ) : (
-      <p>Завантаження…</p>
-    );
+    return error ? <ErrorAlert error={error} /> : <p>Завантаження…</p>;
   }
 
   return (

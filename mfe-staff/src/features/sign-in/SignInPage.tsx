@@ -5,6 +5,7 @@ import { useNavigate } from '@agency/shared/router';
 import { messageOf, staffSend } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
 type CodeKind = 'app' | 'recovery';
@@ -88,11 +89,7 @@ export function SignInPage() {
           {kind === 'app' ? 'Немає застосунку? Увійти з кодом відновлення' : 'Увійти з кодом із застосунку'}
         </button>
       </form>
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { STAFF_ROLE_LABELS, STAFF_ROLES, type InviteResponse, type MemberList, t
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { SessionList } from '../account/SessionList';
@@ -76,11 +77,7 @@ export function TeamPage() {
           Надішліть це одноразове посилання (діє до {kyivDateTime(invitation.expiresAt)}): <code data-testid="invitation-link">{invitation.link}</code>
         </p>
       )}
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div className={styles.tableWrap}>
         <table className={styles.table}>
           <thead>
