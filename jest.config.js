@@ -45,14 +45,12 @@ function apiProject(dialect) {
     displayName: `api-${dialect}`,
     rootDir: path.join(__dirname, API.folder),
     testEnvironment: 'node',
-    // Every test starts real servers on a real database; beside the other suites on two cores,
-    // creating and migrating a PostgreSQL database alone can pass Jest's default 5 s.
-    testTimeout: 30_000,
     testMatch: ['<rootDir>/test/**/*.test.ts'],
     transform: { ...tsTransform, ...esmOnlyTransform },
     transformIgnorePatterns: [`^(?!.*/${ESM_ONLY_DEPENDENCY}).*/node_modules/`],
     moduleNameMapper: sharedModuleMap,
     setupFiles: [`<rootDir>/test/setup/dialect-${dialect}.ts`],
+    setupFilesAfterEnv: ['<rootDir>/test/setup/test-timeout.ts'],
     globalSetup: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-setup.mjs' : undefined,
     globalTeardown: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-teardown.mjs' : undefined,
   };
