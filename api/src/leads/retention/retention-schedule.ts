@@ -8,11 +8,12 @@ export const RETENTION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The lease that makes the purge one site's work, not each process's: held from run to run (a
- * little less than the interval, renewed between batches), so one process purges every hour; if it
- * dies, another takes over within the hour. Given up on close.
+ * little longer than the interval, renewed between batches), so the process holding it renews it
+ * at its next run and purges every hour; if it dies, another process takes over at its first run
+ * after the lease lapsed, within two hours of the last purge. Given up on close.
  */
 const LEASE_NAME = 'retention-purge';
-const LEASE_TTL_MS = RETENTION_PURGE_INTERVAL_MS - 5 * 60 * 1000;
+export const RETENTION_LEASE_TTL_MS = RETENTION_PURGE_INTERVAL_MS + 5 * 60 * 1000;
 
 export interface RetentionSchedule {
   /** A run now (or the one going), if this process holds the lease: what it removed; undefined when another process holds it. */
@@ -28,7 +29,7 @@ export interface RetentionScheduleOptions {
 
 export function startRetentionPurge(db: Database, log: FastifyBaseLogger, options: RetentionScheduleOptions = {}): RetentionSchedule {
   const { intervalMs = RETENTION_PURGE_INTERVAL_MS, now = Date.now } = options;
-  const lease = new SiteLease(db, LEASE_NAME, LEASE_TTL_MS, now);
+  const lease = new SiteLease(db, LEASE_NAME, RETENTION_LEASE_TTL_MS, now);
   let stopping = false;
   let running: Promise<PurgeReport | undefined> | undefined;
 
