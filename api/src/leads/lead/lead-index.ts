@@ -17,16 +17,23 @@ export function searchWords(text: string): string[] {
   return text.toLowerCase().match(/[\p{Ll}\p{Lu}\p{Lt}\p{Lo}\p{N}]+/gu) ?? [];
 }
 
+/** How many of a phone's last digits tell numbers apart: a Ukrainian number without +380 or 0. */
+export const PHONE_KEY_DIGITS = 9;
+
+/** A phone number however it was typed (+380 67…, 067…, 67…, with spaces or dashes): its deciding digits. */
+export function phoneKey(phone: string): string {
+  return phone.replace(/\D/g, '').slice(-PHONE_KEY_DIGITS);
+}
+
 /**
  * What a search finds a lead by: name, e-mail, phone, company and the message or résumé. The
- * phone also as its digits alone and as its last nine (the number without +380 or 0), since
- * visitors type it every way.
+ * phone also as its digits alone and as its phoneKey, since visitors type it every way.
  */
 export function leadSearchText(entry: SubmittedLead): string {
   const { submission } = entry;
   const fields = entry.kind === 'contact' ? [submission.name, submission.email, entry.submission.company, entry.submission.message] : [submission.name, submission.email, entry.submission.resume_text];
   const digits = submission.phone.replace(/\D/g, '');
-  return searchWords([...fields, submission.phone, digits, digits.slice(-9)].join(' ')).join(' ');
+  return searchWords([...fields, submission.phone, digits, phoneKey(submission.phone)].join(' ')).join(' ');
 }
 
 /** Where a lead came from, as the inbox shows and filters it: the campaign's source, else the referring site. */

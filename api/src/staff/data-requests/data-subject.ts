@@ -2,27 +2,26 @@ import { createHmac } from 'node:crypto';
 import { EMAIL_PATTERN } from '@agency/shared/contracts';
 import type { Db } from '../../db/connection';
 import { siteSecret } from '../../db/site-secrets';
+import { PHONE_KEY_DIGITS, phoneKey } from '../../leads/lead/lead-index';
 import type { LeadRef } from '../../leads/retention/lead-removal';
 import { SUBMISSION_TABLES } from '../../leads/submissions/submissions-repository';
 import { leadSearchCondition } from '../inbox/lead-search-query';
 
 /**
  * The person a request is about, named as they name themselves: an e-mail (any case) or a phone
- * number with at least nine digits (any spelling: the last nine decide, as in the inbox's search,
+ * number with at least nine digits (any spelling: its phoneKey decides, as in the inbox's search,
  * so +380 67…, 067… and 67… are one number).
  */
 export type DataSubject = { matchedBy: 'email'; email: string } | { matchedBy: 'phone'; digits: string };
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
-/** The digits that tell numbers apart: a Ukrainian number without +380 or 0. */
-const PHONE_DIGITS = 9;
 
 export function parseDataSubject(input: string): DataSubject | undefined {
   const text = input.trim();
   if (text.includes('@')) return EMAIL.test(text) ? { matchedBy: 'email', email: text.toLowerCase() } : undefined;
   if (/[^\d\s()+-]/.test(text)) return undefined;
   const digits = text.replace(/\D/g, '');
-  return digits.length >= PHONE_DIGITS && digits.length <= 20 ? { matchedBy: 'phone', digits: digits.slice(-PHONE_DIGITS) } : undefined;
+  return digits.length >= PHONE_KEY_DIGITS && digits.length <= 20 ? { matchedBy: 'phone', digits: phoneKey(text) } : undefined;
 }
 
 /** The subject as searched for and shown: the e-mail in lower case, or the phone's deciding digits. */
@@ -32,7 +31,7 @@ export function subjectText(subject: DataSubject): string {
 
 function matches(subject: DataSubject, row: { email: string; phone: string }): boolean {
   if (subject.matchedBy === 'email') return row.email.trim().toLowerCase() === subject.email;
-  return row.phone.replace(/\D/g, '').slice(-PHONE_DIGITS) === subject.digits;
+  return phoneKey(row.phone) === subject.digits;
 }
 
 /**

@@ -1,16 +1,16 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/dialect';
-import { searchWords } from '../../leads/lead/lead-index';
+import { phoneKey, searchWords } from '../../leads/lead/lead-index';
 
 /**
  * A person's search → a full-text condition on leads.id: every word must start a word of the
  * lead's text (so «шевч» finds «Шевченко»). A search of digits alone (a phone, however typed)
- * looks for the number's last nine digits, which the index holds for every phone.
+ * looks for the number's phoneKey, which the index holds for every phone.
  * Undefined when the search holds no word at all.
  */
 export function leadSearchCondition(dialect: DialectName, search: string): RawBuilder<boolean> | undefined {
   const digits = search.replace(/\D/g, '');
-  const words = !/\p{L}/u.test(search) && digits.length >= 7 ? [digits.slice(-9)] : searchWords(search);
+  const words = !/\p{L}/u.test(search) && digits.length >= 7 ? [phoneKey(search)] : searchWords(search);
   if (words.length === 0) return undefined;
   // Words are letters and digits only, so nothing in them is syntax of either query language.
   if (dialect === 'postgres') {
