@@ -19,6 +19,7 @@ import { Link } from '@agency/shared/router';
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
+import { LeadFields } from '../../shared/ui/LeadFields';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
@@ -49,16 +50,7 @@ function SubjectLeadCard({ lead, onCorrected }: { lead: SubjectLead; onCorrected
           {kyivDateTime(lead.receivedAt)}, {LEAD_STATUS_LABELS[lead.status]}
         </span>
       </h3>
-      <dl className={styles.facts}>
-        {lead.fields.map((each) => (
-          <div key={each.name} style={{ display: 'contents' }}>
-            <dt>{LEAD_FIELD_LABELS[each.name] ?? each.name}</dt>
-            <dd>
-              <p className={styles.text}>{each.value || '—'}</p>
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <LeadFields fields={lead.fields} />
       <p className={styles.muted}>
         Нотаток: {lead.notes.length}; змін в історії: {lead.history.length}; копій у сповіщеннях: {lead.notifications.filter((copy) => copy.payload !== null).length}
       </p>

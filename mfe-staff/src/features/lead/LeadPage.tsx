@@ -17,6 +17,7 @@ import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
+import { LeadFields } from '../../shared/ui/LeadFields';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 
@@ -106,16 +107,7 @@ export function LeadPage() {
 
       <section className={styles.panel} aria-labelledby="lead-fields">
         <h2 id="lead-fields">Що надіслано</h2>
-        <dl className={styles.facts} data-testid="lead-fields">
-          {lead.fields.map((field) => (
-            <div key={field.name} style={{ display: 'contents' }}>
-              <dt>{LEAD_FIELD_LABELS[field.name] ?? field.name}</dt>
-              <dd>
-                <p className={styles.text}>{field.value || '—'}</p>
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <LeadFields fields={lead.fields} testId="lead-fields" />
       </section>
 
       <section className={styles.panel} aria-labelledby="lead-work">
