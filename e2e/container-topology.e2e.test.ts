@@ -324,6 +324,20 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     }
   });
 
+  it('answers every request while one API process of three is left: the others gone, each tried in turn', async () => {
+    // Ports 1 and 2: nothing listens, so they refuse at once; listed first (the entrypoint sorts
+    // the addresses), they are the first two processes nginx asks.
+    const gone = ['127.0.0.1:1', '127.0.0.1:2'];
+    const lastOne = await startStaticApp({ folder: 'shell', env: { API_UPSTREAMS: [...gone, `127.0.0.1:${apis[0]!.port}`].join(' ') }, untilHealthy: false });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await fetch(`${lastOne.origin}/api/services`)).status);
+      expect(statuses).toEqual(Array<number>(6).fill(200));
+    } finally {
+      await lastOne.stop();
+    }
+  });
+
   it('shares the submission rate limit between the two API processes', async () => {
     // One client (its address forwarded by a trusted proxy), its requests spread over both processes.
     const send = (api: RunningSite) =>
