@@ -32,6 +32,8 @@ const CONTACT_EMAIL = 'swarm.e2e@kava.lviv.ua';
 const APPLICATION_EMAIL = 'marta.swarm@example.com';
 /** Pages visitors load while machines and tasks change under them. */
 const PAGE_PATHS = ['/', '/blog', '/api/services', '/api/blog?limit=3'];
+/** The least time between two page requests of one machine's visitors (loadPages). */
+const VISIT_INTERVAL_MS = 50;
 
 /** What visitors loading pages got: requests made, the ones not answered 200, the ones sent again. */
 interface PagesLoaded {
@@ -149,17 +151,40 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     expect(result.failed).toEqual([]);
   }
 
+  /**
+   * The lines of the shell's nginx and the API's tasks from the last `since` that say something
+   * went wrong or changed (nginx errors and warnings, the API addresses each nginx follows, the
+   * API's warnings and errors), for a failure to say where a visitor's request was lost.
+   */
+  async function servicesTrouble(since: string): Promise<string> {
+    const said = await Promise.all(
+      ['shell', 'api'].map((name) => cluster.serviceLogs(service(name), since, alive).catch((error: Error) => `${name}: ${error.message}`)),
+    );
+    const telling = /\[(error|warn|crit|alert|emerg)\]|addresses changed|"level":(40|50|60)|shutting down|Server listening/;
+    return said
+      .flatMap((logs) => logs.split('\n'))
+      .filter((line) => telling.test(line))
+      .sort()
+      .map((line) => line.slice(0, 400))
+      .slice(-80)
+      .join('\n');
+  }
+
   /** No page request failed and every acknowledged lead was stored once; both reported under `when`. */
   async function checkVisitors(when: string, tag: string, loaded: PagesLoaded, leads: LeadStreamResult): Promise<void> {
     report.push(`page requests ${when}: ${loaded.requests}, failed ${loaded.errors.length}, sent again on a closed connection ${loaded.resent}`);
+    if (loaded.errors.length > 0) report.push(`what the services said ${when}:\n${await servicesTrouble('5m')}`);
     expect(loaded.errors).toEqual([]);
     await checkLeads(`leads ${when}`, tag, leads);
   }
 
   /**
-   * Visitors loading pages from each of `nodes` directly, without pause, until stopped: what every
-   * request got that was not a 200 (`machine path: status or error`), how many were made, and how
-   * many were sent again because a kept-alive connection was closed under them (see getAsBrowser).
+   * Visitors loading pages from each of `nodes` directly, one after another, until stopped: what
+   * every request got that was not a 200 (`machine path: status or error`), how many were made,
+   * and how many were sent again because a kept-alive connection was closed under them (see
+   * getAsBrowser). At most one request per VISIT_INTERVAL_MS from each machine's visitors: a steady
+   * stream of visitors, not a load test; the three machines here share one small host's cores, and
+   * a loop as fast as they answer takes the CPU the processes being replaced need to start.
    */
   function loadPages(nodes: SwarmNode[]): { stop: () => Promise<PagesLoaded> } {
     let running = true;
@@ -170,8 +195,8 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       for (let i = 0; running; i += 1) {
         const url = `http://${node.address}:${SITE_PORT}${PAGE_PATHS[i % PAGE_PATHS.length]!}`;
         requests += 1;
-        const answer = await getAsBrowser(url, () => (resent += 1));
-        if (answer !== 200) errors.push(`${url}: ${answer}`);
+        const [answer] = await Promise.all([getAsBrowser(url, () => (resent += 1)), new Promise((resolve) => setTimeout(resolve, VISIT_INTERVAL_MS))]);
+        if (answer !== 200) errors.push(`${new Date().toISOString()} ${url}: ${answer}`);
       }
     };
     const visitors = nodes.map(visitor);
@@ -344,7 +369,8 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
               );
               throw new Error(
                 `${error.message}\nvisitor ${visitor}, visit ${visit}: page ${response?.status()} (x-cache-status ${response?.headers()['x-cache-status']}), ` +
-                  `blog release in the page ${release || 'none'} (candidate ${candidate}), slots ${JSON.stringify(slot)}, console ${JSON.stringify(page.consoleErrors)}`,
+                  `blog release in the page ${release || 'none'} (candidate ${candidate}), slots ${JSON.stringify(slot)}, console ${JSON.stringify(page.consoleErrors)}\n` +
+                  `what the services said:\n${await servicesTrouble('2m')}`,
               );
             });
           releases.push(release);

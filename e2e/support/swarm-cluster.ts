@@ -78,6 +78,12 @@ export class SwarmCluster {
     return docker(['--host', this.managerHost(alive), ...args]);
   }
 
+  /** What a service's tasks wrote (standard output and error) in the last `since` (`2m`), with timestamps. */
+  serviceLogs(service: string, since: string, alive?: SwarmNode[]): Promise<string> {
+    // With input, docker() keeps standard error too: where nginx and a crashed process write.
+    return docker(['--host', this.managerHost(alive), 'service', 'logs', '--timestamps', '--since', since, service], '');
+  }
+
   /** `docker <args>` on one machine's own engine. */
   onNode(node: SwarmNode, args: string[]): Promise<string> {
     return docker(['--host', `tcp://${node.address}:${ENGINE_PORT}`, ...args]);
