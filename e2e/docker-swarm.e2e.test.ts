@@ -180,7 +180,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
 
   /**
    * Visitors loading pages from each of `nodes` directly, one after another, until stopped: what
-   * every request got that was not a 200 (`machine path: status or error`), how many were made,
+   * every request got that was not a 200 (`time url: status or error`), how many were made,
    * and how many were sent again because a kept-alive connection was closed under them (see
    * getAsBrowser). At most one request per VISIT_INTERVAL_MS from each machine's visitors: a steady
    * stream of visitors, not a load test; the three machines here share one small host's cores, and
