@@ -59,12 +59,17 @@ if [ -n "${API_UPSTREAMS:-}" ]; then
   done
 fi
 API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
+# How many times nginx tries a request: once on each API process. Not 0 (no limit): the backups
+# would be tried too, and with every process failing nginx would answer 502 "no live upstreams"
+# instead of passing on the last process's answer (a 503 with its Retry-After).
+api_tries() { printf '%s\n' $1 | grep -c . || true; }
+API_UPSTREAM_TRIES=$(api_tries "$API_ADDRESSES")
 SHELL_ORIGIN="${SHELL_ORIGIN:-}"
-export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN
+export APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS API_UPSTREAM_TRIES SHELL_ORIGIN
 
 # Every variable a template uses must have a value: an empty CORS origin or upstream would start a
 # server that silently fails the browser.
-VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS SHELL_ORIGIN"
+VARIABLES="APP_ROOT LISTEN_PORT NGINX_CONF_DIR NGINX_RUN_DIR API_UPSTREAM_SERVERS API_UPSTREAM_TRIES SHELL_ORIGIN"
 for name in $VARIABLES; do
   if cat "$NGINX_CONF_DIR"/* | grep -qF "\${$name}"; then
     eval "value=\${$name}"
@@ -156,7 +161,8 @@ watch_upstreams() {
     echo "the API's addresses changed to: $(echo $now)" >&2
     API_ADDRESSES=$now
     API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
-    export API_UPSTREAM_SERVERS
+    API_UPSTREAM_TRIES=$(api_tries "$API_ADDRESSES")
+    export API_UPSTREAM_SERVERS API_UPSTREAM_TRIES
     render_configuration
     nginx -e stderr -c "$NGINX_RUN_DIR/nginx.conf" -g "$NGINX_GLOBALS" -s reload
   done
