@@ -101,12 +101,33 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
    * last seen on a machine that is gone are not counted (Swarm cannot know they stopped).
    */
   async function untilConverged(what: string, within = 5 * 60_000): Promise<void> {
-    await eventually(
-      what,
-      async () => ({ desired: await desiredTasks(), running: await placement() }),
-      ({ desired, running }) => Object.keys(desired).length > 0 && Object.entries(desired).every(([name, count]) => count > 0 && running[name]?.length === count),
-      within,
-    );
+    try {
+      await eventually(
+        what,
+        async () => ({ desired: await desiredTasks(), running: await placement() }),
+        ({ desired, running }) => Object.keys(desired).length > 0 && Object.entries(desired).every(([name, count]) => count > 0 && running[name]?.length === count),
+        within,
+      );
+    } catch (error) {
+      const logs = await Promise.all(
+        ['object-store', 'api', 'shell'].map((name) =>
+          cluster
+            .serviceLogs(service(name), '3m', alive)
+            .then((said) => `${name}:\n${said.trim().split('\n').slice(-15).map((line) => line.slice(0, 300)).join('\n')}`)
+            .catch((failed: Error) => `${name}: ${failed.message}`),
+        ),
+      );
+      throw new Error(`${(error as Error).message}\nthe stack's tasks:\n${await taskHistory()}\nwhat the services said last:\n${logs.join('\n')}`);
+    }
+  }
+
+  /** Every task of the stack with its state and error, as Swarm tells why a service does not run. */
+  async function taskHistory(): Promise<string> {
+    const format = '{{.Name}} {{.Node}} desired={{.DesiredState}} {{.CurrentState}} {{.Error}}';
+    return cluster
+      .swarm(['stack', 'ps', '--no-trunc', '--format', format, STACK], alive)
+      .then((lines) => lines.trim().split('\n').slice(0, 80).join('\n'))
+      .catch((error: Error) => `(docker stack ps failed: ${error.message})`);
   }
 
   /** The machines each service's running tasks are on. */
@@ -337,19 +358,26 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     const current = await blogReleaseOn(cluster.nodes[0]!, '0');
     const build = changedBlogBuild();
     let canaryRunning = false;
+    let inCanary: string | undefined;
     try {
       const output = await asBlogTeam('--dist', build, '--canary', '50');
       canaryRunning = true;
       const candidate = /^blog release (\S+) is the candidate for 50 % of visitors/m.exec(output)?.[1];
       expect(candidate).toBeDefined();
       expect(candidate).not.toBe(current);
-      // Each API process reads the release state once a second: visitors come once every task
-      // serves the candidate to a bucket the first machine puts in the canary.
-      const inCanary = await (async () => {
-        for (let bucket = 0; bucket < 100; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
-        throw new Error(`${cluster.nodes[0]!.name} serves the candidate to none of 100 buckets`);
-      })();
-      await untilEveryTaskServes('every API task running the canary', inCanary, candidate!);
+      // Each API process reads the release state once a second, so the first machine's answers may
+      // not know the candidate yet: visitors come once every task serves it to a bucket in the canary.
+      const canaryBucket = (await eventually(
+        `${cluster.nodes[0]!.name} serving the candidate to one of 100 buckets`,
+        async () => {
+          for (let bucket = 0; bucket < 100; bucket += 1) if ((await blogReleaseOn(cluster.nodes[0]!, String(bucket))) === candidate) return String(bucket);
+          return undefined;
+        },
+        (bucket) => bucket !== undefined,
+        10_000,
+      ))!;
+      inCanary = canaryBucket;
+      await untilEveryTaskServes('every API task running the canary', canaryBucket, candidate!);
 
       // Browsers arrive through the load balancer; each page's requests go to the machines in turn.
       const seen = new Set<string>();
@@ -394,17 +422,20 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       const rolledBack = Date.now();
       const shownAfter = await Promise.all(
         cluster.nodes.map(async (node) => {
-          await eventually(`${node.name} serving the current blog release again`, () => blogReleaseOn(node, inCanary), (release) => release === current, 10_000);
+          await eventually(`${node.name} serving the current blog release again`, () => blogReleaseOn(node, canaryBucket), (release) => release === current, 10_000);
           return Date.now() - rolledBack;
         }),
       );
       report.push(`canary rollback shown by each machine after ${shownAfter.join(', ')} ms`);
       // The next test starts once every task, not just the first one each machine asked, is back.
-      await untilEveryTaskServes('every API task serving the current blog release again', inCanary, current);
+      await untilEveryTaskServes('every API task serving the current blog release again', canaryBucket, current);
     } finally {
       rmSync(build, { recursive: true, force: true });
-      // A failure above leaves no canary behind for what follows.
-      if (canaryRunning) await asBlogTeam('--rollback');
+      // A failure above leaves no canary behind for what follows, in any task.
+      if (canaryRunning) {
+        await asBlogTeam('--rollback');
+        if (inCanary !== undefined) await untilEveryTaskServes('every API task serving the current blog release again', inCanary, current);
+      }
     }
   });
 
