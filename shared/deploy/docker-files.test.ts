@@ -32,7 +32,7 @@ interface Service {
   ports?: PortMapping[];
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
-  healthcheck?: { test: string[] };
+  healthcheck?: { test?: string[]; start_period?: string };
   profiles?: string[];
   secrets?: string[];
   deploy?: Deploy;
@@ -239,6 +239,17 @@ describe('docker-stack.yml', () => {
       // A rollback goes to its end in the same order (Swarm's default would pause it at a slow task).
       const rollback = service.deploy?.rollback_config;
       expect([name, rollback?.order, rollback?.failure_action]).toEqual([name, update?.order, 'continue']);
+    }
+  });
+
+  it('spares every app that publishes through the API from its health check until the API has had its time to start', () => {
+    // Swarm has no depends_on: an app starts beside an API still starting, and is healthy only once
+    // its build is published through it.
+    const seconds = (duration = '0s') => Number(/^(\d+)([sm])$/.exec(duration)![1]) * (duration.endsWith('m') ? 60 : 1);
+    const api = seconds(services.api!.healthcheck?.start_period);
+    for (const folder of STATIC_APPS) {
+      expect([folder, services[folder]!.environment!.RELEASE_API]).toEqual([folder, 'http://api:8080']);
+      expect([folder, seconds(services[folder]!.healthcheck?.start_period) >= 2 * api]).toEqual([folder, true]);
     }
   });
 
