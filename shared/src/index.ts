@@ -16,6 +16,7 @@ export * from './format/plural';
 export * from './format/typography';
 export * from './page/page-meta';
 export * from './page/page-routes';
+export * from './page/form-results';
 export * from './page/server-rendering';
 export * from './page/server-data';
 export * from './api/submission-retry';

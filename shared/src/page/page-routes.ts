@@ -1,5 +1,6 @@
 import { BLOG_LISTING_PATH } from '../constants/blog';
 import { PRIVACY_PATH } from '../constants/privacy';
+import { FORM_RESULT_ROUTE } from './form-results';
 
 /**
  * The site's pages: the routes the shell renders, what telemetry reports a page as, and the paths
@@ -10,6 +11,7 @@ export const PAGE_ROUTES = {
   blogListing: BLOG_LISTING_PATH,
   blogPost: `${BLOG_LISTING_PATH}/:postId`,
   privacy: PRIVACY_PATH,
+  formResult: FORM_RESULT_ROUTE,
 } as const;
 
 export type PageRoutePattern = (typeof PAGE_ROUTES)[keyof typeof PAGE_ROUTES];

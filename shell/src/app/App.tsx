@@ -7,6 +7,7 @@ import { BlogPostRoute } from '../features/blog/BlogPostRoute';
 import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { PrivacyPage } from '../features/privacy/PrivacyPage';
+import { FormResultPage } from '../features/form-result/FormResultPage';
 import { StaffRoute } from '../features/staff/StaffRoute';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import { usePageViews } from '../features/telemetry/use-page-views';
@@ -28,6 +29,7 @@ function PublicSite() {
           <Route path={PAGE_ROUTES.blogListing} element={<BlogListRoute />} />
           <Route path={PAGE_ROUTES.blogPost} element={<BlogPostRoute />} />
           <Route path={PAGE_ROUTES.privacy} element={<PrivacyPage />} />
+          <Route path={PAGE_ROUTES.formResult} element={<FormResultPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </main>
