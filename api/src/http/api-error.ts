@@ -41,6 +41,7 @@ export const MESSAGES = {
   nulCharacter: 'Текст містить недопустимі символи',
   emptyTelemetry: 'Звіт не містить жодної події',
   unauthorized: 'Потрібен дійсний токен доступу',
+  crossSiteForm: 'Форму надіслано з іншого сайту',
 } as const;
 
 const REQUIRED: Record<string, string> = {

@@ -4,6 +4,7 @@ import { createChannels } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
 import { startRetentionPurge } from './retention/retention-schedule';
 import { submissionRoutes } from './submissions/submission-routes';
+import { formPostRoutes } from './submissions/form-post-routes';
 
 export interface LeadsPluginOptions {
   config: Pick<AppConfig, 'leads' | 'rateLimitMax' | 'rateLimitWindow'>;
@@ -23,11 +24,13 @@ export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginO
   app.addHook('onClose', () => outbox.stop());
   const retention = startRetentionPurge(db, app.log);
   app.addHook('onClose', () => retention.stop());
-  await app.register(submissionRoutes, {
+  const intake = {
     db,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
     leadChannels: channels.map((channel) => channel.name),
     onLeadStored: outbox.wake,
-  });
+  };
+  await app.register(submissionRoutes, intake);
+  await app.register(formPostRoutes, intake);
 }
