@@ -2,8 +2,8 @@ import { BLOG_LISTING_PATH, blogListingPath, parseBlogListingSearch } from '../c
 import type { RemoteModuleId } from '../federation/contract';
 import type { PageMeta } from './page-meta';
 
-// How pages are rendered on the server. Each app's build also makes a server bundle of its
-// first-screen pieces (shared/webpack/server-bundle-config.js); it travels in the app's own
+// How pages are rendered on the server. Each app's build also makes a server bundle of the pieces
+// it renders (shared/webpack/server-bundle-config.js); it travels in the app's own
 // release, and the API loads the current one to stitch the page, so a remote's release changes its
 // markup with no shell build.
 
@@ -33,7 +33,7 @@ export interface SlotRender {
 export interface SlotRequest {
   id: RemoteModuleId;
   props: object;
-  /** Rendered in the browser as it nears the viewport: on the page, but not rendered on the server. */
+  /** A lower section: in the server's markup too, but its code loads (and hydrates it) as it nears the viewport. */
   whenVisible?: boolean;
 }
 
@@ -42,7 +42,7 @@ export interface ShellPageRender {
   /** Unset when a slot's remote gives the page its meta (a blog post). */
   meta?: PageMeta;
   status: number;
-  /** The slots on this route, in page order (each once), those rendered only in the browser included. */
+  /** The slots on this route, in page order (each once). */
   slots: SlotRequest[];
 }
 
@@ -61,6 +61,13 @@ export interface ShellServerBundle {
    */
   renderPage(url: string, slots: Partial<Record<RemoteModuleId, ServerSlot>>): ShellPageRender;
 }
+
+/**
+ * An element of a remote's server markup marked with this attribute (and `hidden`) is shown by the
+ * shell when that remote's code cannot load and its server markup is left in the page: where that
+ * markup says what works without its script (a form still posts itself).
+ */
+export const SHOWN_IF_REMOTE_FAILS_ATTRIBUTE = 'data-shown-if-remote-fails';
 
 /** Ids of the JSON the server puts into the page. */
 export const PAGE_DATA_IDS = {

@@ -16,19 +16,21 @@ const EMPTY_MESSAGE: ContactMessage = {
 
 /** The contact form of the contact section: name, email, phone and message required, company and service optional. */
 export default function ContactForm() {
-  const { submitting, retrying, handleSubmit, field } = useSubmission({
+  const { submitting, retrying, handleSubmit, formRef, field } = useSubmission({
     emptyValues: EMPTY_MESSAGE,
     send: submitContactMessage,
     messages: { success: TOAST_MESSAGES.contactSuccess, error: TOAST_MESSAGES.contactError },
   });
   return (
     <FormFrame
+      form="contact"
       title="Напишіть нам"
       hint="Опишіть завдання — менеджер звʼяжеться з вами протягом робочого дня."
       submitLabel="Надіслати повідомлення"
       submitting={submitting}
       retrying={retrying}
       onSubmit={handleSubmit}
+      formRef={formRef}
     >
       <FormField
         id="contact-name"

@@ -1,5 +1,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { ToastContainer, toast } from 'react-toastify';
 import { HONEYPOT_FIELD, PRIVACY_PATH, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
@@ -113,6 +115,49 @@ describe('ContactForm', () => {
     await user.type(field(/^Електронна пошта/), 'andrii@');
     await user.click(submitButton());
     expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('takes over what the visitor typed and chose in the server’s form before its script ran, and sends it', async () => {
+    submit.mockResolvedValue({ id: 3 });
+    const page = (
+      <MemoryRouter>
+        <ContactForm />
+      </MemoryRouter>
+    );
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(page);
+    document.body.append(container);
+    const typeIntoServerForm = (label: RegExp, value: string) => {
+      const control = screen.getByLabelText(label) as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+      control.value = value;
+    };
+    typeIntoServerForm(/^Імʼя/, 'Андрій Шевчук');
+    typeIntoServerForm(/^Електронна пошта/, 'andrii@kava.lviv.ua');
+    typeIntoServerForm(/^Телефон/, '+380 50 765 43 21');
+    typeIntoServerForm(/^Послуга/, 'leads');
+    typeIntoServerForm(/^Повідомлення/, 'Почав писати, поки сторінка вантажилась.');
+
+    const root = await act(async () => hydrateRoot(container, page));
+    // Still on screen, now in the form's hands: another field's edit does not wipe them.
+    const user = userEvent.setup();
+    await user.type(field(/^Компанія/), 'Кава на Ринку');
+    expect(field(/^Імʼя/)).toHaveValue('Андрій Шевчук');
+    expect(screen.getByText('Лідогенерація')).toBeInTheDocument();
+    await user.click(submitButton());
+    expect(submit).toHaveBeenCalledWith(
+      {
+        name: 'Андрій Шевчук',
+        email: 'andrii@kava.lviv.ua',
+        phone: '+380 50 765 43 21',
+        company: 'Кава на Ринку',
+        service_type: 'leads',
+        message: 'Почав писати, поки сторінка вантажилась.',
+      },
+      '',
+      A_KEY,
+    );
+    act(() => root.unmount());
+    container.remove();
   });
 
   it('sends the optional fields empty when they are left blank', async () => {

@@ -26,7 +26,7 @@ const POSITION_OPTIONS: readonly SelectOption<string>[] = VACANCY_TITLES.map((ti
 
 /** The job application form next to the vacancies: name, email, phone, city and position required, a résumé optional. */
 export default function JobApplicationForm() {
-  const { submitting, retrying, handleSubmit, field, setValue } = useSubmission({
+  const { submitting, retrying, handleSubmit, formRef, field, setValue } = useSubmission({
     emptyValues: EMPTY_APPLICATION,
     send: submitJobApplication,
     messages: { success: TOAST_MESSAGES.applicationSuccess, error: TOAST_MESSAGES.applicationError },
@@ -42,12 +42,14 @@ export default function JobApplicationForm() {
   return (
     <FormFrame
       id={JOB_APPLICATION_FORM_ID}
+      form="job-application"
       title="Відгукнутися на вакансію"
       hint="Розкажіть коротко про себе — ми відповімо протягом двох робочих днів."
       submitLabel="Надіслати заявку"
       submitting={submitting}
       retrying={retrying}
       onSubmit={handleSubmit}
+      formRef={formRef}
     >
       <FormField
         id="application-name"

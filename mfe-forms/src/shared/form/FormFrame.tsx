@@ -1,11 +1,13 @@
-import { useId, type FormEvent, type ReactNode } from 'react';
-import { HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH, typeset } from '@agency/shared';
+import type { FormEvent, ReactNode, RefObject } from 'react';
+import { FORM_POST_PATHS, FORM_WITHOUT_SCRIPT_NOTE, HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH, SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, typeset, type FormName } from '@agency/shared';
 import { Link } from '@agency/shared/router';
 import styles from './Form.module.css';
 
 interface FormFrameProps {
   /** The form's anchor, for links that lead to it. */
   id?: string;
+  /** Which form this is: where it posts itself before its script runs (or when none does), and its ids. */
+  form: FormName;
   title: string;
   hint: string;
   submitLabel: string;
@@ -13,14 +15,16 @@ interface FormFrameProps {
   /** The first try failed and the submission is being tried again. */
   retrying?: boolean;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  formRef?: RefObject<HTMLFormElement | null>;
   children: ReactNode;
 }
 
 /** Heading, hint, the field grid, the submit button and the consent line every form of this remote has. */
-export function FormFrame({ id, title, hint, submitLabel, submitting, retrying = false, onSubmit, children }: FormFrameProps) {
-  const titleId = useId();
+export function FormFrame({ id, form, title, hint, submitLabel, submitting, retrying = false, onSubmit, formRef, children }: FormFrameProps) {
+  // Named, not useId(): the server renders each form alone, where every useId() would be the same.
+  const titleId = `${form}-form-title`;
   return (
-    <form id={id} className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
+    <form ref={formRef} id={id} action={FORM_POST_PATHS[form]} method="post" className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
       <h3 className={styles.title} id={titleId}>
         {title}
       </h3>
@@ -43,6 +47,10 @@ export function FormFrame({ id, title, hint, submitLabel, submitting, retrying =
       {/* Said once while the form keeps trying, so the visitor waits rather than sending again. */}
       <p className={styles.status} role="status">
         {retrying ? 'Звʼязок зі сервером перервався — пробуємо ще раз. Не закривайте сторінку.' : ''}
+      </p>
+      {/* Shown by the shell only if this remote's code cannot load and the server's form stays. */}
+      <p className={styles.status} hidden {...{ [SHOWN_IF_REMOTE_FAILS_ATTRIBUTE]: '' }}>
+        {typeset(FORM_WITHOUT_SCRIPT_NOTE)}
       </p>
       {/* The forms collect phones, e-mails and CVs: say how they are used before the visitor sends them. */}
       <p className={styles.consent}>

@@ -2,7 +2,9 @@ import Select, { type ClassNamesConfig } from 'react-select';
 import { FieldShell, errorIdFor } from './FieldShell';
 import { resultsStatus, ukrainianAriaMessages } from './select-aria-messages';
 import { cx } from './class-names';
+import { useHydrated } from './use-hydrated';
 import styles from './SelectField.module.css';
+import formStyles from './Form.module.css';
 
 export interface SelectOption<T extends string> {
   value: T;
@@ -21,6 +23,7 @@ interface SelectFieldProps<T extends string> {
   error?: string;
 }
 
+const PLACEHOLDER = 'Оберіть…';
 const noOptionsMessage = () => 'Нічого не знайдено';
 const ariaLiveMessages = ukrainianAriaMessages<SelectOption<string>>();
 
@@ -47,6 +50,9 @@ const classNames: ClassNamesConfig<SelectOption<string>, false> = {
 /**
  * A labelled react-select. Its `required` renders a hidden required input while nothing is chosen,
  * so the browser's own validation blocks the submit just as for the text fields.
+ * In the server's markup, and until the form's script has taken it over, it is the browser's own
+ * <select> of the same size: usable with no script at all, and with none of react-select's
+ * run-time styles in the page.
  */
 export function SelectField<T extends string>({
   id,
@@ -58,8 +64,33 @@ export function SelectField<T extends string>({
   required,
   error,
 }: SelectFieldProps<T>) {
+  const hydrated = useHydrated();
   // Controlled: `null` when the value is empty, which is how a reset clears the dropdown.
   const selected = options.find((option) => option.value === value) ?? null;
+  if (!hydrated) {
+    return (
+      <FieldShell controlId={id} label={label} required={required} error={error} wide>
+        <select
+          id={id}
+          name={name}
+          required={required}
+          value={value}
+          onChange={(event) => onChange(event.target.value as T | '')}
+          // The text fields' box, which is also react-select's control's size.
+          className={formStyles.control}
+          aria-invalid={error ? true : undefined}
+          aria-errormessage={error ? errorIdFor(id) : undefined}
+        >
+          <option value="">{PLACEHOLDER}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </FieldShell>
+    );
+  }
   return (
     <FieldShell controlId={id} label={label} required={required} error={error} wide>
       <Select<SelectOption<T>, false>
@@ -70,7 +101,7 @@ export function SelectField<T extends string>({
         options={options}
         value={selected}
         onChange={(option) => onChange(option ? option.value : '')}
-        placeholder="Оберіть…"
+        placeholder={PLACEHOLDER}
         noOptionsMessage={noOptionsMessage}
         ariaLiveMessages={ariaLiveMessages}
         screenReaderStatus={resultsStatus}

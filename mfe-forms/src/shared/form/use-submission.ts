@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { toast } from 'react-toastify';
 import { HONEYPOT_FIELD, newIdempotencyKey, sendWithRetries, TOAST_DURATION_MS } from '@agency/shared';
 import { readFieldErrors, type FieldErrors } from './read-field-errors';
@@ -20,6 +20,8 @@ export interface Submission<V extends { [K in keyof V]: string }> {
   retrying: boolean;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
   handleSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** For the <form>: what the visitor typed into the server's markup before this script ran is taken over. */
+  formRef: RefObject<HTMLFormElement | null>;
   /** The props that wire one field to this form: its name, value, change handler and message. */
   field: <K extends keyof V & string>(name: K) => BoundField<V[K]>;
 }
@@ -50,6 +52,25 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
   const [retrying, setRetrying] = useState(false);
   // A ref, not the state: two clicks in the same frame both see the state before re-render.
   const inFlight = useRef(false);
+  const formRef = useRef<HTMLFormElement | null>(null);
+
+  // The server sends the form, and a visitor may type into it before this script has taken it
+  // over. React leaves what was typed on screen as it adopts the markup, but its state would still
+  // be empty: it would then send, or the next render would show, empty fields. So the state starts
+  // from what the fields hold, before anything is painted again.
+  useLayoutEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const data = new FormData(form);
+    const typed: Partial<V> = {};
+    for (const name of Object.keys(emptyValues) as (keyof V & string)[]) {
+      const value = data.get(name);
+      if (typeof value === 'string' && value !== '') typed[name] = value as V[typeof name];
+    }
+    if (Object.keys(typed).length > 0) setValues((current) => ({ ...current, ...typed }));
+    // Once, when the form first appears: later the state is what the fields show.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const setValue = useCallback(<K extends keyof V & string>(name: K, value: V[K]) => {
     setValues((current) => ({ ...current, [name]: value }));
@@ -96,5 +117,5 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
     error: fieldErrors[name],
   });
 
-  return { values, fieldErrors, submitting, retrying, setValue, handleSubmit, field };
+  return { values, fieldErrors, submitting, retrying, setValue, handleSubmit, formRef, field };
 }
