@@ -1,11 +1,13 @@
 // The blog's server bundle (see shared/src/page/server-rendering.ts): a post page (with its related
-// posts) and the listing, rendered from the API's answers, with a post's meta, so both can be read
-// and shared without JavaScript.
+// posts), the listing and the home page's teaser, rendered from the API's answers, with a post's
+// meta, so each can be read and shared without JavaScript.
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '@agency/shared/router';
 import {
+  BLOG_TEASER_LIMIT,
   blogListingPath,
   notFoundPageMeta,
+  PAGE_ROUTES,
   provideServerData,
   type BlogListPageProps,
   type BlogPost,
@@ -15,8 +17,10 @@ import {
   type SlotRender,
 } from '@agency/shared';
 import { blogListingApiPath, blogPostPath, relatedPostsPath } from '@agency/shared/api-client';
+import { latestPostsResource } from '@agency/shared/data';
 import BlogPostPage from './features/blog-post/BlogPostPage';
 import BlogListPage from './features/blog-list/BlogListPage';
+import BlogTeaser from './features/blog-teaser/BlogTeaser';
 import { postNotFoundMeta, postPageMeta } from './features/blog-post/post-page-meta';
 
 export const dataFor: RemoteServerBundle['dataFor'] = (module, props) => {
@@ -25,6 +29,7 @@ export const dataFor: RemoteServerBundle['dataFor'] = (module, props) => {
     return [blogPostPath(postId), relatedPostsPath(postId)];
   }
   if (module === 'BlogListPage') return [blogListingApiPath(props as BlogListPageProps)];
+  if (module === 'BlogTeaser') return [latestPostsResource(BLOG_TEASER_LIMIT).path];
   return undefined;
 };
 
@@ -57,5 +62,15 @@ export const renderSlot: RemoteServerBundle['renderSlot'] = (module, props, data
   provideServerData(data);
   if (module === 'BlogPostPage') return renderPostPage(props as BlogPostPageProps, data);
   if (module === 'BlogListPage') return renderListPage(props as BlogListPageProps, data);
+  if (module === 'BlogTeaser') {
+    // On the home page: its links are resolved from there.
+    return {
+      html: renderToString(
+        <StaticRouter location={PAGE_ROUTES.home}>
+          <BlogTeaser />
+        </StaticRouter>,
+      ),
+    };
+  }
   throw new Error(`The blog does not render ${module} on the server`);
 };

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const webpack = require('webpack');
 const { moduleRules } = require('./module-rules');
-const { SERVER_BUNDLE_FILE } = require('./server-files');
+const { SERVER_ASSET_BASE, SERVER_BUNDLE_FILE } = require('./server-files');
 
 const SERVER_ENTRY = './src/server.tsx';
 
@@ -26,9 +26,10 @@ function serverBundleConfig(app) {
       path: path.join(app.appDir, 'dist'),
       filename: SERVER_BUNDLE_FILE,
       library: { type: 'commonjs2' },
-      // Asset URLs in server markup match the browser build's.
+      // Asset URLs in server markup match the browser build's: the shell's from the site's root, a
+      // remote's from where its release is served, which only the API knows when it renders.
       assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
-      publicPath: '',
+      publicPath: app.isHost ? '/' : SERVER_ASSET_BASE,
     },
     resolve: {
       extensions: ['.ts', '.tsx', '.js'],

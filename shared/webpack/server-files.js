@@ -8,4 +8,10 @@ const PAGE_ASSETS_FILE = 'page-assets.json';
 /** Module Federation's manifest, which lists a remote's entry and each exposed module's files. */
 const MANIFEST_FILE = 'mf-manifest.json';
 
-module.exports = { SERVER_DIR, SERVER_BUNDLE_FILE, PAGE_ASSETS_FILE, MANIFEST_FILE };
+/**
+ * What a remote's server markup puts before its own files' names (a team photo): the API puts the
+ * address of the release it rendered from in its place, as the browser build finds it at run time.
+ */
+const SERVER_ASSET_BASE = 'https://remote-release.invalid/';
+
+module.exports = { SERVER_DIR, SERVER_BUNDLE_FILE, PAGE_ASSETS_FILE, MANIFEST_FILE, SERVER_ASSET_BASE };

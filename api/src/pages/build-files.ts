@@ -8,6 +8,7 @@ export const BUILD_FILES = createRequire(__filename)('@agency/shared/webpack/ser
   SERVER_BUNDLE_FILE: string;
   PAGE_ASSETS_FILE: string;
   MANIFEST_FILE: string;
+  SERVER_ASSET_BASE: string;
 };
 
 const requireModule = createRequire(__filename);

@@ -17,6 +17,7 @@ import {
   type ServerData,
   type ServerSlot,
   type ShellServerBundle,
+  type SlotRequest,
 } from '@agency/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { distDir, SHELL, type Delivery } from '../delivery';
@@ -146,13 +147,13 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
     return (await releasesOf(app)).releases.find((kept) => kept.id === release)?.dir;
   }
 
-  async function renderSlot(
-    log: FastifyBaseLogger,
-    id: RemoteModuleId,
-    props: object,
-    remotes: RemotesDocument,
-    deadline: Promise<void>,
-  ): Promise<SlotResult> {
+  /**
+   * A slot's markup from its remote's current release. A lower section (`whenVisible`) is sent
+   * whole too, with its styles, but its code is left for the browser to fetch as the visitor nears
+   * it: no script preloads, nor the render's own hints (a priority image), which would compete with
+   * the first screen.
+   */
+  async function renderSlot(log: FastifyBaseLogger, { id, props, whenVisible = false }: SlotRequest, remotes: RemotesDocument, deadline: Promise<void>): Promise<SlotResult> {
     const remote = remoteOfModule(id);
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
@@ -182,25 +183,23 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
       // `data-href` is the file's name as the remote's CSS loader knows it: when the module's
       // code arrives, the loader adopts this stylesheet instead of adding the same one again
       // (which would restyle and lay out the whole page once more).
-      const links = manifest
-        ? [
-            ...(expose?.assets.css.sync ?? []).map(
-              (file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}" data-href="${escapeHtml(file)}">`,
-            ),
-            `<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="${escapeHtml(location.entry)}">`,
-            `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, manifest.metaData.remoteEntry.name))}">`,
-            ...(expose?.assets.js.sync ?? []).map(
-              (file) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`,
-            ),
-          ]
-        : [];
-      const { hints, markup } = splitResourceHints(rendered.html);
+      const styleLinks = (expose?.assets.css.sync ?? []).map(
+        (file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}" data-href="${escapeHtml(file)}">`,
+      );
+      const scriptLinks = [
+        `<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="${escapeHtml(location.entry)}">`,
+        `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, manifest?.metaData.remoteEntry.name ?? ''))}">`,
+        ...(expose?.assets.js.sync ?? []).map((file) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeHtml(joinUrl(served.baseUrl, file))}">`),
+      ];
+      const links = !manifest ? [] : whenVisible ? styleLinks : [...styleLinks, ...scriptLinks];
+      // The remote's own files (a photo) from the release the markup was rendered from.
+      const { hints, markup } = splitResourceHints(rendered.html.replaceAll(BUILD_FILES.SERVER_ASSET_BASE, served.baseUrl));
       return {
         slot: { html: markup, release: location.release },
         meta: rendered.meta,
         status: rendered.status,
         data,
-        hints,
+        hints: whenVisible ? [] : hints,
         links,
         complete: true,
       };
@@ -233,9 +232,9 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
     const onPage = [...new Set(frame.slots.map((slot) => remoteOfModule(slot.id)))];
     const result: Frame = { body: '', status: 200, data: {}, hints: [], links: [], complete: true, remotes: onPage };
     try {
-      for (const slot of frame.slots) {
-        if (slot.whenVisible) continue;
-        const rendered = await renderSlot(log, slot.id, slot.props, remotes, deadline);
+      // Every slot at once: a page waits for its slowest slot's data, not for their sum.
+      const slots = await Promise.all(frame.slots.map(async (slot) => ({ slot, rendered: await renderSlot(log, slot, remotes, deadline) })));
+      for (const { slot, rendered } of slots) {
         result.complete &&= rendered.complete;
         if (rendered.slot) serverSlots[slot.id] = rendered.slot;
         result.meta ??= rendered.meta;
