@@ -1,10 +1,11 @@
 import { act, render, screen } from '@testing-library/react';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
 import { loadRemoteModule, type LoadedRemoteModule } from './load-remote-module';
 import { RemoteSlot, REMOTE_UNAVAILABLE_MESSAGE } from './remote-slot';
+import { SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, type RemoteModuleId } from '@agency/shared';
 import { reportError } from '../telemetry/telemetry-capture';
 
 jest.mock('./load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
@@ -111,5 +112,89 @@ describe('RemoteSlot', () => {
     expect(recoverable).toEqual([]);
     act(() => root.unmount());
     container.remove();
+  });
+
+  describe('a lower section the server sent', () => {
+    /** IntersectionObserver as jsdom lacks it: the test says when the visitor nears what is observed. */
+    let observed: { element: Element; callback: IntersectionObserverCallback }[];
+    const nearAll = () => {
+      for (const { element, callback } of observed.splice(0)) {
+        callback([{ isIntersecting: true, target: element } as IntersectionObserverEntry], {} as IntersectionObserver);
+      }
+    };
+
+    beforeEach(() => {
+      observed = [];
+      (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver = class {
+        constructor(private readonly callback: IntersectionObserverCallback) {}
+        observe(element: Element) {
+          observed.push({ element, callback: this.callback });
+        }
+        disconnect() {}
+      };
+    });
+    afterEach(() => {
+      delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
+    });
+
+    /** The page as the server sent it: the slot's section with the remote's markup, in a document. */
+    function serverPage(id: RemoteModuleId, slot: ReactElement, html: string) {
+      const collector: PageRenderCollector = { serverSlots: { [id]: { html, release: 'r7' } }, slots: [], status: 200 };
+      const container = document.createElement('div');
+      container.innerHTML = renderToString(
+        <PageRenderContext.Provider value={collector}>
+          <section>{slot}</section>
+        </PageRenderContext.Provider>,
+      );
+      document.body.append(container);
+      return { container, collector };
+    }
+
+    it('is in the server’s markup, recorded as a lower section, and stays as sent, unloaded, until the visitor nears it; then React hydrates it in place', async () => {
+      const slot = <RemoteSlot id="home/Reasons" whenVisible minHeight="480px" />;
+      const { container, collector } = serverPage('home/Reasons', slot, '<h2>Чому ми</h2>');
+      expect(collector.slots).toEqual([{ id: 'home/Reasons', props: {}, whenVisible: true }]);
+      const sent = container.querySelector('[data-remote-module="home/Reasons"]')!;
+      expect(sent.innerHTML).toBe('<h2>Чому ми</h2>');
+
+      mockedLoad.mockReturnValueOnce(loaded(() => <h2>Чому ми</h2>, 'r7'));
+      const recoverable: unknown[] = [];
+      const root = await act(async () => hydrateRoot(container, <section>{slot}</section>, { onRecoverableError: (error) => recoverable.push(error) }));
+      expect(mockedLoad).not.toHaveBeenCalled();
+      expect(container.querySelector('[data-remote-module="home/Reasons"]')).toBe(sent);
+      expect(container.querySelector('[data-remote-pending]')).toBeNull();
+
+      await act(async () => nearAll());
+      await screen.findByText('Чому ми');
+      expect(mockedLoad).toHaveBeenCalledWith('home/Reasons');
+      // The very element the server sent, now React's: hydrated, not drawn again.
+      expect(container.querySelector('[data-remote-module="home/Reasons"]')).toBe(sent);
+      expect(Object.keys(sent).some((key) => key.startsWith('__reactFiber'))).toBe(true);
+      expect(recoverable).toEqual([]);
+      act(() => root.unmount());
+      container.remove();
+    });
+
+    it('keeps the server’s markup readable when its remote cannot load, and shows what it holds for that case', async () => {
+      const slot = <RemoteSlot id="home/ContactDetails" whenVisible minHeight="400px" />;
+      const { container } = serverPage(
+        'home/ContactDetails',
+        slot,
+        `<h2>Контакти</h2><p>вул. Городоцька, 36</p><p hidden="" ${SHOWN_IF_REMOTE_FAILS_ATTRIBUTE}="">Працює й так</p>`,
+      );
+      expect(screen.getByText('Працює й так')).not.toBeVisible();
+      mockedLoad.mockRejectedValueOnce(new Error('Remote module home/ContactDetails is unavailable'));
+      const recoverable: unknown[] = [];
+      const root = await act(async () => hydrateRoot(container, <section>{slot}</section>, { onRecoverableError: (error) => recoverable.push(error) }));
+      await act(async () => nearAll());
+      await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+      expect(mockedLoad).toHaveBeenCalledWith('home/ContactDetails');
+      expect(screen.getByText('вул. Городоцька, 36')).toBeInTheDocument();
+      expect(screen.getByText('Працює й так')).toBeVisible();
+      expect(screen.queryByText(REMOTE_UNAVAILABLE_MESSAGE)).toBeNull();
+      expect(recoverable).toEqual([]);
+      act(() => root.unmount());
+      container.remove();
+    });
   });
 });

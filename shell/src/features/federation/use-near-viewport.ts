@@ -1,7 +1,5 @@
 import { useCallback, useState } from 'react';
-
-/** How far ahead of the viewport a slot starts loading: about a screen of scrolling. */
-const AHEAD = '800px 0px';
+import { NEAR_VIEWPORT_MARGIN } from './near-viewport';
 
 /**
  * Whether the element has come near the viewport (it stays true). It starts false even where the
@@ -24,7 +22,7 @@ export function useNearViewport(enabled: boolean): [ref: (element: Element | nul
             setNear(true);
           }
         },
-        { rootMargin: AHEAD },
+        { rootMargin: NEAR_VIEWPORT_MARGIN },
       );
       observer.observe(element);
       return () => observer.disconnect();

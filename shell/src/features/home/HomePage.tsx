@@ -1,15 +1,18 @@
 import { HOME_PAGE_META, SECTION_IDS } from '@agency/shared';
 import { RemoteSlot } from '../federation/remote-slot';
+import { useHydrateOnNavigation } from '../federation/use-hydrate-on-navigation';
 import { usePageMeta } from '../page/page-render-context';
 import styles from './HomePage.module.css';
 
 /**
  * The home page in the spec's order. The shell owns each section's frame and anchor; the
- * remotes fill them, so navigation works even while a remote is down. The first screen comes
- * rendered from the server; the sections below it load their remotes as they near the viewport.
+ * remotes fill them, so navigation works even while a remote is down. Every section comes
+ * rendered from the server; the sections below the first screen load their remotes as they near
+ * the viewport, or at once when a navigation keeps this page.
  */
 export function HomePage() {
   usePageMeta(HOME_PAGE_META);
+  useHydrateOnNavigation();
   return (
     <>
       <section id={SECTION_IDS.hero} className={styles.hero} aria-label="Головне">

@@ -8,7 +8,7 @@ import type { PageMeta, RemoteModuleId, ServerSlot, SlotRequest } from '@agency/
 export interface PageRenderCollector {
   /** Server markup for slots, from the remotes' server bundles. */
   serverSlots: Partial<Record<RemoteModuleId, ServerSlot>>;
-  /** The slots on the route; those loaded when visible are marked so, and not rendered on the server. */
+  /** The slots on the route; those hydrated when the visitor nears them are marked so (their code is not preloaded). */
   slots: SlotRequest[];
   meta?: PageMeta;
   status: number;
