@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { BRAND, SITE_ICONS, WEB_APP_MANIFEST_PATH } from '@agency/shared';
+import { BRAND, SITE_ICONS, VACANCIES, WEB_APP_MANIFEST_PATH } from '@agency/shared';
 import { describeInBrowser, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 import { loadEverything, nuHtmlFindings, servedPages, structuredDataFailures, type ServedPage } from './support/web-validators';
@@ -26,6 +26,22 @@ const LOCAL_BUSINESS_TESTS = [
   'LocalBusiness[*].logo.url',
   'LocalBusiness[*].image',
   'LocalBusiness[*].sameAs',
+].map((test) => ({ test, type: 'jsonld' as const }));
+
+/** Each vacancy, complete: what job search shows (pay, place, dates). */
+const JOB_POSTING_TESTS = [
+  'JobPosting[*].title',
+  'JobPosting[*].description',
+  'JobPosting[*].datePosted',
+  'JobPosting[*].validThrough',
+  'JobPosting[*].employmentType',
+  'JobPosting[*].hiringOrganization.name',
+  'JobPosting[*].jobLocation.address.streetAddress',
+  'JobPosting[*].jobLocation.address.addressLocality',
+  'JobPosting[*].jobLocation.address.addressCountry',
+  'JobPosting[*].baseSalary.currency',
+  'JobPosting[*].baseSalary.value.minValue',
+  'JobPosting[*].baseSalary.value.maxValue',
 ].map((test) => ({ test, type: 'jsonld' as const }));
 
 /** What the Google preset only recommends for a post, required here. */
@@ -58,16 +74,17 @@ describeInBrowser('the web validators on every page the server sends', () => {
     await expect(nuHtmlFindings(pages)).resolves.toEqual({});
   });
 
-  it('gives every page complete link previews, and posts and the home page complete rich results', async () => {
+  it('gives every page complete link previews, and posts, the home page and its vacancies complete rich results', async () => {
     const failures: Record<string, string[]> = {};
     for (const page of pages) {
-      const tests = page.path === '/' ? LOCAL_BUSINESS_TESTS : isPost(page) ? BLOG_POSTING_TESTS : [];
+      const tests = page.path === '/' ? [...LOCAL_BUSINESS_TESTS, ...JOB_POSTING_TESTS] : isPost(page) ? BLOG_POSTING_TESTS : [];
       const failed = await structuredDataFailures(page.html, tests);
       if (failed.length > 0) failures[page.path] = failed;
     }
     expect(failures).toEqual({});
     // The presets look for the structured data the page should have; it must be there to be checked.
     expect(pages.find((page) => page.path === '/')?.html).toContain('"@type":"LocalBusiness"');
+    expect(pages.find((page) => page.path === '/')?.html.match(/"@type":"JobPosting"/g)).toHaveLength(VACANCIES.length);
     for (const post of pages.filter(isPost)) {
       expect(post.html).toContain('"@type":"BlogPosting"');
     }

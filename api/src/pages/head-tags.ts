@@ -1,4 +1,4 @@
-import { BRAND, SITE_ICONS, SITE_LOGO, SITE_SHARE_IMAGE, WEB_APP_MANIFEST_PATH, type PageImage, type PageMeta } from '@agency/shared';
+import { applyForVacancyPath, BRAND, SITE_ICONS, SITE_LOGO, SITE_SHARE_IMAGE, VACANCIES, WEB_APP_MANIFEST_PATH, type PageImage, type PageMeta, type Vacancy } from '@agency/shared';
 import { escapeHtml } from '../lib/escape-html';
 
 /** JSON inside a <script> element: `<` escaped so no text can close the element. */
@@ -24,6 +24,15 @@ function logo(origin: string) {
   return imageObject(origin, { url: SITE_LOGO.href, width, height });
 }
 
+/** The office, as schema.org describes an address. */
+const POSTAL_ADDRESS = {
+  '@type': 'PostalAddress',
+  streetAddress: BRAND.postalAddress.street,
+  addressLocality: BRAND.postalAddress.city,
+  postalCode: BRAND.postalAddress.postalCode,
+  addressCountry: 'UA',
+};
+
 /** The agency as schema.org describes a local business, from the same facts the footer shows. */
 function organizationJsonLd(origin: string) {
   return {
@@ -38,13 +47,7 @@ function organizationJsonLd(origin: string) {
     image: imageObject(origin, SITE_SHARE_IMAGE),
     email: BRAND.email,
     telephone: BRAND.phoneHref.replace(/^tel:/, ''),
-    address: {
-      '@type': 'PostalAddress',
-      streetAddress: BRAND.postalAddress.street,
-      addressLocality: BRAND.postalAddress.city,
-      postalCode: BRAND.postalAddress.postalCode,
-      addressCountry: 'UA',
-    },
+    address: POSTAL_ADDRESS,
     openingHoursSpecification: [
       {
         '@type': 'OpeningHoursSpecification',
@@ -77,6 +80,28 @@ function articleJsonLd(meta: PageMeta, image: PageImage, origin: string) {
         }
       : {}),
     publisher: { '@type': 'Organization', name: BRAND.fullName, url: `${origin}/`, logo: logo(origin) },
+  };
+}
+
+/** An open vacancy as schema.org describes a job posting: it is on the home page, beside the form to apply. */
+function jobPostingJsonLd(vacancy: Vacancy, origin: string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'JobPosting',
+    title: vacancy.title,
+    description: `<p>${escapeHtml(vacancy.description)}</p>`,
+    identifier: { '@type': 'PropertyValue', name: BRAND.fullName, value: vacancy.id },
+    datePosted: vacancy.datePosted,
+    validThrough: vacancy.validThrough,
+    employmentType: vacancy.employmentType,
+    url: absolute(origin, applyForVacancyPath(vacancy)),
+    hiringOrganization: { '@type': 'Organization', '@id': `${origin}/#organization`, name: BRAND.fullName, sameAs: `${origin}/`, logo: logo(origin).url },
+    jobLocation: { '@type': 'Place', address: POSTAL_ADDRESS },
+    baseSalary: {
+      '@type': 'MonetaryAmount',
+      currency: 'UAH',
+      value: { '@type': 'QuantitativeValue', minValue: vacancy.salaryFrom, maxValue: vacancy.salaryTo, unitText: 'MONTH' },
+    },
   };
 }
 
@@ -127,7 +152,12 @@ export function headTags(meta: PageMeta, origin: string): string {
       `<meta property="article:section" content="${escapeHtml(meta.article.section)}">`,
     );
   }
-  const jsonLd = meta.type === 'article' ? articleJsonLd(meta, image, origin) : meta.path === '/' ? organizationJsonLd(origin) : undefined;
-  if (jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(jsonLd)}</script>`);
+  const jsonLd =
+    meta.type === 'article'
+      ? [articleJsonLd(meta, image, origin)]
+      : meta.path === '/'
+        ? [organizationJsonLd(origin), ...VACANCIES.map((vacancy) => jobPostingJsonLd(vacancy, origin))]
+        : [];
+  for (const item of jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(item)}</script>`);
   return tags.join('\n    ');
 }

@@ -1,4 +1,4 @@
-import { BRAND, HOME_PAGE_META, SITE_SHARE_IMAGE, type PageMeta } from '@agency/shared';
+import { BRAND, HOME_PAGE_META, SITE_SHARE_IMAGE, VACANCIES, type PageMeta } from '@agency/shared';
 import { headTags, scriptJson } from '../../src/pages/head-tags';
 
 const ORIGIN = 'https://khvylia.example';
@@ -90,5 +90,26 @@ describe('head tags of a page', () => {
       image: { '@type': 'ImageObject', url: `${ORIGIN}${SITE_SHARE_IMAGE.url}` },
       sameAs: BRAND.socials.map((social) => social.href),
     });
+  });
+
+  it('describes each open vacancy on the home page as a job posting: salary in UAH, the Lviv office, its dates', () => {
+    const blocks = [...headTags(HOME_PAGE_META, ORIGIN).matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(([, json]) => JSON.parse(json!) as { '@type': string });
+    const postings = blocks.filter((block) => block['@type'] === 'JobPosting');
+    expect(postings).toHaveLength(VACANCIES.length);
+    for (const [index, vacancy] of VACANCIES.entries()) {
+      expect(postings[index]).toMatchObject({
+        title: vacancy.title,
+        description: expect.stringContaining(vacancy.description.slice(0, 40)),
+        datePosted: vacancy.datePosted,
+        validThrough: vacancy.validThrough,
+        employmentType: 'FULL_TIME',
+        url: `${ORIGIN}/?position=${vacancy.id}#job-application`,
+        hiringOrganization: { name: BRAND.fullName },
+        jobLocation: { address: { addressLocality: 'Львів', postalCode: '79007', addressCountry: 'UA' } },
+        baseSalary: { currency: 'UAH', value: { minValue: vacancy.salaryFrom, maxValue: vacancy.salaryTo, unitText: 'MONTH' } },
+      });
+    }
+    // Only on the home page, where the vacancies are.
+    expect(headTags({ ...HOME_PAGE_META, path: '/privacy' }, ORIGIN)).not.toContain('JobPosting');
   });
 });

@@ -5,6 +5,11 @@ export interface Vacancy {
   salaryFrom: number;
   salaryTo: number;
   description: string;
+  /** When the vacancy was opened and until when applications are taken (ISO 8601, Kyiv time). */
+  datePosted: string;
+  validThrough: string;
+  /** As schema.org's JobPosting names it. */
+  employmentType: 'FULL_TIME' | 'PART_TIME';
 }
 
 export const VACANCIES: readonly Vacancy[] = [
@@ -15,6 +20,9 @@ export const VACANCIES: readonly Vacancy[] = [
     salaryTo: 30000,
     description:
       'Відповідаєте клієнтам у месенджерах і телефоном, ведете звернення до розвʼязання та допомагаєте команді чути, чого насправді потребують наші замовники.',
+    datePosted: '2026-11-02',
+    validThrough: '2027-02-28T23:59:59+02:00',
+    employmentType: 'FULL_TIME',
   },
   {
     id: 'social-media-administrator',
@@ -23,6 +31,9 @@ export const VACANCIES: readonly Vacancy[] = [
     salaryTo: 28000,
     description:
       'Плануєте й публікуєте контент, модеруєте коментарі, стежите за трендами та звітуєте про охоплення й залучення для кількох брендів одночасно.',
+    datePosted: '2026-11-02',
+    validThrough: '2027-02-28T23:59:59+02:00',
+    employmentType: 'FULL_TIME',
   },
   {
     id: 'sales-manager',
@@ -31,6 +42,9 @@ export const VACANCIES: readonly Vacancy[] = [
     salaryTo: 35000,
     description:
       'Знаходите й ведете нових клієнтів від першого дзвінка до підписання договору, готуєте комерційні пропозиції та будуєте довгі партнерські стосунки.',
+    datePosted: '2026-11-16',
+    validThrough: '2027-02-28T23:59:59+02:00',
+    employmentType: 'FULL_TIME',
   },
 ] as const;
 
