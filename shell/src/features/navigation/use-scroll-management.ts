@@ -55,6 +55,8 @@ export function useScrollManagement(): void {
     // A reload or a visit elsewhere in this tab comes back to the stored positions.
     const store = () => writePositions(positions.current!);
     window.addEventListener('scroll', onScroll, { passive: true });
+    // The server's page can be scrolled before this script runs, and the visitor may not scroll again.
+    if (window.scrollX !== 0 || window.scrollY !== 0) onScroll();
     window.addEventListener('pagehide', store);
     return () => {
       window.removeEventListener('scroll', onScroll);

@@ -227,6 +227,18 @@ describe('with a sample of 1', () => {
     },
   );
 
+  it('loads the reporter once the page has loaded when the visitor had scrolled before telemetry started', async () => {
+    const { startTelemetry } = await freshCapture();
+    window.scrollY = 640;
+    try {
+      startTelemetry();
+      finishLoading();
+      await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
+    } finally {
+      window.scrollY = 0;
+    }
+  });
+
   it('loads no reporter after the load event alone', async () => {
     const { startTelemetry, reportPageView } = await freshCapture();
     startTelemetry();
@@ -279,6 +291,62 @@ describe('with a sample of 1', () => {
       expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: ['home'], sent: true });
       window.dispatchEvent(new Event('pagehide'));
       expect(beacons).toHaveLength(1);
+    });
+
+    it('sends with them the vitals it knows, the largest paint and layout shifts seen from the start, and the reporter does not send those again', async () => {
+      // The browser's timeline as a PerformanceObserver and the page's timing show it.
+      const observers: { type: string; callback: PerformanceObserverCallback }[] = [];
+      const emit = (type: string, entries: object[]) => {
+        for (const observer of observers.filter((candidate) => candidate.type === type)) {
+          observer.callback({ getEntries: () => entries } as PerformanceObserverEntryList, {} as PerformanceObserver);
+        }
+      };
+      (globalThis as { PerformanceObserver?: unknown }).PerformanceObserver = Object.assign(
+        class {
+          constructor(private readonly callback: PerformanceObserverCallback) {}
+          observe({ type }: { type: string }) {
+            observers.push({ type, callback: this.callback });
+          }
+        },
+        { supportedEntryTypes: ['largest-contentful-paint', 'layout-shift', 'paint', 'navigation'] },
+      );
+      // jsdom's performance has no timeline of entries.
+      Object.assign(performance, {
+        getEntriesByType: (type: string) => (type === 'navigation' ? [{ responseStart: 42 }] : []),
+        getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{ startTime: 310 }] : []),
+      });
+      try {
+        const { startTelemetry, reportPageView } = await freshCapture();
+        startTelemetry();
+        reportPageView();
+        emit('largest-contentful-paint', [{ startTime: 310 }, { startTime: 480 }]);
+        // Two shifts in one session window, a third after more than a second: the largest window counts.
+        emit('layout-shift', [
+          { startTime: 500, value: 0.02, hadRecentInput: false },
+          { startTime: 900, value: 0.01, hadRecentInput: false },
+          { startTime: 2500, value: 0.025, hadRecentInput: false },
+          { startTime: 2600, value: 0.5, hadRecentInput: true },
+        ]);
+        window.dispatchEvent(new Event('pagehide'));
+
+        const releases = { shell: 'shell-7' };
+        const [batch] = await sentBatches();
+        expect(batch!.page_views).toEqual([{ page: '/', releases }]);
+        expect(batch!.vitals).toEqual([
+          { name: 'LCP', value: 480, page: '/', releases },
+          { name: 'FCP', value: 310, page: '/', releases },
+          { name: 'TTFB', value: 42, page: '/', releases },
+          { name: 'CLS', value: expect.closeTo(0.03, 5), page: '/', releases },
+        ]);
+
+        finishLoading();
+        hidePage();
+        await waitFor(() => expect(createReporter).toHaveBeenCalledWith(['LCP', 'FCP', 'TTFB', 'CLS']));
+      } finally {
+        delete (globalThis as { PerformanceObserver?: unknown }).PerformanceObserver;
+        delete (performance as { getEntriesByType?: unknown }).getEntriesByType;
+        delete (performance as { getEntriesByName?: unknown }).getEntriesByName;
+      }
     });
 
     it('sends its page views when it is left (pagehide), once', async () => {

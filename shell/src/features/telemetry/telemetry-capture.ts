@@ -1,5 +1,6 @@
-import { remoteOfModule, TELEMETRY_SAMPLE_META, type BrowserErrorKind } from '@agency/shared';
+import { remoteOfModule, TELEMETRY_LIMITS, TELEMETRY_SAMPLE_META, type BrowserErrorKind, type VitalName } from '@agency/shared';
 import { pagePattern } from '../navigation/page-routes';
+import { earlyVitals, startEarlyVitals } from './early-vitals';
 import { pageReleases, sendBeacon, sendVisitOnce } from './telemetry-beacon';
 
 /**
@@ -7,7 +8,8 @@ import { pageReleases, sendBeacon, sendVisitOnce } from './telemetry-beacon';
  * start and holds them for the reporter (telemetry-reporter.ts, with web-vitals), which loads
  * only once the page has loaded and then the visitor first acts on it (a tap, a key, a scroll), an
  * error happens or the page is hidden, in an idle moment: a page nobody touches loads none of it.
- * A page hidden before the reporter is there sends its page views itself.
+ * A page hidden before the reporter is there sends its page views itself, with the vitals it knows
+ * by then (early-vitals.ts): the page may never come back.
  */
 
 /** An error as caught: the reporter tells which app release it belongs to. */
@@ -45,6 +47,8 @@ let pageLoaded = false;
 let wanted = false;
 let loading = false;
 const held: ({ view: CapturedPageView } | { error: CapturedError })[] = [];
+/** Vitals the page sent itself: the reporter, if it loads later, does not send them again. */
+let vitalsSent: VitalName[] = [];
 
 function hold(item: (typeof held)[number]): void {
   if (held.length < MAX_HELD) held.push(item);
@@ -77,13 +81,22 @@ export function reportPageView(): void {
   else hold({ view });
 }
 
-/** The page is hidden or left before the reporter is there: its page views go out now, vitals and errors wait for it. */
+/**
+ * The page is hidden or left before the reporter is there: its page views go out now, with the
+ * vitals of the page it landed on known so far; errors wait for the reporter.
+ */
 function sendHeldPageViews(): void {
   if (sink) return;
   const views = held.flatMap((item) => ('view' in item && !item.view.sent ? [item.view] : []));
   if (views.length === 0) return;
+  const landing = held.find((item): item is { view: CapturedPageView } => 'view' in item)?.view;
+  const vitals =
+    landing && vitalsSent.length === 0
+      ? earlyVitals().map(({ name, value }) => ({ name, value: Math.min(value, TELEMETRY_LIMITS.vitalValue), page: landing.page, releases: pageReleases(landing.remotes) }))
+      : [];
+  vitalsSent = vitals.map((vital) => vital.name);
   for (const view of views) view.sent = true;
-  sendBeacon({ page_views: views.map(({ page, remotes }) => ({ page, releases: pageReleases(remotes) })) });
+  sendBeacon({ page_views: views.map(({ page, remotes }) => ({ page, releases: pageReleases(remotes) })), ...(vitals.length > 0 ? { vitals } : {}) });
 }
 
 function wantReporter(): void {
@@ -96,7 +109,7 @@ function wantReporter(): void {
   })
     .then(() => import(/* webpackChunkName: "telemetry" */ './telemetry-reporter'))
     .then(({ createReporter }) => {
-      sink = createReporter();
+      sink = createReporter(vitalsSent);
       for (const item of held.splice(0)) {
         if ('view' in item) sink.pageView(item.view);
         else sink.error(item.error);
@@ -130,12 +143,16 @@ export function startTelemetry(): void {
     return;
   }
   enabled = true;
+  startEarlyVitals();
   window.addEventListener('error', (event) => {
     // Without an error object (a cross-origin script's "Script error.") there is nothing to report.
     if (event.error !== undefined && event.error !== null) reportError('uncaught', event.error);
   });
   window.addEventListener('unhandledrejection', (event) => reportError('rejection', event.reason));
 
+  // This script runs once the first paint is on screen: a visitor may have scrolled before it
+  // listens, and may not scroll again (the page's sections no longer move under them).
+  if (window.scrollX !== 0 || window.scrollY !== 0) wantReporter();
   const firstInput = new AbortController();
   for (const type of FIRST_INPUT_EVENTS) {
     window.addEventListener(

@@ -53,15 +53,17 @@ function describe(error: unknown): { message: string; stack: string } {
 
 /**
  * Batches page views, Web Vitals and errors into beacons to `POST /api/telemetry`: errors at most
- * every few seconds, and everything when the page is hidden or left. Each distinct error is sent
+ * every few seconds, and everything when the page is hidden or left (vitals the page already sent,
+ * `sentByPage`, excepted). Each distinct error is sent
  * with how often it happened, at most TELEMETRY_LIMITS.errorsPerPageView of them per page view.
  */
-export function createReporter(): TelemetrySink {
+export function createReporter(sentByPage: readonly VitalName[] = []): TelemetrySink {
   const pageViews: TelemetryPageView[] = [];
   const errors = new Map<string, TelemetryError>();
   const seenThisView = new Set<string>();
   const vitals = new Map<VitalName, number>();
-  const sentVitals = new Set<VitalName>();
+  // Those the page sent itself, hidden before this reporter loaded, are not sent twice.
+  const sentVitals = new Set<VitalName>(sentByPage);
   let landing: TelemetryPageView | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
