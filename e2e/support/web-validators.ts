@@ -100,11 +100,13 @@ export async function structuredDataFailures(html: string, tests: StructuredData
  */
 function unfinished(report: boolean): string[] | boolean {
   const pending = Array.from(document.querySelectorAll('[data-remote-pending]'));
-  pending[0]?.scrollIntoView({ block: 'center' });
   const placeholders = document.querySelectorAll('[data-testid$="placeholder"], [data-testid$="placeholders"]');
+  // A lower section the server sent stays as sent until the visitor nears it.
   const unhydrated = Array.from(document.querySelectorAll('[data-remote-module]')).filter(
     (slot) => !Object.keys(slot).some((key) => key.startsWith('__reactFiber')),
   );
+  // The slot's wrapper has no box of its own (display: contents): its parent is scrolled to.
+  (pending[0] ?? unhydrated[0]?.parentElement)?.scrollIntoView({ block: 'center' });
   const parts = [
     ...pending.map((slot) => `pending ${slot.getAttribute('data-remote-pending')}`),
     ...Array.from(placeholders, (element) => `placeholder ${element.getAttribute('data-testid')}`),
