@@ -13,7 +13,7 @@ import {
   VACANCY_TITLES,
   applyForVacancyPath,
 } from '@agency/shared';
-import { describeInBrowser, expectNoSeriousA11yViolations, openPage } from './support/browser';
+import { describeInBrowser, expectNoSeriousA11yViolations, openPage, waitForHydration } from './support/browser';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
 import { fillApplication, fillContact, storedSubmissions, submit } from './support/forms';
@@ -32,8 +32,9 @@ function toast(page: Page, text: string): Locator {
 
 async function openHome(browser: Browser, site: RunningSite): ReturnType<typeof openPage> {
   const page = await openPage(browser, site.baseUrl);
-  await page.locator(`#${SECTION_IDS.vacancies} form`).waitFor();
-  await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+  // The server sends both forms; what these tests check is theirs once their script has run.
+  await waitForHydration(page.locator(`#${SECTION_IDS.vacancies} form`));
+  await waitForHydration(page.locator(`#${SECTION_IDS.contact} form`));
   return page;
 }
 

@@ -117,8 +117,23 @@ describeInBrowser('home page', () => {
     await page.context().close();
   });
 
-  it('requests the services and the blog list together, not one after the other', async () => {
+  it('asks the API for no services or posts on a page the server sent them in, even once every section is hydrated', async () => {
     const page = await openPage(suite.browser);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === '/api/services' || pathname === '/api/blog') asked.push(pathname);
+    });
+    await page.goto(suite.site.baseUrl);
+    await waitForFullPage(page);
+    await waitForHydration(page.locator(`#${SECTION_IDS.services} article`).first());
+    await waitForHydration(page.locator(`#${SECTION_IDS.blog} a[href^="/blog/"]`).first());
+    expect(asked).toEqual([]);
+    await page.context().close();
+  });
+
+  it('requests the services and the blog list together on the way home from another page, not one after the other', async () => {
+    const page = await openPage(suite.browser, `${suite.site.baseUrl}/privacy`);
     // Each response is held until the other request has been sent: if either waited for the other
     // to finish, neither would ever complete and the page would never show services or posts.
     let servicesSent!: () => void;
@@ -141,7 +156,9 @@ describeInBrowser('home page', () => {
         await route.continue();
       },
     );
-    await page.goto(suite.site.baseUrl);
+    const homeLink = page.locator('header a[href="/"]').first();
+    await waitForHydration(homeLink);
+    await homeLink.click();
     await page.locator(`#${SECTION_IDS.services} article h3`).first().waitFor({ timeout: 20_000 });
     await page.locator(`#${SECTION_IDS.blog} a[href^="/blog/"]`).first().waitFor({ timeout: 20_000 });
     await page.context().close();

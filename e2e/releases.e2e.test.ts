@@ -6,7 +6,7 @@ import { createDatabase, type Database } from '../api/src/db/connection';
 import { compactHistory } from '../api/src/delivery/releases/prune';
 import { commitReleaseChange } from '../api/src/delivery/releases/release-change';
 import { loadAppReleases } from '../api/src/delivery/releases/release-repository';
-import { describeInBrowser, openPage } from './support/browser';
+import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { runRelease } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -94,8 +94,10 @@ describeInBrowser('independent releases of a remote', () => {
   }
 
   async function openFirstPost(page: Page): Promise<void> {
-    const card = page.locator(`#${SECTION_IDS.blog} article`).first();
-    await card.getByRole('link', { name: /Читати далі/ }).click();
+    const link = page.locator(`#${SECTION_IDS.blog} article`).first().getByRole('link', { name: /Читати далі/ });
+    // Followed in the page (the router), once the teaser's script has taken the server's markup over.
+    await waitForHydration(link);
+    await link.click();
     await page.getByRole('heading', { level: 1 }).and(page.locator('#blog-post-title')).waitFor();
   }
 

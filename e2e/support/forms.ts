@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
+import { waitForHydration } from './browser';
 import { ROOT } from './site';
 
 const run = promisify(execFile);
@@ -21,7 +22,12 @@ export async function submit(form: Locator, name: string): Promise<void> {
   await form.page().mouse.move(1, 1);
 }
 
+/**
+ * Fills the contact form as a visitor does once its script runs (the service from the searchable
+ * dropdown): the server's form is on the page before that, a plain HTML form until then.
+ */
 export async function fillContact(form: Locator, email: string): Promise<void> {
+  await waitForHydration(form);
   await form.getByLabel(/^Імʼя/).fill('Андрій Шевчук');
   await form.getByLabel(/^Електронна пошта/).fill(email);
   await form.getByLabel(/^Телефон/).fill('+380 50 765 43 21');
@@ -33,6 +39,7 @@ export async function fillContact(form: Locator, email: string): Promise<void> {
 
 /** Fills a job application's fields (the position chosen already) as Марта Гнатюк from Lviv. */
 export async function fillApplication(form: Locator, email: string): Promise<void> {
+  await waitForHydration(form);
   await form.getByLabel(/^Імʼя та прізвище/).fill('Марта Гнатюк');
   await form.getByLabel(/^Електронна пошта/).fill(email);
   await form.getByLabel(/^Телефон/).fill('+380 67 765 43 21');
