@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
 import { runRelease } from './support/site';
+import { startVisitorNetwork, type VisitorNetwork } from './support/visitor-network';
 import { setUpSiteAndBrowser } from './support/suite';
 
 const METRICS_TOKEN = 'release-health-e2e-token';
@@ -19,6 +20,7 @@ interface StatusReport {
     page_views: number;
     errors: number;
     load_failures: number;
+    vitals_samples: { lcp: number; inp: number };
     vitals: { lcp_p75_ms: number | null; inp_p75_ms: number | null; cls_p75: number | null; fcp_p75_ms: number | null; ttfb_p75_ms: number | null };
     top_errors: { message: string; count: number; source: string | null }[];
   }[];
@@ -33,9 +35,16 @@ describeInBrowser('release health from visitors’ browsers', () => {
   const release = (...args: string[]) => runRelease(suite.site, ...args);
 
   // The release script may first say that it builds something stale: the report is what follows.
-  const status = () => {
-    const output = release('blog', '--status', '--format', 'json');
+  const status = (app = 'blog') => {
+    const output = release(app, '--status', '--format', 'json');
     return JSON.parse(output.slice(output.indexOf('{'))) as StatusReport;
+  };
+
+  /** The current release's entry in an app's --status report. */
+  const currentHealth = (app: string) => {
+    const current = status(app).releases.find((entry) => entry.current);
+    if (!current) throw new Error(`no ${app} release is current`);
+    return current;
   };
 
   /** The blog release the release command made current, as --status reports it. */
@@ -54,6 +63,17 @@ describeInBrowser('release health from visitors’ browsers', () => {
       report = status();
     }
     return report;
+  }
+
+  /** Polls the current release of `app` until `check` passes or 15 s have gone by; returns the last. */
+  async function currentHealthUntil(app: string, check: (health: StatusReport['releases'][number]) => boolean) {
+    const deadline = Date.now() + 15_000;
+    let health = currentHealth(app);
+    while (!check(health) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      health = currentHealth(app);
+    }
+    return health;
   }
 
   async function blogReleaseServed(id: string): Promise<void> {
@@ -79,6 +99,31 @@ describeInBrowser('release health from visitors’ browsers', () => {
     // An interaction, so that the page has an INP to report.
     await page.locator('footer').last().click();
     return page;
+  }
+
+  let visitors = 0;
+  const networks: VisitorNetwork[] = [];
+  afterAll(() => Promise.all(networks.map((network) => network.close())));
+
+  /**
+   * A visitor who flings down the home page to its end (700 px every 150 ms) and, if `tap`, clicks
+   * the footer at the end; the page is then left, often before the telemetry reporter has loaded.
+   */
+  async function flingThroughHome(tap: boolean): Promise<void> {
+    // Each visitor from an address of its own: the site counts a few values of each vital per client.
+    visitors += 1;
+    const network = await startVisitorNetwork(`127.3.0.${visitors}`);
+    networks.push(network);
+    const page = await openPage(suite.browser, undefined, { lazySections: true, viewport: { width: 1280, height: 740 }, ...network.contextOptions });
+    await page.goto(suite.site.baseUrl);
+    await page.locator('#hero h1').waitFor();
+    for (let flings = 0; flings < 40; flings += 1) {
+      await page.mouse.wheel(0, 700);
+      await page.waitForTimeout(150);
+      if (await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1)) break;
+    }
+    if (tap) await page.locator('footer').last().click();
+    await leave(page);
   }
 
   /**
@@ -152,6 +197,39 @@ describeInBrowser('release health from visitors’ browsers', () => {
     expect(text).toContain(`${bad}  (current)`);
     expect(text).toContain(TEASER_SOURCE);
   });
+
+  it('reports LCP, CLS, FCP and TTFB of every visit that scrolls through and leaves, with a healthy blog and with one that throws; INP once visitors tap', async () => {
+    const VISITS = 5;
+    const broken = throwingBlogBuild();
+    cleanUp.push(broken.dir);
+    for (const blogBuild of ['healthy', 'throwing'] as const) {
+      if (blogBuild === 'healthy') release('blog');
+      else release('blog', '--dist', broken.dist);
+      const blogRelease = currentBlogRelease();
+      await blogReleaseServed(blogRelease);
+      const before = { shell: currentHealth('shell'), blog: currentHealth('blog') };
+
+      for (let visit = 0; visit < VISITS; visit += 1) await flingThroughHome(false);
+      for (const app of ['shell', 'blog'] as const) {
+        const after = await currentHealthUntil(app, (health) => health.page_views >= before[app].page_views + VISITS && health.vitals_samples.lcp >= before[app].vitals_samples.lcp + VISITS);
+        expect({ app, blogBuild, pageViews: after.page_views - before[app].page_views }).toEqual({ app, blogBuild, pageViews: VISITS });
+        // Every page view had a largest paint, so each one reports it.
+        expect({ app, blogBuild, lcp: after.vitals_samples.lcp - before[app].vitals_samples.lcp }).toEqual({ app, blogBuild, lcp: VISITS });
+        for (const vital of ['lcp_p75_ms', 'cls_p75', 'fcp_p75_ms', 'ttfb_p75_ms'] as const) {
+          expect({ app, blogBuild, vital, value: after.vitals[vital] }).toEqual({ app, blogBuild, vital, value: expect.any(Number) });
+        }
+        // Nobody tapped or typed: no interaction, so no INP.
+        expect(after.vitals_samples.inp - before[app].vitals_samples.inp).toBe(0);
+      }
+      if (blogBuild === 'throwing') expect(currentHealth('blog').errors).toBeGreaterThanOrEqual(VISITS);
+    }
+
+    const beforeTaps = currentHealth('shell');
+    for (let visit = 0; visit < 2; visit += 1) await flingThroughHome(true);
+    const afterTaps = await currentHealthUntil('shell', (health) => health.vitals_samples.inp >= beforeTaps.vitals_samples.inp + 2);
+    expect(afterTaps.vitals_samples.inp - beforeTaps.vitals_samples.inp).toBe(2);
+    expect(afterTaps.vitals.inp_p75_ms).toEqual(expect.any(Number));
+  }, 300_000);
 
   it('loads no telemetry code on a page nobody acts on, and counts its page view when it is left', async () => {
     const shellPageViews = async () => {
