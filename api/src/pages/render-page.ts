@@ -114,6 +114,10 @@ interface SlotResult {
  * screen needs, the remotes map and the data, so the page shows with no script and the remotes
  * take over where it stands.
  */
+function styleLink(baseUrl: string, file: string): string {
+  return `<link rel="stylesheet" href="${escapeHtml(joinUrl(baseUrl, file))}" data-href="${escapeHtml(file)}">`;
+}
+
 export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {} }: PageRendererOptions) {
   /**
    * An API answer as the browser would get it, through the real routes, schemas and serializers,
@@ -148,10 +152,20 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
   }
 
   /**
+   * A stylesheet of a build as a <style> element, or undefined where it must stay a file: one that
+   * refers to other files by relative URL, or that holds text closing the element.
+   */
+  async function inlineStylesheet(dir: string, file: string): Promise<string | undefined> {
+    const css = await readBuildText(dir, file).catch(() => undefined);
+    if (css === undefined || css.includes('url(') || css.includes('</')) return undefined;
+    return `<style data-href="${escapeHtml(file)}">${css}</style>`;
+  }
+
+  /**
    * A slot's markup from its remote's current release. A lower section (`whenVisible`) is sent
-   * whole too, with its styles, but its code is left for the browser to fetch as the visitor nears
-   * it: no script preloads, nor the render's own hints (a priority image), which would compete with
-   * the first screen.
+   * whole too, its styles inlined, but its code is left for the browser to fetch as the visitor
+   * nears it: no script preloads, nor the render's own hints (a priority image), which would
+   * compete with the first screen.
    */
   async function renderSlot(log: FastifyBaseLogger, { id, props, whenVisible = false }: SlotRequest, remotes: RemotesDocument, deadline: Promise<void>): Promise<SlotResult> {
     const remote = remoteOfModule(id);
@@ -183,8 +197,10 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
       // `data-href` is the file's name as the remote's CSS loader knows it: when the module's
       // code arrives, the loader adopts this stylesheet instead of adding the same one again
       // (which would restyle and lay out the whole page once more).
-      const styleLinks = (expose?.assets.css.sync ?? []).map(
-        (file) => `<link rel="stylesheet" href="${escapeHtml(joinUrl(served.baseUrl, file))}" data-href="${escapeHtml(file)}">`,
+      // A lower section's styles come in the page itself: their own requests would hold back the
+      // first screen's paint (the CSS loader adopts a <style> with its `data-href` as well).
+      const styleLinks = await Promise.all(
+        (expose?.assets.css.sync ?? []).map(async (file) => (whenVisible && (await inlineStylesheet(served.dir, file))) || styleLink(served.baseUrl, file)),
       );
       const scriptLinks = [
         `<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="${escapeHtml(location.entry)}">`,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { startTestApp, type TestContext } from '../helpers/app';
 import { eventually } from '../helpers/eventually';
-import { HOME_BUNDLE, writeBuilds } from '../helpers/page-builds';
+import { HOME_BUNDLE, REASONS_CSS, writeBuilds } from '../helpers/page-builds';
 
 describe('pages rendered on the server from the apps’ server bundles', () => {
   let ctx: TestContext;
@@ -41,6 +41,18 @@ describe('pages rendered on the server from the apps’ server bundles', () => {
     const pageData = (id: string) => JSON.parse(new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(html)![1]!);
     expect(pageData('agency-remotes').remotes.home.entry).toBe('/remotes/home/mf-manifest.json');
     expect(pageData('agency-server-data')['/services']).toEqual({ status: 200, body: services });
+  });
+
+  it('sends a lower section whole with its styles in the page, but leaves its code to the browser', async () => {
+    const html = (await ctx.request('GET', '/hero/with-lower')).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(html).toContain('<div data-remote-module="home/Reasons"><h2>Чому ми</h2></div>');
+    expect(head).toContain(`<style data-href="reasons.0a1b2c3d4e.css">${REASONS_CSS}</style>`);
+    expect(head).not.toContain('reasons.0a1b2c3d4e.js');
+    expect(head).not.toContain('href="/remotes/home/reasons.0a1b2c3d4e.css"');
+    // The first screen's slot keeps its link and its script preloads.
+    expect(head).toContain('<link rel="stylesheet" href="/remotes/home/hero.0a1b2c3d4e.css" data-href="hero.0a1b2c3d4e.css">');
+    expect(head).toContain('href="/remotes/home/hero.0a1b2c3d4e.js"');
   });
 
   it('answers 404 with the shell’s page for a path no route knows', async () => {
