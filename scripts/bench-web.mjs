@@ -1,10 +1,13 @@
 // npm run bench:web — builds what is stale, serves the production site on a free port with a fresh
 // SQLite database, and runs Lighthouse (mobile and desktop, default simulated throttling) on the
-// local Chromium several times on `/` and on a blog post. Prints the median of each figure and
-// the bytes each app contributes; then, on Chromium's slow-4G emulation (150 ms RTT, 1.6 Mbit/s),
-// when the hero headline is first visible. Each row also gives Lighthouse's benchmark index of the
-// host CPU during its runs, which scales the simulated CPU figures (TBT above all).
-// Options: --runs <n> (default 3), --json <file> (medians).
+// local Chromium several times on `/`, a blog post, `/blog` and `/privacy`. Prints the median of
+// each figure (the page's HTML among them) and the bytes each app contributes; then, on Chromium's
+// slow-4G emulation (150 ms RTT, 1.6 Mbit/s), when the hero headline is first visible. Each row
+// also gives Lighthouse's benchmark index of the host CPU during its runs, which scales the
+// simulated CPU figures (TBT above all).
+// Options: --runs <n> (default 3), --json <file> (medians), --baseline <checkout>: the same site
+// of another checkout (an earlier commit, every app built there) measured in the same run, its
+// runs taking turns with this checkout's, so both see the same host: before and after in one run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +30,7 @@ const option = (name) => {
 };
 const RUNS = Number(option('runs') ?? 3);
 const JSON_OUT = option('json');
+const BASELINE = option('baseline') && path.resolve(option('baseline'));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless=new', ...createRequire(import.meta.url)('../e2e/support/chromium-args.json')];
 
@@ -41,11 +45,12 @@ function freePort() {
   });
 }
 
-async function startSite() {
+/** The production site of the checkout at `siteRoot` (its API serving its own builds). */
+async function startSite(siteRoot = root) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-web-'));
-  const child = spawn(process.execPath, [path.join(root, 'api/dist/server.js')], {
-    cwd: root,
+  const child = spawn(process.execPath, [path.join(siteRoot, 'api/dist/server.js')], {
+    cwd: siteRoot,
     env: {
       ...process.env,
       PORT: String(port),
@@ -89,6 +94,7 @@ function figures(lhr, baseUrl) {
   const kib = (bytes) => bytes / 1024;
   const sum = (items) => kib(items.reduce((total, item) => total + (item.transferSize ?? 0), 0));
   const byApp = {};
+  const html = requests.find((item) => item.resourceType === 'Document');
   for (const item of requests) byApp[appOf(item.url, baseUrl)] = (byApp[appOf(item.url, baseUrl)] ?? 0) + kib(item.transferSize ?? 0);
   return {
     performance: lhr.categories.performance.score * 100,
@@ -100,6 +106,9 @@ function figures(lhr, baseUrl) {
     'TBT ms': audit('total-blocking-time'),
     CLS: audit('cumulative-layout-shift'),
     'JS KiB': sum(requests.filter((item) => item.resourceType === 'Script')),
+    // The page's own HTML: as sent (brotli) and as the browser reads it.
+    'HTML KiB': kib(html?.transferSize ?? 0),
+    'HTML raw KiB': kib(html?.resourceSize ?? 0),
     'total KiB': sum(requests),
     requests: requests.length,
     // Lighthouse's measure of this machine's CPU speed at the time of the run: simulated
@@ -135,17 +144,17 @@ const format = (key, value) => {
 
 function printTable(rows) {
   const keys = Object.keys(rows[0].figures).filter((key) => key !== 'byApp');
-  const header = ['page', 'device', ...keys];
-  const lines = rows.map(({ page, device, figures: values }) => [page, device, ...keys.map((key) => format(key, values[key]))]);
+  const header = ['page', 'device', 'build', ...keys];
+  const lines = rows.map(({ page, device, build, figures: values }) => [page, device, build, ...keys.map((key) => format(key, values[key]))]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
   const row = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
   console.log(row(header));
   console.log(row(widths.map((width) => '-'.repeat(width))));
   for (const line of lines) console.log(row(line));
   console.log('\nKiB transferred per app (median):');
-  for (const { page, device, figures: values } of rows) {
+  for (const { page, device, build, figures: values } of rows) {
     const parts = Object.entries(values.byApp).map(([app, bytes]) => `${app} ${bytes.toFixed(0)}`);
-    console.log(`  ${page} ${device}: ${parts.join(', ')}`);
+    console.log(`  ${page} ${device} ${build}: ${parts.join(', ')}`);
   }
 }
 
@@ -185,42 +194,44 @@ async function heroVisibleOnSlow4g(baseUrl) {
   }
 }
 
+/** One Lighthouse run of `url`, repeated when Lighthouse could not finish it (it happens now and then). */
+async function measure(chrome, url, device, baseUrl) {
+  for (let failures = 0; ; failures += 1) {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, device === 'desktop' ? desktopConfig : undefined);
+    if (!result.lhr.runtimeError) return figures(result.lhr, baseUrl);
+    console.error(`${url} ${device}: ${result.lhr.runtimeError.code}, measuring again`);
+    if (failures >= 5) throw new Error(`Lighthouse keeps failing on ${url} (${device})`);
+  }
+}
+
 buildIfStale();
-const site = await startSite();
+const sites = [...(BASELINE ? [{ build: 'before', site: await startSite(BASELINE) }] : []), { build: BASELINE ? 'after' : 'this', site: await startSite() }];
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
 try {
-  const posts = await fetch(`${site.baseUrl}/api/blog?limit=1`).then((response) => response.json());
+  const { baseUrl } = sites.at(-1).site;
+  const posts = await fetch(`${baseUrl}/api/blog?limit=1`).then((response) => response.json());
   const postPath = `/blog/${posts[0].id}`;
   const rows = [];
-  for (const page of ['/', postPath]) {
+  for (const page of ['/', postPath, '/blog', '/privacy']) {
     for (const device of ['mobile', 'desktop']) {
-      const runs = [];
-      let failures = 0;
+      const runs = new Map(sites.map(({ build }) => [build, []]));
+      // The builds take turns, so a slower minute of the host falls on both.
       for (let run = 0; run < RUNS; run += 1) {
-        const result = await lighthouse(
-          `${site.baseUrl}${page}`,
-          { port: chrome.port, output: 'json', logLevel: 'error' },
-          device === 'desktop' ? desktopConfig : undefined,
-        );
-        // A run Lighthouse could not finish (it happens now and then) is repeated, not counted.
-        if (result.lhr.runtimeError) {
-          console.error(`${page} ${device}: ${result.lhr.runtimeError.code}, measuring again`);
-          if ((failures += 1) > 5) throw new Error(`Lighthouse keeps failing on ${page} (${device})`);
-          run -= 1;
-          continue;
-        }
-        runs.push(figures(result.lhr, site.baseUrl));
+        for (const { build, site } of sites) runs.get(build).push(await measure(chrome, `${site.baseUrl}${page}`, device, site.baseUrl));
       }
-      rows.push({ page, device, figures: medianFigures(runs) });
+      for (const { build } of sites) rows.push({ page, device, build, figures: medianFigures(runs.get(build)) });
       console.error(`measured ${page} on ${device}`);
     }
   }
   console.log(`\nLighthouse ${RUNS} runs each, median (simulated throttling):\n`);
   printTable(rows);
-  const hero = await heroVisibleOnSlow4g(site.baseUrl);
-  console.log(`\nHero headline visible on slow 4G (150 ms RTT, 1.6 Mbit/s), median of ${RUNS}: ${hero.toFixed(2)} s`);
+  const hero = {};
+  for (const { build, site } of sites) {
+    hero[build] = await heroVisibleOnSlow4g(site.baseUrl);
+    console.log(`\nHero headline visible on slow 4G (150 ms RTT, 1.6 Mbit/s), ${build}, median of ${RUNS}: ${hero[build].toFixed(2)} s`);
+  }
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ rows, heroVisibleOnSlow4gSeconds: hero }, null, 2));
 } finally {
   await chrome.kill();
-  site.stop();
+  for (const { site } of sites) site.stop();
 }
