@@ -10,8 +10,8 @@ import { slotInPage } from './slot-in-page';
  * path (with its preloads), so the runtime missed them: every server-rendered module's stylesheet
  * was added again, costing the page a full style recalculation and layout, and the manifest walk
  * cost 10–25 ms of main-thread work at start-up (profiles of `/`, two modules). Modules that
- * render only in the browser (the lower sections) keep the runtime's parallel loading of their
- * assets.
+ * render only in the browser (a page reached by navigating in it) keep the runtime's parallel
+ * loading of their assets.
  */
 export default function serverPreloadedAssetsPlugin(): ModuleFederationRuntimePlugin {
   return {
