@@ -166,11 +166,16 @@ describeInBrowser('pages rendered by the server', () => {
     for (const path of ['/', `/blog/${post.id}`]) {
       const page = await openPage(suite.browser, `${suite.site.baseUrl}${path}`);
       await page.waitForLoadState('networkidle');
-      if (path === '/') await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
-      const sheets = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'), (link) => link.href));
-      const remoteSheets = sheets.filter((href) => href.includes('/remotes/'));
-      // The server-rendered module's styles, and on / the lower sections' own, loaded by their remotes.
-      expect(remoteSheets.length).toBeGreaterThanOrEqual(path === '/' ? 3 : 1);
+      if (path === '/') await waitForHydration(page.locator(`#${SECTION_IDS.contact} form`));
+      const { sheets, inline } = await page.evaluate(() => ({
+        sheets: Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]'), (link) => link.href),
+        inline: Array.from(document.querySelectorAll('style[data-href]'), (style) => style.getAttribute('data-href')!),
+      }));
+      // The first screen's modules' styles are linked; on / the lower sections' come inline, and
+      // their remotes, loaded since, adopted those instead of linking their files.
+      expect(sheets.filter((href) => href.includes('/remotes/')).length).toBeGreaterThanOrEqual(1);
+      expect(inline.length).toBeGreaterThanOrEqual(path === '/' ? 6 : 0);
+      expect(sheets.filter((href) => inline.some((file) => href.endsWith(`/${file}`)))).toEqual([]);
       expect(sheets.filter((href, index) => sheets.indexOf(href) !== index)).toEqual([]);
       await page.context().close();
     }
