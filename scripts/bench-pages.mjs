@@ -39,8 +39,12 @@ const MISSES = option('misses', 10);
 const BASELINE = textOption('baseline') && path.resolve(textOption('baseline'));
 const NEW_RELEASES = 5;
 
-/** The apps and their build folders in this checkout, shell first. */
-const APPS = { shell: 'shell', home: 'mfe-home', blog: 'mfe-blog', forms: 'mfe-forms' };
+/** The apps and their build folders in this checkout, shell first (from the registry of apps). */
+const REGISTRY = JSON.parse(fs.readFileSync(path.join(root, 'shared/src/federation/registry.json'), 'utf8'));
+const APPS = {
+  [REGISTRY.host.id]: REGISTRY.host.folder,
+  ...Object.fromEntries(Object.entries(REGISTRY.remotes).map(([name, remote]) => [name, remote.folder])),
+};
 /** A team token the benchmark's API accepts for every app (a production-length secret: the site is not local). */
 const RELEASE_TOKEN = `bench-${'0123456789abcdef'.repeat(3)}`;
 const RELEASE_TOKENS = `bench=${Object.keys(APPS).join(',')}:${RELEASE_TOKEN}`;
