@@ -5,7 +5,8 @@
 // slow-4G emulation (150 ms RTT, 1.6 Mbit/s), when the hero headline is first visible. Each row
 // also gives Lighthouse's benchmark index of the host CPU during its runs, which scales the
 // simulated CPU figures (TBT above all).
-// Options: --runs <n> (default 3), --json <file> (medians), --baseline <checkout>: the same site
+// Options: --runs <n> (default 3), --json <file> (medians), --page <path> (repeatable: only those),
+// --baseline <checkout>: the same site
 // of another checkout (an earlier commit, every app built there) measured in the same run, its
 // runs taking turns with this checkout's, so both see the same host: before and after in one run.
 import { spawn } from 'node:child_process';
@@ -212,7 +213,9 @@ try {
   const posts = await fetch(`${baseUrl}/api/blog?limit=1`).then((response) => response.json());
   const postPath = `/blog/${posts[0].id}`;
   const rows = [];
-  for (const page of ['/', postPath, '/blog', '/privacy']) {
+  // --page <path> (repeatable) measures only those pages.
+  const chosen = args.flatMap((arg, index) => (args[index - 1] === '--page' ? [arg] : []));
+  for (const page of chosen.length > 0 ? chosen : ['/', postPath, '/blog', '/privacy']) {
     for (const device of ['mobile', 'desktop']) {
       const runs = new Map(sites.map(({ build }) => [build, []]));
       // The builds take turns, so a slower minute of the host falls on both.
