@@ -28,6 +28,8 @@ export interface SubmissionIntakeOptions {
   onLeadStored(): void;
 }
 
+const ONE_LINE: ReadonlySet<string> = new Set(ONE_LINE_FIELDS);
+
 /**
  * Normalises every top-level string of the body before validation (see normalizeTextInput): one
  * Unicode form, trimmed, and empty when nothing in it is visible, so a name of zero-width
@@ -35,8 +37,6 @@ export interface SubmissionIntakeOptions {
  * NUL, a lone surrogate is not text, and no form sends either. One-line fields (a name, a city)
  * are kept on one line: a line break in one becomes a space, never a refusal that loses the lead.
  */
-const ONE_LINE: ReadonlySet<string> = new Set(ONE_LINE_FIELDS);
-
 export async function normalizeStrings(request: FastifyRequest): Promise<void> {
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
