@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Response } from 'playwright-core';
-import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, remoteOnPath, SECTION_IDS, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
+import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, remoteOnPath, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
 import { createDatabase } from '../api/src/db/connection';
 import { cacheControlFor, IMMUTABLE } from '../api/src/http/cache-policy';
 import { eventually } from '../api/test/helpers/eventually';
 import { privacySpellings } from '../api/test/helpers/page-spellings';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
 import { describeWithTools } from '../api/test/helpers/system-tools';
-import { describeInBrowser, launchBrowser, openPage } from './support/browser';
+import { describeInBrowser, launchBrowser, loadEverything, openPage } from './support/browser';
 import { OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
 import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
@@ -119,9 +119,8 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     page.on('response', (response) => responses.push(response));
     page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText ?? ''}`));
     const document = await page.goto(`${shell.origin}/`);
-    await page.locator(`#${SECTION_IDS.hero} [class^="agency_home-"]`).first().waitFor();
-    await page.locator(`#${SECTION_IDS.blog} [class^="agency_blog-"]`).first().waitFor();
-    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
+    // Scrolled through, so each lower section loads its remote's code.
+    await loadEverything(page);
 
     // The page (rendered by an API process behind the shell's nginx) loads scripts from its own origin only.
     const csp = (await document!.allHeaders())['content-security-policy'] ?? '';

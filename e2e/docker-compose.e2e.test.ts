@@ -15,7 +15,7 @@ import {
   type Service,
 } from '@agency/shared';
 import { eventually } from '../api/test/helpers/eventually';
-import { launchBrowser, openPage, waitForHydration } from './support/browser';
+import { launchBrowser, loadEverything, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { COMPOSE_FILES, ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
 import { sendContactAndApplication } from './support/forms';
@@ -121,13 +121,10 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     const post = await newestPost();
     const page = await watchedPage();
     await page.goto(`${site()}/`);
-    await page.locator(`#${SECTION_IDS.hero} [class^="agency_home-"]`).first().waitFor();
-    await page.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first().waitFor();
-    await page.locator(`#${SECTION_IDS.contact} form`).waitFor();
-    // Each section loads its own data: the services may arrive after the blog's posts.
-    const serviceCards = page.locator(`#${SECTION_IDS.services} article`);
-    await serviceCards.first().waitFor();
-    await expect(serviceCards.count()).resolves.toBe(services.length);
+    // Scrolled through, so each lower section loads its remote's code.
+    await loadEverything(page);
+    await expect(page.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator(`#${SECTION_IDS.services} article`).count()).resolves.toBe(services.length);
 
     // Each remote from its release's URL on the site, as the API serves it from the release store.
     const manifests = page.responses.filter((response) => response.url().endsWith('/mf-manifest.json'));

@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { BRAND, SITE_ICONS, VACANCIES, WEB_APP_MANIFEST_PATH } from '@agency/shared';
-import { describeInBrowser, openPage } from './support/browser';
+import { describeInBrowser, loadEverything, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
-import { loadEverything, nuHtmlFindings, servedPages, structuredDataFailures, type ServedPage } from './support/web-validators';
+import { nuHtmlFindings, servedPages, structuredDataFailures, type ServedPage } from './support/web-validators';
 
 // Every page the server sends, held to the web's own validators: the W3C Nu HTML checker, the
 // link-preview and rich-result presets, and axe-core's WCAG 2.2 AA rules in a real browser.

@@ -92,3 +92,50 @@ export async function expectNoSeriousA11yViolations(page: Page, include?: string
   const report = serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(report).toEqual([]);
 }
+
+/**
+ * In the page: what has not finished loading (a pending slot, a placeholder, a slot React has not
+ * taken over), as a list when `report`, else whether nothing is left. A pending section passed over
+ * while the page was still growing is brought into view. Self-contained: it runs in the browser.
+ */
+function unfinished(report: boolean): string[] | boolean {
+  const pending = Array.from(document.querySelectorAll('[data-remote-pending]'));
+  const placeholders = document.querySelectorAll('[data-testid$="placeholder"], [data-testid$="placeholders"]');
+  // A lower section the server sent stays as sent until the visitor nears it.
+  const unhydrated = Array.from(document.querySelectorAll('[data-remote-module]')).filter(
+    (slot) => !Object.keys(slot).some((key) => key.startsWith('__reactFiber')),
+  );
+  // The slot's wrapper has no box of its own (display: contents): its parent is scrolled to.
+  (pending[0] ?? unhydrated[0]?.parentElement)?.scrollIntoView({ block: 'center' });
+  const parts = [
+    ...pending.map((slot) => `pending ${slot.getAttribute('data-remote-pending')}`),
+    ...Array.from(placeholders, (element) => `placeholder ${element.getAttribute('data-testid')}`),
+    ...unhydrated.map((slot) => `not hydrated ${slot.getAttribute('data-remote-module')}`),
+  ];
+  return report ? parts : parts.length === 0;
+}
+
+/**
+ * Brings the page to what a visitor ends with: scrolled through from top to bottom, so every
+ * section below the first screen loads its remote, then waits until nothing is unfinished. On
+ * time-out it says what was still missing.
+ */
+export async function loadEverything(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  for (let y = 0; ; y += 600) {
+    const height = await page.evaluate((top) => {
+      window.scrollTo(0, top);
+      return document.documentElement.scrollHeight;
+    }, y);
+    if (y > height) break;
+    await page.waitForTimeout(50);
+  }
+  try {
+    await page.waitForFunction(unfinished, false, { timeout: 30_000, polling: 100 });
+  } catch (error) {
+    const left = await page.evaluate(unfinished, true);
+    throw new Error(`${page.url()} did not finish loading: ${String(left)}`, { cause: error });
+  }
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
