@@ -12,6 +12,8 @@ interface BlogCardProps {
   from: string | null;
   /** The card title's level under the heading of the list it is in. */
   headingLevel?: 2 | 3;
+  /** The cover loads at once, with priority (a card in the first row at the top of the page). */
+  priorityCover?: boolean;
 }
 
 /**
@@ -19,12 +21,12 @@ interface BlogCardProps {
  * card, so a click anywhere on it (title and cover included) opens the post while screen readers
  * meet a single link.
  */
-export function BlogCard({ post, from, headingLevel = 3 }: BlogCardProps) {
+export function BlogCard({ post, from, headingLevel = 3, priorityCover = false }: BlogCardProps) {
   const titleId = `blog-card-title-${post.id}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={styles.card} aria-labelledby={titleId}>
-      <PostCover className={styles.image} post={post} />
+      <PostCover className={styles.image} post={post} priority={priorityCover} />
       <div className={styles.body}>
         {(post.category || post.created_at) && (
           <p className={styles.meta}>

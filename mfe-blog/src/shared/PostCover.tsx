@@ -7,7 +7,7 @@ const COVER_HEIGHT = 630;
 interface PostCoverProps {
   post: Pick<BlogPostSummary, 'image_url' | 'title'>;
   className?: string;
-  /** The post page's cover is its largest paint; teaser covers wait until scrolled near. */
+  /** A cover that may be the page's largest paint (a post's, the listing's first row); others wait until scrolled near. */
   priority?: boolean;
 }
 

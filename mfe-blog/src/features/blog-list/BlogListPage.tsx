@@ -100,6 +100,7 @@ export default function BlogListPage({ category, page }: BlogListPageProps) {
               from={`${pathname}${search}`}
               label={category ? `Статті рубрики «${category}»` : 'Усі статті'}
               headingLevel={2}
+              atTop
             />
           ) : (
             <div className={styles.message}>

@@ -4,6 +4,7 @@ import { notFoundPageMeta, parseBlogListingSearch, type BlogListing, type BlogPo
 import { fetchBlogListing } from '@agency/shared/api-client';
 import BlogListPage from './BlogListPage';
 import { pageWindow } from './Pagination';
+import { FIRST_ROW_CARDS } from '../../shared/PostCardList';
 
 jest.mock('@agency/shared/api-client', () => ({
   ...jest.requireActual('@agency/shared/api-client'),
@@ -86,6 +87,18 @@ describe('BlogListPage', () => {
     expect(links.map((link) => link.getAttribute('href'))).toEqual(['/blog/3', '/blog/2', '/blog/1']);
     // One page: no pagination.
     expect(screen.queryByRole('navigation', { name: 'Сторінки блогу' })).not.toBeInTheDocument();
+  });
+
+  it('loads the first row’s covers at once, with priority (the page’s largest paint is one of them), the others when near', async () => {
+    const posts = [5, 4, 3, 2, 1].map((id) => makePost(id));
+    mockedFetchListing.mockResolvedValue(listing({ posts, total: posts.length }));
+    renderAt('/blog');
+    const list = await screen.findByRole('list', { name: 'Усі статті' });
+    const covers = within(list).getAllByRole('img');
+    expect(covers.map((cover) => [cover.getAttribute('loading'), cover.getAttribute('fetchpriority')])).toEqual([
+      ...Array.from({ length: FIRST_ROW_CARDS }, () => ['eager', 'high']),
+      ...Array.from({ length: posts.length - FIRST_ROW_CARDS }, () => ['lazy', 'auto']),
+    ]);
   });
 
   it('filters by category: "Усі" and each category with its count, the shown one marked current', async () => {
