@@ -34,11 +34,12 @@ export function sendCached(
   body: CachedBody,
   { contentType = 'application/json; charset=utf-8', cacheControl = READ_CACHE_CONTROL }: SendCachedOptions = {},
 ): FastifyReply {
-  reply.header('etag', body.etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
-  if (reply.statusCode === 200 && matchesEtag(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
-  reply.type(contentType);
   const accepted = request.headers['accept-encoding'];
   const encoding = accepted ? negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) : null;
+  const etag = body.etag(encoding);
+  reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+  if (reply.statusCode === 200 && matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  reply.type(contentType);
   if (encoding) return reply.header('content-encoding', encoding).send(body.encoded(encoding));
   return reply.send(body.text);
 }

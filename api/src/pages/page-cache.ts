@@ -39,6 +39,11 @@ export const OTHER_STATUS_SHARE = 1 / 8;
  * that runs seldom runs slower, and nginx's or a CDN's next revalidation then finds them ready.
  */
 export const PAGES_RENDERED_AHEAD = 20;
+/**
+ * Kept pages waiting to be compressed again at a better quality, one at a time (one core's worth
+ * of zlib's thread pool at most); past this many, a newly kept page keeps its first copy.
+ */
+export const PAGES_WAITING_RECOMPRESSION = 100;
 
 /** Pages kept in the order they were last used; past either bound the least recently used go. */
 class LeastRecentlyUsed {
@@ -54,6 +59,11 @@ class LeastRecentlyUsed {
   /** Up to `count` addresses, the most recently used first. */
   recent(count: number): string[] {
     return [...this.entries.keys()].slice(-count).reverse();
+  }
+
+  /** The page kept under `key`, leaving the order of use as it is. */
+  peek(key: string): CachedPage | undefined {
+    return this.entries.get(key);
   }
 
   get(key: string): CachedPage | undefined {
@@ -99,13 +109,15 @@ function costOf(key: string, page: CachedPage): number {
  * Rendered pages in memory, under the generation of everything a page is made from (the releases,
  * builds and content revision it was rendered with: see page-generation.ts) and the address its
  * render reads. A new generation drops every page, so the next request renders afresh. Pages are
- * compressed once, when rendered; concurrent requests for a page that is not kept share one render.
+ * compressed when rendered, and a kept one again, better, in the background; concurrent requests
+ * for a page that is not kept share one render.
  */
 export class PageCache {
   private generation: string | undefined;
   private readonly found: LeastRecentlyUsed;
   private readonly other: LeastRecentlyUsed;
   private rendering = new Map<string, Promise<CachedPage | undefined>>();
+  private readonly recompressing: { url: string; page: CachedPage }[] = [];
 
   constructor(private readonly limits: PageCacheLimits) {
     const share = (value: number) => Math.floor(value * OTHER_STATUS_SHARE);
@@ -145,7 +157,10 @@ export class PageCache {
         if (!rendered) return undefined;
         const { status, html, complete, apps } = rendered;
         const cached = { status, body: precompressedBody(html), cacheable: complete, apps };
-        if (complete && this.generation === generation) (status === 200 ? this.found : this.other).set(url, cached);
+        if (complete && this.generation === generation) {
+          (status === 200 ? this.found : this.other).set(url, cached);
+          this.recompressLater(url, cached);
+        }
         return cached;
       })
       .finally(() => {
@@ -154,6 +169,22 @@ export class PageCache {
     rendering.set(url, page);
     if (ahead.length > 0) void page.catch(() => undefined).then(() => this.renderAhead(generation, ahead, render));
     return page;
+  }
+
+  /** Queues a kept page's better compression; the queue runs while it has pages still kept. */
+  private recompressLater(url: string, page: CachedPage): void {
+    if (this.recompressing.length >= PAGES_WAITING_RECOMPRESSION) return;
+    this.recompressing.push({ url, page });
+    if (this.recompressing.length === 1) void this.recompressQueued();
+  }
+
+  private async recompressQueued(): Promise<void> {
+    while (this.recompressing.length > 0) {
+      const { url, page } = this.recompressing[0]!;
+      // A page dropped meanwhile (a new generation, or pushed out) is sent no more.
+      if (this.found.peek(url) === page || this.other.peek(url) === page) await page.body.recompress().catch(() => undefined);
+      this.recompressing.shift();
+    }
   }
 
   private async renderAhead(generation: string, urls: string[], render: (url: string) => Promise<PageRender | undefined>): Promise<void> {
