@@ -40,6 +40,15 @@ export interface DatabaseOptions {
  */
 export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 5_000;
 
+/**
+ * How long a pooled PostgreSQL connection may sit unused before it is closed: minutes, not the
+ * pool's default 10 s. A new connection costs the server a process and an authentication; on a
+ * busy machine that took longer than a query may wait for one (DATABASE_CONNECT_TIMEOUT_MS), so a
+ * process that had let its connections go between two bursts of requests answered them 503. A
+ * process holds at most its pool's few connections, far below the server's limit.
+ */
+export const PG_POOL_IDLE_TIMEOUT_MS = 5 * 60_000;
+
 /** How long opening waits for another process's write lock before giving up. */
 const SQLITE_LOCK_WAIT_MS = 5000;
 
@@ -94,6 +103,9 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
+      idleTimeoutMillis: PG_POOL_IDLE_TIMEOUT_MS,
+      // Idle connections do not keep a process alive (a CLI command that is done exits).
+      allowExitOnIdle: true,
       idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     pool.on('error', (error) => (options.onPoolError ?? ((e: Error) => console.error('PostgreSQL pool error:', e.message)))(error));

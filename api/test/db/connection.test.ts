@@ -98,3 +98,21 @@ function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<numb
     }
   }, 60_000);
 });
+
+(testDialect() === 'postgres' ? describe : describe.skip)('a PostgreSQL connection left idle', () => {
+  // A new connection costs the server a process and an authentication, which on a busy machine
+  // took longer than a request may wait for one: a quiet spell must not cost the next request that.
+  it('is still the one a query gets after a quiet spell longer than the pool’s default 10 s', async () => {
+    const site = await startTestApp();
+    const db = createDatabase(site.testDb.url, { poolSize: 1 });
+    const backend = async () => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db.kysely)).rows[0]!.pid;
+    try {
+      const before = await backend();
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect(await backend()).toBe(before);
+    } finally {
+      await db.destroy();
+      await site.close();
+    }
+  }, 30_000);
+});
