@@ -4,12 +4,13 @@ import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzipSyn
 
 export type BodyEncoding = 'br' | 'gzip';
 
-/** A response body kept in memory: its text, compressed forms and their strong ETags. */
+/** A response body kept in memory: its text, its strong ETag (one for every encoding) and compressed forms. */
 export interface CachedBody {
   text: string;
-  /** The ETag of the copy sent in `encoding` (null: the text as is). */
-  etag(encoding: BodyEncoding | null): string;
+  etag: string;
   encoded(encoding: BodyEncoding): Buffer;
+  /** Whether a shared cache may keep the copy in `encoding` now: not while a better one is being made. */
+  shareable(encoding: BodyEncoding | null): boolean;
 }
 
 /** A body compressed when it is made, so its size in memory is known from the start. */
@@ -17,12 +18,18 @@ export interface PrecompressedBody extends CachedBody {
   /** Memory the body takes at most: its text as V8 holds it and both compressed forms as first made. */
   byteLength: number;
   /**
+   * Announces a better brotli copy (`recompress`): until it is made or given up (`keepAsIs`), the
+   * first copy is not shareable, so a cache in front keeps only the better one. The ETag stays the
+   * text's: every process of the site gives a page the same one, whichever copy it has.
+   */
+  awaitBetter(): void;
+  /**
    * Compresses the brotli copy again at a better quality, in zlib's thread pool (never on the
    * event loop), and sends the smaller copy from then on: for a body that is kept and sent again.
-   * The new copy has an ETag of its own (the text's, with `.br`), so a cache that kept the first
-   * one (the shell's nginx) takes it at its next revalidation instead of a 304.
    */
   recompress(): Promise<void>;
+  /** Gives up the better copy announced (the body is no longer kept). */
+  keepAsIs(): void;
 }
 
 const BEST_BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } };
@@ -54,7 +61,8 @@ export function cachedBody(text: string): CachedBody {
   const encodings = new Map<BodyEncoding, Buffer>();
   return {
     text,
-    etag: () => etag,
+    etag,
+    shareable: () => true,
     encoded(encoding) {
       let buffer = encodings.get(encoding);
       if (!buffer) {
@@ -73,22 +81,30 @@ export function precompressedBody(text: string): PrecompressedBody {
     ['br', brotliCompressSync(text, pageBrotli(bytes, QUICK_BROTLI_QUALITY))],
     ['gzip', gzipSync(text, { level: 9 })],
   ]);
-  const etag = etagOf(text);
   let recompressed: Promise<void> | undefined;
-  let betterEtag: string | undefined;
+  let awaitingBetter = false;
   return {
     text,
-    etag: (encoding) => (encoding === 'br' && betterEtag) || etag,
+    etag: etagOf(text),
     encoded: (encoding) => encodings.get(encoding)!,
+    shareable: (encoding) => encoding !== 'br' || !awaitingBetter,
     // Two bytes a character: V8 stores a string so once any character is outside Latin-1 (Ukrainian is).
     byteLength: text.length * 2 + encodings.get('br')!.length + encodings.get('gzip')!.length,
+    awaitBetter() {
+      if (!recompressed) awaitingBetter = true;
+    },
     recompress() {
-      recompressed ??= brotliCompressAsync(text, pageBrotli(bytes, KEPT_BROTLI_QUALITY)).then((better) => {
-        if (better.length >= encodings.get('br')!.length) return;
-        encodings.set('br', better);
-        betterEtag = `${etag.slice(0, -1)}.br"`;
-      });
+      recompressed ??= brotliCompressAsync(text, pageBrotli(bytes, KEPT_BROTLI_QUALITY))
+        .then((better) => {
+          if (better.length < encodings.get('br')!.length) encodings.set('br', better);
+        })
+        .finally(() => {
+          awaitingBetter = false;
+        });
       return recompressed;
+    },
+    keepAsIs() {
+      awaitingBetter = false;
     },
   };
 }

@@ -36,10 +36,12 @@ export function sendCached(
 ): FastifyReply {
   const accepted = request.headers['accept-encoding'];
   const encoding = accepted ? negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) : null;
-  const etag = body.etag(encoding);
+  const etag = body.etag;
   reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
   if (reply.statusCode === 200 && matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.type(contentType);
+  // nginx's own header (it never passes it on): a browser may keep this copy, the shell's cache not.
+  if (!body.shareable(encoding)) reply.header('x-accel-expires', '0');
   if (encoding) return reply.header('content-encoding', encoding).send(body.encoded(encoding));
   return reply.send(body.text);
 }

@@ -174,6 +174,7 @@ export class PageCache {
   /** Queues a kept page's better compression; the queue runs while it has pages still kept. */
   private recompressLater(url: string, page: CachedPage): void {
     if (this.recompressing.length >= PAGES_WAITING_RECOMPRESSION) return;
+    page.body.awaitBetter();
     this.recompressing.push({ url, page });
     if (this.recompressing.length === 1) void this.recompressQueued();
   }
@@ -183,6 +184,7 @@ export class PageCache {
       const { url, page } = this.recompressing[0]!;
       // A page dropped meanwhile (a new generation, or pushed out) is sent no more.
       if (this.found.peek(url) === page || this.other.peek(url) === page) await page.body.recompress().catch(() => undefined);
+      else page.body.keepAsIs();
       this.recompressing.shift();
     }
   }
