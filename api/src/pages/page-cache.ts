@@ -1,4 +1,5 @@
 import { precompressedBody, type PrecompressedBody } from '../http/cached-body';
+import { LeastRecentlyUsed, type UsageLimits } from './least-recently-used';
 
 /** A rendered page as the server keeps and sends it. */
 export interface CachedPage {
@@ -20,11 +21,8 @@ export interface PageRender {
   complete: boolean;
 }
 
-export interface PageCacheLimits {
-  /** Bytes of every page kept: its text, its brotli and gzip copies and its address. 0 keeps none. */
-  maxBytes: number;
-  maxEntries: number;
-}
+/** Bytes of every page kept (its text, its brotli and gzip copies and its address; 0 keeps none) and pages. */
+export type PageCacheLimits = UsageLimits;
 
 export const PAGE_CACHE_MAX_ENTRIES = 2000;
 /**
@@ -45,62 +43,6 @@ export const PAGES_RENDERED_AHEAD = 20;
  */
 export const PAGES_WAITING_RECOMPRESSION = 100;
 
-/** Pages kept in the order they were last used; past either bound the least recently used go. */
-class LeastRecentlyUsed {
-  private readonly entries = new Map<string, CachedPage>();
-  private bytes = 0;
-
-  constructor(private readonly limits: PageCacheLimits) {}
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
-  }
-
-  /** Up to `count` addresses, the most recently used first. */
-  recent(count: number): string[] {
-    return [...this.entries.keys()].slice(-count).reverse();
-  }
-
-  /** The page kept under `key`, leaving the order of use as it is. */
-  peek(key: string): CachedPage | undefined {
-    return this.entries.get(key);
-  }
-
-  get(key: string): CachedPage | undefined {
-    const page = this.entries.get(key);
-    if (page) {
-      this.entries.delete(key);
-      this.entries.set(key, page);
-    }
-    return page;
-  }
-
-  set(key: string, page: CachedPage): void {
-    const cost = costOf(key, page);
-    if (cost > this.limits.maxBytes || this.limits.maxEntries < 1) return;
-    this.delete(key);
-    this.entries.set(key, page);
-    this.bytes += cost;
-    for (const [oldest, evicted] of this.entries) {
-      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= costOf(oldest, evicted);
-    }
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
-
-  private delete(key: string): void {
-    const page = this.entries.get(key);
-    if (!page) return;
-    this.entries.delete(key);
-    this.bytes -= costOf(key, page);
-  }
-}
-
 function costOf(key: string, page: CachedPage): number {
   return Buffer.byteLength(key) + page.body.byteLength;
 }
@@ -114,15 +56,15 @@ function costOf(key: string, page: CachedPage): number {
  */
 export class PageCache {
   private generation: string | undefined;
-  private readonly found: LeastRecentlyUsed;
-  private readonly other: LeastRecentlyUsed;
+  private readonly found: LeastRecentlyUsed<CachedPage>;
+  private readonly other: LeastRecentlyUsed<CachedPage>;
   private rendering = new Map<string, Promise<CachedPage | undefined>>();
   private readonly recompressing: { url: string; page: CachedPage }[] = [];
 
   constructor(private readonly limits: PageCacheLimits) {
     const share = (value: number) => Math.floor(value * OTHER_STATUS_SHARE);
-    this.found = new LeastRecentlyUsed({ maxBytes: limits.maxBytes - share(limits.maxBytes), maxEntries: limits.maxEntries - share(limits.maxEntries) });
-    this.other = new LeastRecentlyUsed({ maxBytes: share(limits.maxBytes), maxEntries: share(limits.maxEntries) });
+    this.found = new LeastRecentlyUsed({ maxBytes: limits.maxBytes - share(limits.maxBytes), maxEntries: limits.maxEntries - share(limits.maxEntries) }, costOf);
+    this.other = new LeastRecentlyUsed({ maxBytes: share(limits.maxBytes), maxEntries: share(limits.maxEntries) }, costOf);
   }
 
   /** What is kept now, for tests and diagnostics. */
