@@ -5,7 +5,7 @@ import { integer, readEnv, type Env } from './env';
 export const DEFAULT_PAGE_CACHE_MB = 64;
 
 export interface PagesConfig {
-  /** Bytes of rendered pages the server keeps in memory (PAGE_CACHE_MAX_MB); 0 renders every request. */
+  /** Bytes of rendered pages and their slots' markup the server keeps in memory (PAGE_CACHE_MAX_MB); 0 renders every request whole. */
   pageCacheMaxBytes: number;
 }
 

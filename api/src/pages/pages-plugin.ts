@@ -7,6 +7,7 @@ import { PageCache, PAGE_CACHE_MAX_ENTRIES } from './page-cache';
 import { createPageGeneration } from './page-generation';
 import { createPageRenderer } from './render-page';
 import { createPageServer } from './serve-page';
+import { SlotMarkupMemo, SLOT_MARKUP_MAX_ENTRIES, SLOT_MARKUP_SHARE } from './slot-markup-memo';
 
 export interface PagesPluginOptions {
   config: Pick<AppConfig, 'staticRoot' | 'remoteBuildsDir' | 'siteUrl' | 'pageCacheMaxBytes' | 'telemetry'>;
@@ -26,6 +27,7 @@ function isPagePath(pathname: string): boolean {
  */
 async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions): Promise<void> {
   const { delivery, metrics, contentCache } = app;
+  const slotMarkupBytes = Math.floor(config.pageCacheMaxBytes * SLOT_MARKUP_SHARE);
   const servePage = createPageServer({
     renderer: createPageRenderer({
       app,
@@ -34,8 +36,9 @@ async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions)
       remoteBuildsDir: config.remoteBuildsDir,
       telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
       onRenderError: delivery.renderFailed,
+      slotMarkup: new SlotMarkupMemo({ maxBytes: slotMarkupBytes, maxEntries: SLOT_MARKUP_MAX_ENTRIES }),
     }),
-    cache: new PageCache({ maxBytes: config.pageCacheMaxBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
+    cache: new PageCache({ maxBytes: config.pageCacheMaxBytes - slotMarkupBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
     generation: createPageGeneration({
       remotesDocument: delivery.currentRemotes,
       contentRevision: () => contentCache.revision(),

@@ -25,6 +25,7 @@ import { BUILD_FILES, loadServerBundle, readBuildJson, readBuildText } from './b
 import { escapeHtml } from '../lib/escape-html';
 import { headTags, scriptJson } from './head-tags';
 import type { PageRender } from './page-cache';
+import type { SlotMarkupMemo } from './slot-markup-memo';
 import { selfRequestHeaders } from '../plugins/server-lifecycle';
 
 export interface PageRendererOptions {
@@ -38,6 +39,8 @@ export interface PageRendererOptions {
   telemetrySample: number;
   /** A release's server bundle failed to load or render (the browser renders that part then). */
   onRenderError?(app: string, release: string): void;
+  /** Slots' markup kept by what it was rendered from; without it every slot renders each time. */
+  slotMarkup?: SlotMarkupMemo;
 }
 
 /** The first-render files the shell's build lists (shared/webpack/page-assets-plugin.js). */
@@ -118,7 +121,7 @@ function styleLink(baseUrl: string, file: string): string {
   return `<link rel="stylesheet" href="${escapeHtml(joinUrl(baseUrl, file))}" data-href="${escapeHtml(file)}">`;
 }
 
-export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {} }: PageRendererOptions) {
+export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDir, telemetrySample, onRenderError = () => {}, slotMarkup }: PageRendererOptions) {
   /**
    * An API answer as the browser would get it, through the real routes, schemas and serializers,
    * in-process (Fastify's inject): no socket, connection or HTTP parsing, which a request to this
@@ -189,7 +192,8 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
         log.warn({ slot: id, failed: failed.map(([apiPath, answer]) => `${apiPath}: ${answer.status}`) }, 'slot left to the browser: the API failed to answer');
         return FAILED;
       }
-      const rendered = bundle.renderSlot(module, props, data);
+      const renderNow = () => bundle.renderSlot(module, props, data);
+      const rendered = slotMarkup ? slotMarkup.render(bundle, served.dir, module, props, data, renderNow) : renderNow();
       const manifest = await readBuildJson<RemoteManifest>(served.dir, BUILD_FILES.MANIFEST_FILE);
       const expose = manifest?.exposes.find((candidate) => candidate.name === module);
       // The server markup needs its styles before the first paint; the scripts only make it

@@ -31,22 +31,26 @@ exports.renderPage = (url, slots) => {
     html: '<header>Хвиля</header><main>' + (known ? slot + lowerSlot : '<h1>Сторінку не знайдено</h1>') + '</main>' + stamp(),
     meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },
     status: known ? 200 : 404,
-    slots: known ? [{ id: 'home/Hero', props: {} }, ...(lower ? [{ id: 'home/Reasons', props: {}, whenVisible: true }] : [])] : [],
+    // The hero is told its address: each page's hero is rendered (and kept) apart.
+    slots: known ? [{ id: 'home/Hero', props: { path: url } }, ...(lower ? [{ id: 'home/Reasons', props: {}, whenVisible: true }] : [])] : [],
   };
 };`;
 
 export const HOME_BUNDLE = `
 const heroData = () => process.env.AGENCY_TEST_HERO_DATA || '/services';
+// With AGENCY_TEST_COUNT_RENDERS set, each slot's markup is stamped with its render's number too.
+let calls = 0;
+const stamp = () => (process.env.AGENCY_TEST_COUNT_RENDERS ? '<!-- slot render ' + (calls += 1) + ' -->' : '');
 exports.dataFor = (module) => (module === 'Hero' ? [heroData()] : module === 'Reasons' ? [] : undefined);
 exports.renderSlot = (module, props, data) => {
-  if (module === 'Reasons') return { html: '<h2>Чому ми</h2>' };
+  if (module === 'Reasons') return { html: '<h2>Чому ми</h2>' + stamp() };
   if (process.env.AGENCY_TEST_BREAK_HERO) throw new Error('broken slot');
   const answer = data[heroData()];
   // As the blog's post page does: an answer other than 200 is a page that does not exist.
   if (answer.status !== 200) return { html: '<h1>Не знайдено</h1>', status: 404 };
   // A list (services) is counted; one post (AGENCY_TEST_HERO_DATA=/blog/<id>) shows its title.
   const heading = Array.isArray(answer.body) ? 'Послуг: ' + answer.body.length : answer.body.title;
-  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>' + heading + '</h1>' };
+  return { html: '<link rel="preload" as="image" href="/media/hero.svg"/><h1>' + heading + '</h1>' + stamp() };
 };`;
 
 export const HOME_MANIFEST = {

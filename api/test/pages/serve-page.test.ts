@@ -266,6 +266,32 @@ describe('pages served from the page cache', () => {
   });
 
   describe('a content change', () => {
+    it('renders again only the slots whose data changed: the others’ markup is kept', async () => {
+      const slotRenders = (html: string) => [...html.matchAll(/<!-- slot render (\d+) -->/g)].map((match) => match[1]);
+      const before = await get('/hero/with-lower');
+      const [heroBefore, reasonsBefore] = slotRenders(before.body);
+      expect([heroBefore, reasonsBefore]).toEqual([expect.any(String), expect.any(String)]);
+      const id = await insertService(ctx.db, {
+        slug: 'slot-markup-test',
+        title: 'Послуга для розмітки',
+        description: 'Змінює дані героя, не причин.',
+        icon_url: '/media/services/smm.svg',
+        features: ['Одна'],
+        price_from: null,
+        sort_order: 98,
+      });
+      try {
+        const after = await eventually('a new page', () => get('/hero/with-lower'), (response) => response.headers.etag !== before.headers.etag, 3000);
+        const [heroAfter, reasonsAfter] = slotRenders(after.body);
+        // The hero reads the services: rendered anew; the reasons read nothing: the same markup.
+        expect([heroAfter === heroBefore, reasonsAfter]).toEqual([false, reasonsBefore]);
+      } finally {
+        await ctx.db.kysely.deleteFrom('services').where('id', '=', id).execute();
+      }
+      // The service gone again, for the next test to start from the pages as they were.
+      await eventually('the page without the service', () => get('/'), (response) => heading(response.body) === heading(before.body), 3000);
+    });
+
     it('makes a new page within a few seconds, with the new content and another ETag', async () => {
       const before = await get('/');
       const count = Number(heading(before.body)?.replace('Послуг: ', ''));

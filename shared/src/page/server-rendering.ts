@@ -18,6 +18,7 @@ export interface ServerDataEntry {
 export interface RemoteServerBundle {
   /** API paths `renderSlot` needs for this module, or undefined when it does not render it on the server. */
   dataFor(module: string, props: object): string[] | undefined;
+  /** Reads nothing but its arguments: the server keeps the markup by them and renders it once. */
   renderSlot(module: string, props: object, data: ServerData): SlotRender;
 }
 
