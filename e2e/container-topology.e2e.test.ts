@@ -1,4 +1,5 @@
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -321,6 +322,37 @@ describeTopology('the container topology (nginx per app, two API processes, Post
         expect([query, kept, await (await fetch(`${shell.origin}/blog?${kept}`)).text()]).toEqual([query, kept, fromApi]);
       }
     }
+  });
+
+  it('keeps in nginx only a page’s better brotli copy, under the one ETag every API process gives the page', async () => {
+    /** A page's brotli bytes and headers as a browser gets them (fetch would decode them). */
+    const brotliPage = (origin: string, pagePath: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; raw: Buffer }>((resolve, reject) => {
+        http
+          .get(`${origin}${pagePath}`, { headers: { accept: 'text/html', 'accept-encoding': 'br' } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ headers: response.headers, raw: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    // A page no other test asks for (the oldest post's): nginx and both processes hold nothing of it yet.
+    const posts = (await (await fetch(`${shell.origin}/api/blog?limit=50`)).json()) as BlogPostSummary[];
+    const pagePath = `/blog/${posts.at(-1)!.id}`;
+    const first = await brotliPage(shell.origin, pagePath);
+    // The render's own copy is marked for nginx alone: the browser never sees the mark.
+    expect([first.headers['content-encoding'], first.headers['x-cache-status'], first.headers['x-accel-expires']]).toEqual(['br', 'MISS', undefined]);
+    // Each process's copy once it has made the better one: the same bytes and ETag from both.
+    const better = await Promise.all(
+      apis.slice(0, 2).map((api) =>
+        eventually('the process’s better copy', () => brotliPage(api.baseUrl, pagePath), (page) => page.headers['x-accel-expires'] === undefined),
+      ),
+    );
+    expect(new Set(better.map((page) => page.raw.toString('base64'))).size).toBe(1);
+    expect(better.map((page) => page.headers.etag)).toEqual([first.headers.etag, first.headers.etag]);
+    expect(better[0]!.raw.length).toBeLessThan(first.raw.length);
+    const kept = await eventually('nginx answering the page itself', () => brotliPage(shell.origin, pagePath), (page) => page.headers['x-cache-status'] === 'HIT');
+    expect([kept.headers.etag, kept.raw.equals(better[0]!.raw)]).toEqual([first.headers.etag, true]);
   });
 
   it('answers every request while one API process of three is left: the others gone, each tried in turn', async () => {
