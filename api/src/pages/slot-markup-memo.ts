@@ -4,7 +4,7 @@ import { LeastRecentlyUsed, type UsageLimits } from './least-recently-used';
 
 /** The share of the pages' memory (PAGE_CACHE_MAX_MB) that slots' markup takes; 0 keeps none. */
 export const SLOT_MARKUP_SHARE = 1 / 8;
-/** About ten slots a page, for pages as many as the page cache keeps. */
+/** Twice the pages the page cache keeps: a post has one or two slots, the home page ten. */
 export const SLOT_MARKUP_MAX_ENTRIES = 4000;
 
 interface KeptMarkup {
