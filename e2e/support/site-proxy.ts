@@ -45,8 +45,6 @@ export interface SiteProxyOptions {
 }
 
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-/** Methods a load balancer sends again after a connection failed under them (nginx's default too). */
-const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * A reverse proxy on 127.0.0.1 forwarding each request to one of several backends. Request by
@@ -54,9 +52,7 @@ const SAFE_TO_REPEAT = new Set(['GET', 'HEAD', 'OPTIONS']);
  * routing would send a whole page (or a whole test) to one backend.
  */
 export async function startSiteProxy({ port, backends, connectTimeoutMs, downForMs = 10_000, healthPath }: SiteProxyOptions): Promise<SiteProxy> {
-  // Idle connections are dropped well before the backends' own idle timeout (the shell's nginx: 60 s),
-  // so a request is seldom sent on one the backend is closing at that moment.
-  const agent = new http.Agent({ keepAlive: true, timeout: 20_000 });
+  const agent = new http.Agent({ keepAlive: true });
   /** When each backend (by address) may be tried again after a failed connection. */
   const downUntil = new Map<string, number>();
   /** Backends (by address) whose last health check failed. */
@@ -95,15 +91,13 @@ export async function startSiteProxy({ port, backends, connectTimeoutMs, downFor
     },
   };
 
-  function forward(request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, backend: number, triesLeft: number, onReusedSocket = true): void {
+  function forward(request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, backend: number, triesLeft: number): void {
     const addresses = backends();
     const address = addresses[backend % addresses.length]!;
     const [host, backendPort] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
     let connected = false;
-    let answered = false;
     const upstream = http.request({ host, port: backendPort, path: request.url, method: request.method, headers, agent }, (answer) => {
-      answered = true;
       proxy.log.push({
         method: request.method ?? 'GET',
         url: request.url ?? '/',
@@ -138,15 +132,7 @@ export async function startSiteProxy({ port, backends, connectTimeoutMs, downFor
         });
       } else socket.once('connect', () => (connected = true));
     });
-    upstream.on('error', () => {
-      // A kept-alive connection the backend closed (its idle timeout) just as this request went out
-      // on it: sent again once on a new connection, as a load balancer does for a safe method.
-      if (upstream.reusedSocket && !answered && onReusedSocket && SAFE_TO_REPEAT.has(request.method ?? 'GET')) {
-        failed = true;
-        return forward(request, response, body, backend, triesLeft, false);
-      }
-      return connectTimeoutMs === undefined ? response.destroy() : failedToConnect();
-    });
+    upstream.on('error', () => (connectTimeoutMs === undefined ? response.destroy() : failedToConnect()));
     // A client that gave up (a form's try timed out) takes its request off the backend's connection.
     response.on('close', () => {
       if (!response.writableFinished) upstream.destroy();
