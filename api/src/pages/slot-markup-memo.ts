@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ServerData, SlotRender } from '@agency/shared';
 import { LeastRecentlyUsed, type UsageLimits } from './least-recently-used';
+import { PAGE_CACHE_MAX_ENTRIES } from './page-cache';
 
 /** The share of the pages' memory (PAGE_CACHE_MAX_MB) that slots' markup takes; 0 keeps none. */
 export const SLOT_MARKUP_SHARE = 1 / 8;
 /** Twice the pages the page cache keeps: a post has one or two slots, the home page ten. */
-export const SLOT_MARKUP_MAX_ENTRIES = 4000;
+export const SLOT_MARKUP_MAX_ENTRIES = 2 * PAGE_CACHE_MAX_ENTRIES;
 
 interface KeptMarkup {
   /** The server bundle that rendered it: a dist folder rebuilt in place loads as another. */
