@@ -27,6 +27,9 @@ function sectionTexts(page: Page): Promise<Record<string, string>> {
     for (const id of ids) {
       const section = document.getElementById(id);
       if (!section) continue;
+      // A section far from the viewport is not rendered (content-visibility), and innerText
+      // reads only rendered text: drawn as it is once the visitor reaches it.
+      section.style.contentVisibility = 'visible';
       const selects = [...section.querySelectorAll('select')].map((select) => {
         const shown = document.createElement('span');
         shown.textContent = select.selectedOptions[0]?.textContent ?? '';
@@ -35,6 +38,7 @@ function sectionTexts(page: Page): Promise<Record<string, string>> {
       });
       texts[id] = section.innerText.replace(/\s+/g, ' ').trim();
       for (const { select, shown } of selects) shown.replaceWith(select);
+      section.style.contentVisibility = '';
     }
     return texts;
   }, Object.values(SECTION_IDS));

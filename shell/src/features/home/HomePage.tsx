@@ -21,25 +21,25 @@ export function HomePage() {
       <section id={SECTION_IDS.about} className={styles.section} aria-label="Про агенцію">
         <RemoteSlot id="home/About" minHeight="320px" />
       </section>
-      <section id={SECTION_IDS.services} className={styles.sectionAlt} aria-label="Послуги">
+      <section id={SECTION_IDS.services} className={`${styles.sectionAlt} ${styles.belowFirstScreen} ${styles.services}`} aria-label="Послуги">
         <RemoteSlot id="home/Services" whenVisible minHeight="720px" />
       </section>
-      <section id={SECTION_IDS.reasons} className={styles.section} aria-label="Чому ми">
+      <section id={SECTION_IDS.reasons} className={`${styles.section} ${styles.belowFirstScreen} ${styles.reasons}`} aria-label="Чому ми">
         <RemoteSlot id="home/Reasons" whenVisible minHeight="480px" />
       </section>
-      <section id={SECTION_IDS.team} className={styles.sectionAlt} aria-label="Команда">
+      <section id={SECTION_IDS.team} className={`${styles.sectionAlt} ${styles.belowFirstScreen} ${styles.team}`} aria-label="Команда">
         <RemoteSlot id="home/Team" whenVisible minHeight="520px" />
       </section>
-      <section id={SECTION_IDS.vacancies} className={styles.section} aria-label="Вакансії">
+      <section id={SECTION_IDS.vacancies} className={`${styles.section} ${styles.belowFirstScreen} ${styles.vacancies}`} aria-label="Вакансії">
         <div className={styles.split}>
           <RemoteSlot id="home/Vacancies" whenVisible minHeight="480px" />
           <RemoteSlot id="forms/JobApplicationForm" whenVisible minHeight="560px" />
         </div>
       </section>
-      <section id={SECTION_IDS.blog} className={styles.sectionAlt} aria-label="Блог">
+      <section id={SECTION_IDS.blog} className={`${styles.sectionAlt} ${styles.belowFirstScreen} ${styles.blog}`} aria-label="Блог">
         <RemoteSlot id="blog/BlogTeaser" whenVisible minHeight="520px" />
       </section>
-      <section id={SECTION_IDS.contact} className={styles.section} aria-label="Контакти">
+      <section id={SECTION_IDS.contact} className={`${styles.section} ${styles.belowFirstScreen} ${styles.contact}`} aria-label="Контакти">
         <div className={styles.split}>
           <RemoteSlot id="home/ContactDetails" whenVisible minHeight="400px" />
           <RemoteSlot id="forms/ContactForm" whenVisible minHeight="600px" />
