@@ -52,7 +52,10 @@ const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te'
  * routing would send a whole page (or a whole test) to one backend.
  */
 export async function startSiteProxy({ port, backends, connectTimeoutMs, downForMs = 10_000, healthPath }: SiteProxyOptions): Promise<SiteProxy> {
-  const agent = new http.Agent({ keepAlive: true });
+  // An idle connection is closed here well before the backends' own idle timeout (the shell's
+  // nginx: 60 s), so no request goes out on one a backend is closing at that moment, which would
+  // reach the browser as an empty response.
+  const agent = new http.Agent({ keepAlive: true, timeout: 20_000 });
   /** When each backend (by address) may be tried again after a failed connection. */
   const downUntil = new Map<string, number>();
   /** Backends (by address) whose last health check failed. */
