@@ -16,9 +16,26 @@ function cardTitles(page: Page, scope = 'main'): Promise<string[]> {
   return page.locator(`${scope} article`).evaluateAll((cards) => cards.map((card) => card.querySelector('h2, h3')?.textContent?.trim() ?? ''));
 }
 
-/** Clicks the middle of an element as a visitor would, whatever covers it (a card's stretched link). */
+/**
+ * Clicks the middle of an element as a visitor would, whatever covers it (a card's stretched link),
+ * once the browser has drawn it there: a home section the page was just scrolled to is drawn in a
+ * later frame (content-visibility), and until then a click at that point reaches the section alone.
+ */
 async function clickWhereItIs(page: Page, locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded();
+  await locator.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        const card = element.closest('article') ?? element;
+        const check = () => {
+          const box = element.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          if (hit && card.contains(hit)) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
   const box = (await locator.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
@@ -208,7 +225,8 @@ describeInBrowser('blog', () => {
     // Reached by client-side navigation, so the browser asks the (mocked) API: a page loaded
     // directly would come rendered by the server from the real database.
     await page.goto(suite.site.baseUrl);
-    await page.locator(`#${SECTION_IDS.blog} article`).first().waitFor();
+    // The teaser comes in the server's HTML: its router listens for popstate once React has taken over.
+    await waitForHydration(page.locator(`#${SECTION_IDS.blog} article a`));
     await page.evaluate(() => {
       history.pushState({}, '', '/blog/777777');
       dispatchEvent(new PopStateEvent('popstate'));
