@@ -9,6 +9,7 @@ const tsTransform = {
 const sharedModuleMap = {
   '^@agency/shared$': path.join(__dirname, 'shared/src/index.ts'),
   '^@agency/shared/contracts$': path.join(__dirname, 'shared/src/contracts/index.ts'),
+  '^@agency/shared/slug$': path.join(__dirname, 'shared/src/format/slug-from-title.ts'),
   '^@agency/shared/api-client$': path.join(__dirname, 'shared/src/api/api-client.ts'),
   '^@agency/shared/data$': path.join(__dirname, 'shared/src/data/index.ts'),
   '^@agency/shared/router$': path.join(__dirname, 'shared/src/routing/router.ts'),

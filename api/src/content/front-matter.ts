@@ -1,20 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value, ValueErrorType } from '@sinclair/typebox/value';
+import { ARTICLE_LIMITS, SLUG_PATTERN } from '@agency/shared/contracts';
 import { parseDocument } from 'yaml';
 
 /**
  * The front matter of an article file: the block between `---` lines at its top, in YAML.
  */
 
-/**
- * Longest value of each field, in characters. Title, slug, category and author are the sizes of
- * their blog_posts columns (migration 0001, which is frozen and so cannot read them from here; a
- * test compares them with the database). The excerpt column is unbounded: 500 keeps cards and
- * search descriptions short. The cover is a path in the content folder.
- */
-export const ARTICLE_LIMITS = { title: 300, slug: 200, category: 100, author: 200, excerpt: 500, cover: 300 } as const;
-
-export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 /** `2026-01-20`, or a full ISO 8601 time with its zone: `2026-01-20T09:30:00Z`, `…+02:00`. */
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(?:T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:\\d{2}))?$';
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/connection';
-import { ARTICLE_LIMITS, ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from '../../src/content/front-matter';
+import { ARTICLE_LIMITS } from '@agency/shared/contracts';
+import { ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from '../../src/content/front-matter';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 
 // Front matter rules, and their limits against the real blog_posts columns (SQLite, then PostgreSQL).

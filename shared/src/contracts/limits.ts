@@ -25,8 +25,18 @@ export const BLOG_PAGE_SIZE = 12;
 /** Highest page number the listing accepts; larger numbers are malformed (400), not just past the end. */
 export const BLOG_PAGE_MAX = 10000;
 
-/** Longest category name a listing query may carry (the length the articles' front matter allows). */
-export const BLOG_CATEGORY_MAX_LENGTH = 100;
+/**
+ * Longest value of each field of an article, in characters, for a file's front matter and the
+ * console alike. Title, slug, category and author are the sizes of their blog_posts columns
+ * (migration 0001, which is frozen and so cannot read them from here; a test compares them with
+ * the database). The excerpt column is unbounded: 500 keeps cards and search descriptions short.
+ * The cover is a path in the content folder or a media URL; the Markdown body is long enough for
+ * any article and keeps one save's body small.
+ */
+export const ARTICLE_LIMITS = { title: 300, slug: 200, category: 100, author: 200, excerpt: 500, cover: 300, markdown: 100_000 } as const;
+
+/** Longest category name a listing query may carry (the length an article's category may have). */
+export const BLOG_CATEGORY_MAX_LENGTH = ARTICLE_LIMITS.category;
 
 /** A post page shows at most this many related posts (`GET /api/blog/:id/related`). */
 export const BLOG_RELATED_LIMIT = 3;

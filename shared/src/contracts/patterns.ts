@@ -4,6 +4,9 @@
 export const EMAIL_PATTERN =
   "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$";
 
+/** An article's slug: lowercase Latin words joined by single hyphens. */
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+
 /** Digits with + ( ) - and spaces; 7 to 20 digits in total. */
 export const PHONE_PATTERN = '^(?:[ ()+-]*[0-9]){7,20}[ ()+-]*$';
 
