@@ -26,7 +26,6 @@ export const MESSAGES = {
   invalidJson: 'Некоректний JSON у тілі запиту',
   emptyBody: 'Тіло запиту порожнє',
   unsupportedMediaType: 'Підтримується лише тіло запиту у форматі application/json',
-  payloadTooLarge: 'Запит завеликий (максимум 64 КіБ)',
   notFound: 'Ресурс не знайдено',
   postNotFound: 'Статтю не знайдено',
   blogPageNotFound: 'Такої сторінки блогу немає',
@@ -43,6 +42,11 @@ export const MESSAGES = {
   unauthorized: 'Потрібен дійсний токен доступу',
   crossSiteForm: 'Форму надіслано з іншого сайту',
 } as const;
+
+/** A body over its route's limit (`bodyLimit`, in bytes). */
+export function payloadTooLargeMessage(limitBytes: number): string {
+  return `Запит завеликий (максимум ${Math.floor(limitBytes / 1024)} КіБ)`;
+}
 
 const REQUIRED: Record<string, string> = {
   name: 'Вкажіть імʼя',
