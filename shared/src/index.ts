@@ -8,6 +8,7 @@ export * from './constants/blog';
 export * from './constants/privacy';
 export * from './constants/site-icons';
 export * from './staff/staff-constants';
+export * from './staff/article-constants';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './federation/resolved-shares';

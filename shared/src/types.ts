@@ -40,3 +40,14 @@ export type {
   TotpSetupResponse,
 } from './contracts/staff';
 export type { Correction, DataSubjectReport, ErasureResult, SubjectLead } from './contracts/data-requests';
+export type {
+  ArticleConflict,
+  ArticleCreate,
+  ArticleDetail,
+  ArticleFields,
+  ArticleRevision,
+  ArticleRevisionSummary,
+  ArticleSave,
+  ArticleSchedule,
+  ArticleSummary,
+} from './contracts/articles';

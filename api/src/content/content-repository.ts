@@ -6,7 +6,8 @@ import type { BlogPostsTable, ServicesTable } from '../db/schema';
 /**
  * The site's content in the database: services and blog posts, and the revision every change of
  * them moves. Shared by both dialects (see ../db/dialect.ts for what differs). Blog HTML is
- * stored as given: the content sync sanitizes it before it writes (./content-sync.ts).
+ * stored as given: the content sync sanitizes it before it writes (./content-sync.ts), and so
+ * does publishing from the console (./article-publishing.ts).
  */
 
 /** A row as the application sees it: a numeric id and an ISO 8601 `created_at` (dialects differ). */
@@ -147,7 +148,7 @@ export async function insertService(db: Db, service: NewService): Promise<number
 }
 
 /** A blog post row as written: dated by its author, its HTML already sanitized; the id comes from the database. */
-export type NewBlogPost = Omit<Insertable<BlogPostsTable>, 'id' | 'created_at' | 'updated_at' | 'unpublished_at'> & {
+export type NewBlogPost = Omit<Insertable<BlogPostsTable>, 'id' | 'created_at' | 'updated_at' | 'unpublished_at' | 'owner'> & {
   created_at: Date;
 };
 
@@ -188,15 +189,25 @@ export async function unpublishBlogPosts(db: Db, ids: readonly number[], now = n
     .execute();
 }
 
-/** What the content sync compares against: every post's slug, state and last written hash. */
+/** What the content sync compares against: every post's slug, owner, state, last written hash and whether its Markdown is stored. */
 export async function listBlogPostSources(
   db: Db,
-): Promise<{ id: number; slug: string; published: boolean; source_hash: string | null }[]> {
-  const rows = await db.kysely.selectFrom('blog_posts').select(['id', 'slug', 'unpublished_at', 'source_hash']).execute();
+): Promise<{ id: number; slug: string; owner: 'files' | 'console'; published: boolean; source_hash: string | null; has_markdown: boolean }[]> {
+  const rows = await db.kysely
+    .selectFrom('blog_posts')
+    .select((eb) => ['id', 'slug', 'owner', 'unpublished_at', 'source_hash', eb('markdown', 'is not', null).as('has_markdown')])
+    .execute();
   return rows.map((row) => ({
     id: Number(row.id),
     slug: row.slug,
+    owner: row.owner,
     published: row.unpublished_at === null,
     source_hash: row.source_hash,
+    has_markdown: Boolean(row.has_markdown),
   }));
+}
+
+/** Stores the Markdown a post was rendered from, without changing it (posts synced before it was kept). */
+export async function storeBlogPostMarkdown(db: Db, id: number, markdown: string): Promise<void> {
+  await db.kysely.updateTable('blog_posts').set({ markdown }).where('id', '=', id).execute();
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { typeset } from '@agency/shared';
 import type { Database, Db } from '../db/connection';
-import { insertBlogPost, listBlogPostSources, unpublishBlogPosts, updateBlogPost, type NewBlogPost } from './content-repository';
+import { insertBlogPost, listBlogPostSources, storeBlogPostMarkdown, unpublishBlogPosts, updateBlogPost, type NewBlogPost } from './content-repository';
 import { prepareCover } from './cover-images';
 import { ArticleError, articleDate, parseFrontMatter, splitFrontMatter } from './front-matter';
 import { renderArticle } from './markdown';
@@ -14,7 +14,8 @@ import { sanitizeBlogHtml } from './sanitize';
  * Markdown). A sync makes the published blog match the folder: new files are inserted, changed
  * ones updated (matched by slug), removed ones (and drafts) unpublished. A file that cannot be
  * read is refused and reported, and its post, if one exists, is left as it was. Nothing is
- * written when nothing changed.
+ * written when nothing changed. Articles the staff console owns (written or taken over there) are
+ * never written nor unpublished by a sync: a file with such an article's slug is reported and left.
  */
 
 export interface SyncOptions {
@@ -36,6 +37,8 @@ export interface SyncReport {
   unchanged: string[];
   drafts: string[];
   refused: RefusedFile[];
+  /** Files whose slug is a console article's: the console owns it, the file is not applied. */
+  console: string[];
 }
 
 interface Article {
@@ -112,7 +115,9 @@ async function readArticle(file: string, options: SyncOptions): Promise<Article 
     content,
     created_at: articleDate(meta.date),
   };
-  return { file, post: { ...post, source_hash: sourceHash(post) } };
+  // The Markdown is kept for the console (taking an article over) and exports; the hash stays
+  // that of what visitors see, so storing it rewrites no post.
+  return { file, post: { ...post, markdown: body, source_hash: sourceHash(post) } };
 }
 
 /** Reads every article of the folder (covers are prepared here, before any database work). */
@@ -150,24 +155,27 @@ export async function syncContent(database: Database, options: SyncOptions): Pro
     throw new ContentFolderMissing(`Теки статей немає: ${options.contentDir}`);
   }
   const { articles, drafts, refused, kept } = await readFolder(options);
-  const report: SyncReport = { added: [], updated: [], unpublished: [], unchanged: [], drafts, refused };
+  const report: SyncReport = { added: [], updated: [], unpublished: [], unchanged: [], drafts, refused, console: [] };
   await database.dialect.withWriteLock(database.kysely, async (trx) => {
     const db: Db = { kysely: trx, dialect: database.dialect };
     const now = new Date();
     const existing = new Map((await listBlogPostSources(db)).map((row) => [row.slug, row]));
-    for (const [slug, { post }] of articles) {
+    for (const [slug, { file, post }] of articles) {
       const row = existing.get(slug);
-      if (!row) {
+      if (row?.owner === 'console') {
+        report.console.push(file);
+      } else if (!row) {
         await insertBlogPost(db, sanitized(post));
         report.added.push(slug);
       } else if (row.source_hash !== post.source_hash || !row.published) {
         await updateBlogPost(db, row.id, sanitized(post), now);
         report.updated.push(slug);
       } else {
+        if (!row.has_markdown) await storeBlogPostMarkdown(db, row.id, post.markdown ?? '');
         report.unchanged.push(slug);
       }
     }
-    const gone = [...existing.values()].filter((row) => row.published && !articles.has(row.slug) && !kept.has(row.slug));
+    const gone = [...existing.values()].filter((row) => row.owner === 'files' && row.published && !articles.has(row.slug) && !kept.has(row.slug));
     await unpublishBlogPosts(
       db,
       gone.map((row) => row.id),

@@ -1,4 +1,4 @@
-import type { AttributionKey, LeadKind, LeadStatus, StaffRole } from '@agency/shared';
+import type { ArticleOwner, ArticleRevisionKind, AttributionKey, LeadKind, LeadStatus, StaffRole } from '@agency/shared';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
 /**
@@ -37,6 +37,44 @@ export interface BlogPostsTable {
   updated_at: ColumnType<unknown, string | Date | undefined, string | Date>;
   /** What the content sync last wrote, hashed; null for posts written otherwise. */
   source_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who writes the post: the content folder's sync, or the staff console (migration 0014). */
+  owner: ColumnType<ArticleOwner, ArticleOwner | undefined, ArticleOwner>;
+  /** The Markdown the live post was rendered from; null until a sync fills it for an older post. */
+  markdown: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The fields of an article an editor writes, as a working copy and each revision keep them. */
+interface ArticleFieldColumns {
+  title: string;
+  category: string;
+  excerpt: string;
+  author: string;
+  cover_url: string;
+  markdown: string;
+}
+
+/** A console article's working copy (migration 0014); ISO 8601 text timestamps. */
+export interface ArticleDraftsTable extends ArticleFieldColumns {
+  post_id: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  updated_by: number | null;
+  publish_at: string | null;
+  published_version: number | null;
+  first_published_at: string | null;
+}
+
+export interface ArticleRevisionsTable extends ArticleFieldColumns {
+  id: Generated<number>;
+  post_id: number;
+  version: number;
+  at: string;
+  actor_id: number | null;
+  actor: string;
+  kind: ArticleRevisionKind;
+  restored_from: number | null;
+  slug: string;
 }
 
 /** Where a lead's visitor came from, one column per attribution key; NULL where it did not say (migration 0008). */
@@ -398,6 +436,8 @@ export interface DatabaseSchema {
   leads: LeadsTable;
   lead_notes: LeadNotesTable;
   lead_history: LeadHistoryTable;
+  article_drafts: ArticleDraftsTable;
+  article_revisions: ArticleRevisionsTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

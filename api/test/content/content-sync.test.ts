@@ -164,6 +164,33 @@ it('keeps a draft off the site, and turning a published article into a draft tak
   expect(await syncContent(db, options)).toMatchObject({ unpublished: ['live'], drafts: ['draft.md', 'live.md'] });
 });
 
+it('keeps the Markdown of each article, and stores it for a post synced before it was kept without rewriting the post', async () => {
+  writeArticle(options.contentDir, 'a.md', { slug: 'a' }, BODY);
+  await syncContent(db, options);
+  expect((await postBySlug('a'))?.markdown).toBe(`\n${BODY}`);
+  await db.kysely.updateTable('blog_posts').set({ markdown: null }).execute();
+  const before = await postBySlug('a');
+  const report = await syncContent(db, options);
+  expect(report).toMatchObject({ added: [], updated: [], unchanged: ['a'] });
+  expect(await postBySlug('a')).toEqual({ ...before, markdown: `\n${BODY}` });
+});
+
+it('never writes nor unpublishes an article the console owns: its file is reported and left', async () => {
+  writeArticle(options.contentDir, 'kept.md', { slug: 'kept', title: 'З файлу' });
+  writeArticle(options.contentDir, 'gone.md', { slug: 'gone' });
+  await syncContent(db, options);
+  await db.kysely.updateTable('blog_posts').set({ owner: 'console', title: 'З консолі' }).execute();
+  writeArticle(options.contentDir, 'kept.md', { slug: 'kept', title: 'Змінено у файлі' });
+  fs.rmSync(path.join(options.contentDir, 'gone.md'));
+  const revision = await readContentRevision(db);
+
+  const report = await syncContent(db, options);
+  expect(report).toMatchObject({ added: [], updated: [], unpublished: [], console: ['kept.md'], refused: [] });
+  expect((await postBySlug('kept'))).toMatchObject({ title: 'З консолі', unpublished_at: null });
+  expect((await postBySlug('gone'))).toMatchObject({ title: 'З консолі', unpublished_at: null });
+  expect(await readContentRevision(db)).toBe(revision);
+});
+
 describe('a broken article', () => {
   it.each([
     ['no title', { title: undefined }, 'title', 'бракує поля «title»'],

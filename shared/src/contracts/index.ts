@@ -15,3 +15,4 @@ export * from './submissions';
 export * from './telemetry';
 export * from './staff';
 export * from './data-requests';
+export * from './articles';

@@ -27,7 +27,14 @@ export type AuditAction =
   | 'leads-exported'
   | 'lead-corrected'
   | 'data-exported'
-  | 'data-erased';
+  | 'data-erased'
+  | 'article-created'
+  | 'article-taken-over'
+  | 'article-restored'
+  | 'article-published'
+  | 'article-scheduled'
+  | 'article-unpublished'
+  | 'article-schedule-cancelled';
 
 /** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
 export interface AuditActor {
@@ -43,7 +50,7 @@ export interface AuditRecord {
   /** Who acted, as a person reads it: their e-mail, `cli`, or the e-mail someone tried. */
   actor: string;
   action: AuditAction;
-  /** What was acted on: `member:3`, `lead:120`, `session`, `leads`, `subject:<keyed hash of a person>`. */
+  /** What was acted on: `member:3`, `lead:120`, `article:7`, `session`, `leads`, `subject:<keyed hash of a person>`. */
   target: string;
   address: string;
   detail?: Record<string, unknown>;
