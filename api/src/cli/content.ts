@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import cyrillicToTranslit from 'cyrillic-to-translit-js';
+import { slugFromTitle } from '@agency/shared/slug';
+import { SLUG_PATTERN } from '@agency/shared/contracts';
 import { loadConfig, loadContentConfig, REPO_ROOT } from '../config';
+import { exportArticles } from '../content/content-export';
 import { changedAnything, syncContent, type SyncReport } from '../content/content-sync';
-import { SLUG_PATTERN } from '../content/front-matter';
 import { createDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from './parse-cli-args';
@@ -13,12 +14,14 @@ import { inertOutput } from './terminal-text';
  * Publishing articles from the content folder (CONTENT_DIR, default content/blog):
  *   npm run content -- sync              make the blog in DATABASE_URL match the folder
  *   npm run content -- new "Назва"       start a new article (a draft) in the folder
- * Exit codes: 0 done (or --help), 1 some article refused (the rest are published) or failed, 2 bad usage.
+ *   npm run content -- export <dir>      write every article (the console's too) as the folder's files
+ * Exit codes: 0 done (or --help), 1 some article refused or skipped (the rest are done) or failed, 2 bad usage.
  */
 
 export const USAGE = [
   'Використання: npm run content -- sync',
   '              npm run content -- new "Назва статті"',
+  '              npm run content -- export <тека>   усі статті (і з консолі) файлами, як у теці статей',
   '              npm run content -- --help     ця довідка',
 ].join('\n');
 
@@ -27,18 +30,6 @@ type Env = Record<string, string | undefined>;
 export interface CommandResult {
   output: string;
   exitCode: 0 | 1;
-}
-
-/** The official Ukrainian transliteration (the Cabinet of Ministers' 2010 table), as in the existing slugs. */
-const transliterator = cyrillicToTranslit({ preset: 'uk' });
-
-export function slugFromTitle(title: string): string {
-  return transliterator
-    .transform(title.toLowerCase().replace(/[ʼ’'`]/g, ''), ' ')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
 }
 
 function kyivToday(now: Date): string {
@@ -97,6 +88,7 @@ export function formatReport(report: SyncReport): string {
   list('Оновлено', report.updated);
   list('Знято з публікації', report.unpublished);
   list('Чернетки, не опубліковано', report.drafts);
+  list('Ведуться в консолі, файли не застосовано', report.console);
   if (!changedAnything(report)) lines.push(`Без змін (${report.unchanged.length}): сайт уже показує статті такими, як у файлах.`);
   else if (report.unchanged.length > 0) lines.push(`Без змін: ${report.unchanged.length}`);
   for (const refused of report.refused) lines.push(`ВІДХИЛЕНО ${refused.file}: ${refused.message}`);
@@ -129,7 +121,21 @@ export async function run(argv: readonly string[], env: Env = process.env): Prom
       await db.destroy();
     }
   }
-  throw new UsageError(command === undefined ? 'Вкажіть команду: sync або new' : `Невідома команда «${command}»: sync або new`);
+  if (command === 'export') {
+    if (rest.length !== 1) throw new UsageError('Вкажіть теку: npm run content -- export <тека>');
+    const config = loadConfig(env);
+    const db = createDatabase(config.databaseUrl, { poolSize: 1 });
+    try {
+      await migrateToLatest(db);
+      const report = await exportArticles(db, { dir: path.resolve(rest[0]!), mediaDir: config.mediaDir });
+      const lines = [`Записано статей: ${report.written.length} у ${relative(path.resolve(rest[0]!))}`];
+      for (const skipped of report.skipped) lines.push(`ПРОПУЩЕНО ${skipped.slug}: ${skipped.message}`);
+      return { output: `${lines.join('\n')}\n`, exitCode: report.skipped.length > 0 ? 1 : 0 };
+    } finally {
+      await db.destroy();
+    }
+  }
+  throw new UsageError(command === undefined ? 'Вкажіть команду: sync, new або export' : `Невідома команда «${command}»: sync, new або export`);
 }
 
 if (require.main === module) {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { slugFromTitle } from '../../src/cli/content';
 import { createDatabase } from '../../src/db/connection';
 import { listBlogPosts } from '../../src/content/content-repository';
 import { makeContentDir, writeArticle } from '../helpers/articles';
@@ -94,7 +93,7 @@ it('new refuses to overwrite an existing article', async () => {
 });
 
 it.each([
-  [[], /Вкажіть команду: sync або new/],
+  [[], /Вкажіть команду: sync, new або export/],
   [['publish'], /Невідома команда «publish»/],
   [['new'], /Вкажіть назву статті/],
   [['sync', 'extra'], /Зайві аргументи: extra/],
@@ -127,20 +126,4 @@ it('refuses a misspelt option, exit 2, and publishes or writes nothing', async (
   }
   expect(fs.readdirSync(contentDir).sort()).toEqual(filesBefore);
   expect(await publishedTitles()).toEqual(['Перша стаття']);
-});
-
-describe('slugFromTitle', () => {
-  // Examples from the official table (Cabinet of Ministers resolution No. 55 of 2010), and titles of the blog.
-  it.each([
-    ['Згорани Розгон', 'zghorany-rozghon'],
-    ['Знам’янка Короп’є', 'znamianka-koropie'],
-    ['Юрій Їжакевич', 'yurii-yizhakevych'],
-    ['Яготин Єнакієве Гаївка', 'yahotyn-yenakiieve-haivka'],
-    ['Щербухи Ізмаїл Завгородній', 'shcherbukhy-izmail-zavhorodnii'],
-    ['Кейс: кавʼярня у Львові', 'keis-kaviarnia-u-lvovi'],
-    ['Скільки коштує лід', 'skilky-koshtuie-lid'],
-    ['GA4: 5 звітів', 'ga4-5-zvitiv'],
-  ])('%s → %s', (title, slug) => {
-    expect(slugFromTitle(title)).toBe(slug);
-  });
 });
