@@ -19,6 +19,7 @@ import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './plugins/serve
 import { seoRoutes } from './seo/seo-routes';
 import { staffPlugin } from './staff/staff-plugin';
 import { registerStatic } from './static/static-files';
+import { readMedia } from './content/media-store';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -68,7 +69,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(leadsPlugin, { config });
   await app.register(deliveryPlugin, { config });
   await app.register(staffPlugin, { config });
-  await registerStatic(app, { staticRoot: config.staticRoot, releasesOf: app.delivery.releasesOf, mediaDir: config.mediaDir });
+  await registerStatic(app, { staticRoot: config.staticRoot, releasesOf: app.delivery.releasesOf, mediaDir: config.mediaDir, readMedia: (name) => readMedia(app.db, name) });
   await app.register(pagesPlugin, { config });
   return app;
 }

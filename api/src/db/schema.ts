@@ -403,6 +403,14 @@ export interface LeadHistoryTable {
   new_value: string | null;
 }
 
+/** Images uploaded in the console, as served (migration 0014). */
+export interface MediaFilesTable {
+  name: string;
+  bytes: Buffer;
+  created_at: string;
+  created_by: number | null;
+}
+
 export interface DatabaseSchema {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -438,6 +446,7 @@ export interface DatabaseSchema {
   lead_history: LeadHistoryTable;
   article_drafts: ArticleDraftsTable;
   article_revisions: ArticleRevisionsTable;
+  media_files: MediaFilesTable;
 }
 
 export type AppKysely = Kysely<DatabaseSchema>;

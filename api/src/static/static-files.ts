@@ -7,7 +7,10 @@ import { PUBLIC_DIR } from '../config';
 import { APP_NAMES, distDir, entryFile, isRemote, RELEASE_MANIFEST, SHELL, type Delivery } from '../delivery';
 import { cacheControlFor, IMMUTABLE, isHashed, SHORT } from '../http/cache-policy';
 import { BUILD_FILES } from '../pages/build-files';
-import { COVERS_FOLDER, COVERS_URL_PREFIX } from '../content/cover-images';
+import { COVERS_FOLDER, COVERS_URL_PREFIX, writeOnce } from '../content/cover-images';
+
+/** A served media name: no path, no dotfile, no temporary file being written. */
+const MEDIA_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const { SERVER_DIR } = BUILD_FILES;
 
@@ -15,8 +18,10 @@ export interface StaticOptions {
   /** Where `<app folder>/dist` is looked up. */
   staticRoot: string;
   releasesOf: Delivery['releasesOf'];
-  /** MEDIA_DIR: prepared article covers are served from its `posts` folder. */
+  /** MEDIA_DIR: prepared article covers and uploaded images are served from its `posts` folder. */
   mediaDir: string;
+  /** An uploaded image this machine's disk does not have yet, from the database (undefined: none). */
+  readMedia: (name: string) => Promise<Buffer | undefined>;
 }
 
 /**
@@ -67,7 +72,7 @@ function send(reply: FastifyReply, root: string, file: string, cacheControl: str
  * serves the images in the repo under /media/, and article covers (written by the content sync,
  * hashed names, so cached for a year) under /media/posts/.
  */
-export async function registerStatic(app: FastifyInstance, { staticRoot, releasesOf, mediaDir }: StaticOptions): Promise<void> {
+export async function registerStatic(app: FastifyInstance, { staticRoot, releasesOf, mediaDir, readMedia }: StaticOptions): Promise<void> {
   await app.register(fastifyStatic, {
     root: path.join(PUBLIC_DIR, 'media'),
     prefix: '/media/',
@@ -77,19 +82,27 @@ export async function registerStatic(app: FastifyInstance, { staticRoot, release
     allowedPath: (pathName) => !isSourceMap(pathName),
   });
   // Created here too: a site whose content folder is missing still serves (and finds no covers).
-  await fs.mkdir(path.join(mediaDir, COVERS_FOLDER), { recursive: true });
-  await app.register(fastifyStatic, {
-    root: path.join(mediaDir, COVERS_FOLDER),
-    prefix: COVERS_URL_PREFIX,
-    decorateReply: false,
-    cacheControl: false,
-    setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath)),
-    allowedPath: (pathName) => !isSourceMap(pathName) && !pathName.endsWith('.tmp'),
-  });
+  const mediaRoot = path.join(mediaDir, COVERS_FOLDER);
+  await fs.mkdir(mediaRoot, { recursive: true });
   // Only reply.sendFile(file, root): the routes below choose the folder. Cache headers are theirs.
   // The build writes brotli and gzip copies beside each text asset; the one the browser accepts
   // is sent as is (content-encoding, vary), so nothing is compressed per request.
   await app.register(fastifyStatic, { serve: false, cacheControl: false, index: false, preCompressed: true });
+
+  /**
+   * /media/posts/<name>: a cover the content sync prepared, or an image uploaded in the console on
+   * any machine (copied from the database to this disk the first time it is asked for here).
+   */
+  app.get<{ Params: { name: string } }>(`${COVERS_URL_PREFIX}:name`, async (request, reply) => {
+    const { name } = request.params;
+    if (!MEDIA_NAME.test(name) || isSourceMap(name) || name.endsWith('.tmp')) return reply.callNotFound();
+    if (!(await isFile(path.join(mediaRoot, name)))) {
+      const bytes = await readMedia(name);
+      if (!bytes) return reply.callNotFound();
+      await writeOnce(path.join(mediaRoot, name), () => bytes);
+    }
+    return send(reply, mediaRoot, name, cacheControlFor(name));
+  });
 
   /**
    * /remotes/<name>/<release id>/<file>: a kept release, `immutable` since its folder never changes.

@@ -19,6 +19,10 @@ import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 
  *
  * article_revisions: every save of a working copy, whole, with who made it: what the history
  * lists, compares and restores. Autosaves of one person in a row share one revision, amended.
+ *
+ * media_files: images uploaded in the console (covers and inline pictures, as prepared), by their
+ * served name: every API process, on any machine, serves them from its own disk, written from
+ * here the first time it is asked for one.
  */
 
 // Migrations must not depend on the application's schema types (Kysely docs).
@@ -67,9 +71,18 @@ export async function up(db: AnyDb): Promise<void> {
   for (const field of fields) revisions = revisions.addColumn(field, 'text', (col) => col.notNull());
   await revisions.execute();
   await db.schema.createIndex('article_revisions_post_idx').on('article_revisions').columns(['post_id', 'id']).execute();
+
+  await db.schema
+    .createTable('media_files')
+    .addColumn('name', 'text', (col) => col.primaryKey())
+    .addColumn('bytes', pg ? 'bytea' : 'blob', (col) => col.notNull())
+    .addColumn('created_at', 'text', (col) => col.notNull())
+    .addColumn('created_by', 'integer', (col) => col.references('staff_members.id'))
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropTable('media_files').execute();
   await db.schema.dropTable('article_revisions').execute();
   await db.schema.dropTable('article_drafts').execute();
   await db.schema.alterTable('blog_posts').dropColumn('markdown').execute();
