@@ -50,4 +50,5 @@ export type {
   ArticleSave,
   ArticleSchedule,
   ArticleSummary,
+  UploadedImage,
 } from './contracts/articles';

@@ -7,26 +7,26 @@ import { ArticleError } from './front-matter';
 /** Every cover is shown at this size (the blog reserves its space before the image arrives). */
 export const COVER_SIZE = { width: 1200, height: 630 } as const;
 /** Smaller pictures would look blurred when stretched to the cover size. */
-const MIN_SIZE = { width: 600, height: 315 } as const;
+export const MIN_SIZE = { width: 600, height: 315 } as const;
 /** Where prepared covers are served; MEDIA_DIR/posts on disk. */
 export const COVERS_URL_PREFIX = '/media/posts/';
 export const COVERS_FOLDER = 'posts';
 /** Part of every output name's hash: bump it when the processing below changes. */
-const PIPELINE = 'cover-v1';
+export const PIPELINE = 'cover-v1';
 
 const RASTER = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 
 /** What an SVG cover must not contain: it is served from the site's own origin. */
 const UNSAFE_SVG = /<script|<foreignObject|\son[a-z]+\s*=|javascript:/i;
 
-function contentHash(...parts: (string | Buffer)[]): string {
+export function contentHash(...parts: (string | Buffer)[]): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return hash.digest('hex').slice(0, 10);
 }
 
 /** Writes a file under its final name in one step, so a reader never sees half of it. */
-function writeOnce(file: string, produce: () => Promise<Buffer> | Buffer): Promise<void> | void {
+export function writeOnce(file: string, produce: () => Promise<Buffer> | Buffer): Promise<void> | void {
   if (fs.existsSync(file)) return;
   return Promise.resolve(produce()).then((bytes) => {
     const temporary = `${file}.${process.pid}.tmp`;
@@ -35,7 +35,7 @@ function writeOnce(file: string, produce: () => Promise<Buffer> | Buffer): Promi
   });
 }
 
-function toCoverJpeg(input: Sharp): Promise<Buffer> {
+export function toCoverJpeg(input: Sharp): Promise<Buffer> {
   return input
     .rotate()
     .resize(COVER_SIZE.width, COVER_SIZE.height, { fit: 'cover', position: 'attention' })

@@ -1,5 +1,6 @@
 import { typeset } from '@agency/shared';
 import MarkdownIt from 'markdown-it';
+import { sizeFromImageUrl } from './inline-image-names';
 import { sanitizeBlogHtml } from './sanitize';
 
 /**
@@ -54,6 +55,22 @@ function joinSoftBreaks(children: Token[], breaks: boolean): Token[] {
 }
 
 markdown.core.ruler.before('text_join', 'typeset', typesetTextTokens);
+
+/**
+ * A picture uploaded in the console names its size: the page reserves its space (no jump when it
+ * loads) and loads it only when near.
+ */
+const renderImage = markdown.renderer.rules.image!;
+markdown.renderer.rules.image = (tokens, index, options, env, self) => {
+  const token = tokens[index]!;
+  const size = sizeFromImageUrl(String(token.attrGet('src') ?? ''));
+  if (size) {
+    token.attrSet('width', String(size.width));
+    token.attrSet('height', String(size.height));
+    token.attrSet('loading', 'lazy');
+  }
+  return renderImage(tokens, index, options, env, self);
+};
 
 /** An article's Markdown as the sanitized HTML the site shows. */
 export function renderArticle(source: string): string {

@@ -45,7 +45,8 @@ export const MESSAGES = {
 
 /** A body over its route's limit (`bodyLimit`, in bytes). */
 export function payloadTooLargeMessage(limitBytes: number): string {
-  return `Запит завеликий (максимум ${Math.floor(limitBytes / 1024)} КіБ)`;
+  const mebibytes = limitBytes / (1024 * 1024);
+  return `Запит завеликий (максимум ${Number.isInteger(mebibytes) ? `${mebibytes} МіБ` : `${Math.floor(limitBytes / 1024)} КіБ`})`;
 }
 
 const REQUIRED: Record<string, string> = {

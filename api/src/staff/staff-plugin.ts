@@ -15,7 +15,7 @@ import { signInRoutes } from './sign-in/sign-in-routes';
 import { staffOriginOf } from './common/staff-origin';
 
 export interface StaffPluginOptions {
-  config: Pick<AppConfig, 'siteUrl' | 'staff' | 'leads'>;
+  config: Pick<AppConfig, 'siteUrl' | 'staff' | 'leads' | 'mediaDir'>;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(auditRoutes, { db });
   await app.register(inboxRoutes, { db });
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined });
-  await app.register(articleRoutes, { db });
+  await app.register(articleRoutes, { db, mediaDir: config.mediaDir });
   const schedule = startArticleSchedule(db, app.log);
   app.addHook('onClose', () => schedule.stop());
 }

@@ -124,3 +124,8 @@ export const ArticleRevisionListSchema = Type.Array(ArticleRevisionSummarySchema
 
 export const ArticleRevisionSchema = Type.Object({ ...ArticleRevisionSummarySchema.properties, slug: Type.String(), ...ArticleFieldsSchema.properties });
 export type ArticleRevision = Static<typeof ArticleRevisionSchema>;
+
+/** `POST /api/staff/articles/:id/images?use=`: the image's bytes are the body (a JPEG, PNG or WebP, by content). */
+export const ImageUploadQuerySchema = Type.Object({ use: StringEnum<'cover' | 'inline'>(['cover', 'inline']) }, { additionalProperties: false });
+export const UploadedImageSchema = Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer() });
+export type UploadedImage = Static<typeof UploadedImageSchema>;

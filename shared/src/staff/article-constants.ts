@@ -36,3 +36,13 @@ export const ARTICLE_EDITING = {
   /** Autosaves by one person within this many minutes of their last one amend that revision. */
   autosaveRevisionMinutes: 10,
 } as const;
+
+/** Images an editor uploads (covers, inline pictures): checked by their content, not their name. */
+export const IMAGE_UPLOAD = {
+  /** Largest file accepted, in bytes (10 MiB). */
+  maxBytes: 10 * 1024 * 1024,
+  /** What the file must be, as sharp names the formats. */
+  formats: ['jpeg', 'png', 'webp'],
+  /** What the console's file picker offers. */
+  mimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
+} as const;

@@ -12,8 +12,11 @@ import {
   ArticleVersionBodySchema,
   ERROR_RESPONSES,
   IdParamsSchema,
+  ImageUploadQuerySchema,
+  UploadedImageSchema,
 } from '@agency/shared/contracts';
-import { ARTICLE_LIMITS } from '@agency/shared';
+import path from 'node:path';
+import { ARTICLE_LIMITS, IMAGE_UPLOAD } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
@@ -21,6 +24,9 @@ import { ApiError } from '../../http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
+import { COVERS_FOLDER, writeOnce } from '../../content/cover-images';
+import { ImageRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
+import { storeMedia } from '../../content/media-store';
 import { findArticle, findRevision, listArticles, listRevisions } from './article-repository';
 import { createArticle, publishArticle, restoreRevision, saveArticle, scheduleArticle, takeOverArticle, unpublishArticle } from './article-work';
 
@@ -31,7 +37,7 @@ import { createArticle, publishArticle, restoreRevision, saveArticle, scheduleAr
 const ARTICLE_BODY_LIMIT = ARTICLE_LIMITS.markdown * 3 + 64 * 1024;
 
 /** Articles in the console («Статті»): editors and admins read and write them; viewers get 403. */
-export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db; mediaDir: string }> = async (app, { db, mediaDir }) => {
   const editor = { staffRole: 'editor' as const };
   const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
   const detail = { 200: ArticleDetailSchema, 409: ArticleRefusalSchema, ...ERROR_RESPONSES };
@@ -72,6 +78,33 @@ export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, 
 
   app.post('/api/staff/articles/:id/unpublish', { config: editor, schema: { params: IdParamsSchema, body: ArticleVersionBodySchema, response: detail } }, async (request) =>
     unpublishArticle(db, Number(request.params.id), request.body.version, actorOf(request)),
+  );
+
+  // An uploaded image is the request's body as sent (any image type, or bytes): what it really is
+  // is judged from its content.
+  for (const type of [/^image\//, 'application/octet-stream']) {
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMAGE_UPLOAD.maxBytes }, (_request, body, done) => done(null, body));
+  }
+
+  app.post(
+    '/api/staff/articles/:id/images',
+    { config: editor, bodyLimit: IMAGE_UPLOAD.maxBytes, schema: { params: IdParamsSchema, querystring: ImageUploadQuerySchema, response: { 201: UploadedImageSchema, ...ERROR_RESPONSES } } },
+    async (request, reply) => {
+      const article = await findArticle(db, Number(request.params.id));
+      if (!article) throw new ApiError(404, 'ARTICLE_NOT_FOUND', STAFF_MESSAGES.articleNotFound);
+      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError(400, 'IMAGE_REFUSED', UPLOAD_MESSAGES.notAnImage);
+      let image;
+      try {
+        image = await prepareUploadedImage(request.body, request.query.use, article.slug);
+      } catch (error) {
+        if (error instanceof ImageRefused) throw new ApiError(400, 'IMAGE_REFUSED', error.message);
+        throw error;
+      }
+      // The database first: it is what every machine serves the image from.
+      await storeMedia(db, image.name, image.bytes, sessionOf(request).member.id);
+      await writeOnce(path.join(mediaDir, COVERS_FOLDER, image.name), () => image.bytes);
+      return reply.code(201).send({ url: image.url, width: image.width, height: image.height });
+    },
   );
 
   app.get('/api/staff/articles/:id/revisions', { config: editor, schema: { params: IdParamsSchema, response: { 200: ArticleRevisionListSchema, ...ERROR_RESPONSES } } }, async (request) => {

@@ -1,7 +1,12 @@
-import { ARTICLE_LIMITS, typeset, type ApiErrorBody, type ArticleConflict, type ArticleDetail, type ArticleRevision, type ArticleRevisionSummary, type ArticleSummary, type BlogPost, type BlogPostSummary } from '@agency/shared';
+import { ARTICLE_LIMITS, typeset, type ApiErrorBody, type ArticleConflict, type ArticleDetail, type ArticleRevision, type ArticleRevisionSummary, type ArticleSummary, type BlogPost, type BlogPostSummary, type UploadedImage } from '@agency/shared';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
 import { syncContent } from '../../../src/content/content-sync';
 import { REPO_CONTENT_DIR, startTestApp, TEST_MEDIA_DIR, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
+import { writeCutJpeg } from '../../helpers/articles';
 import { joinWithApp, type JoinedMember } from '../../helpers/staff';
 
 // The console's articles over real HTTP, on a real database (SQLite, then PostgreSQL).
@@ -218,5 +223,82 @@ describe('a file’s article', () => {
     expect(report.updated).toEqual([]);
     expect(report.unpublished).toEqual([]);
     await eventually('the console’s title', () => publicPost(fromFile.id), (answer) => answer.post?.title === typeset('Назва з консолі'));
+  });
+});
+
+describe('images', () => {
+  let article: ArticleDetail;
+  beforeAll(async () => {
+    article = await create('Стаття з картинками');
+  });
+
+  const photo = (width: number, height: number, format: 'png' | 'webp' | 'jpeg' | 'gif' = 'png') =>
+    sharp({ create: { width, height, channels: 3, background: '#0e7c86' } }).toFormat(format).toBuffer();
+
+  function upload(use: string, body: Buffer, type = 'image/png', member = editor) {
+    return member.browser.request('POST', `/api/staff/articles/${article.id}/images?use=${use}`, { body, headers: { 'content-type': type } });
+  }
+
+  async function stored(): Promise<number> {
+    const row = await ctx.db.kysely.selectFrom('media_files').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async function served(url: string) {
+    const response = await ctx.request('GET', url);
+    expect([url, response.statusCode]).toEqual([url, 200]);
+    return { type: response.headers['content-type'], cache: response.headers['cache-control'], ...(await sharp(response.raw).metadata()) };
+  }
+
+  it('makes an uploaded cover the 1200×630 JPEG every cover is, served to visitors', async () => {
+    const response = await upload('cover', await photo(1600, 1000));
+    expect(response.statusCode).toBe(201);
+    const image = response.json<UploadedImage>();
+    expect(image).toMatchObject({ width: 1200, height: 630 });
+    expect(image.url).toMatch(/^\/media\/posts\/stattia-z-kartynkamy\.[0-9a-f]{10}\.jpg$/);
+    expect(await served(image.url)).toMatchObject({ type: 'image/jpeg', cache: 'public, max-age=31536000, immutable', format: 'jpeg', width: 1200, height: 630 });
+  });
+
+  it('keeps an inline picture’s shape at most a cover wide, its size in its name, and the page reserves its space', async () => {
+    const response = await upload('inline', await photo(2000, 1500, 'webp'), 'application/octet-stream');
+    expect(response.statusCode).toBe(201);
+    const image = response.json<UploadedImage>();
+    expect(image).toMatchObject({ width: 1200, height: 900 });
+    expect(await served(image.url)).toMatchObject({ format: 'jpeg', width: 1200, height: 900 });
+
+    const withPicture = await create('Стаття з картинкою в тексті', { ...COMPLETE, cover, markdown: `Текст.\n\n![Графік](${image.url})\n` });
+    await call<ArticleDetail>(editor, 'POST', `/api/staff/articles/${withPicture.id}/publish`, { version: withPicture.version });
+    const { post } = await eventually('the post', () => publicPost(withPicture.id), (answer) => answer.status === 200);
+    expect(post!.content).toContain(`<img src="${image.url}" alt="Графік" width="1200" height="900" loading="lazy" />`);
+  });
+
+  it('serves an upload on a machine whose disk never had it, from the database', async () => {
+    const image = (await upload('inline', await photo(640, 480, 'jpeg'), 'image/jpeg')).json<UploadedImage>();
+    fs.rmSync(path.join(TEST_MEDIA_DIR, image.url.replace(/^\/media\//, '')));
+    expect(await served(image.url)).toMatchObject({ format: 'jpeg', width: 640, height: 480 });
+  });
+
+  it.each([
+    ['text named as a PNG', async () => Buffer.from('це не картинка'), 'image/png', 400, 'Файл не є зображенням JPEG, PNG чи WebP'],
+    ['a GIF', () => photo(800, 600, 'gif'), 'image/gif', 400, 'Формат GIF не підтримується: завантажте JPEG, PNG чи WebP'],
+    ['a cover too small', () => photo(300, 200), 'image/png', 400, 'Обкладинка замала (300×200): потрібно щонайменше 600×315, краще 1200×630'],
+    ['a photo cut short', async () => {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agency-cut-')), 'cut.jpg');
+      await writeCutJpeg(file);
+      return fs.readFileSync(file);
+    }, 'image/jpeg', 400, 'Зображення пошкоджене: його не вдалося обробити'],
+    ['more than 10 MiB', async () => Buffer.alloc(10 * 1024 * 1024 + 1, 1), 'image/png', 413, 'Запит завеликий (максимум 10 МіБ)'],
+  ])('refuses %s with a clear message and stores nothing', async (_what, bytes, type, status, message) => {
+    const before = await stored();
+    const files = fs.readdirSync(path.join(TEST_MEDIA_DIR, 'posts')).length;
+    const response = await upload('cover', await bytes(), type);
+    expect([response.statusCode, response.json<ApiErrorBody>().error.message]).toEqual([status, message]);
+    expect(await stored()).toBe(before);
+    expect(fs.readdirSync(path.join(TEST_MEDIA_DIR, 'posts'))).toHaveLength(files);
+  });
+
+  it('refuses a viewer', async () => {
+    const response = await upload('cover', await photo(1600, 1000), 'image/png', viewer);
+    expect(response.statusCode).toBe(403);
   });
 });
