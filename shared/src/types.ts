@@ -52,3 +52,4 @@ export type {
   ArticleSummary,
   UploadedImage,
 } from './contracts/articles';
+export type { ServiceConflict, ServiceCreate, ServiceFields, ServiceSave, StaffService } from './contracts/staff-services';

@@ -21,10 +21,12 @@ export async function readContentRevision(db: Db): Promise<number> {
   return Number(row.revision);
 }
 
+/** The services the home page shows (published ones), in their order. */
 export async function listServices(db: Db): Promise<Service[]> {
   const rows = await db.kysely
     .selectFrom('services')
     .select(['id', 'title', 'description', 'icon_url', 'features', 'price_from'])
+    .where('unpublished_at', 'is', null)
     .orderBy('sort_order')
     .orderBy('id')
     .execute();

@@ -1,5 +1,6 @@
 import { IMAGE_UPLOAD } from '@agency/shared';
 import sharp from 'sharp';
+import { ApiError } from '../http/api-error';
 import { inlineImageName } from './inline-image-names';
 import { COVER_SIZE, COVERS_URL_PREFIX, contentHash, MIN_SIZE, PIPELINE, toCoverJpeg } from './cover-images';
 
@@ -14,6 +15,17 @@ import { COVER_SIZE, COVERS_URL_PREFIX, contentHash, MIN_SIZE, PIPELINE, toCover
 export type ImageUse = 'cover' | 'inline';
 
 export class ImageRefused extends Error {}
+
+/** Runs an upload's preparation; a refusal is the request's clear 400, nothing stored. */
+export async function preparedOrRefused<T>(body: unknown, emptyMessage: string, prepare: (bytes: Buffer) => Promise<T>): Promise<T> {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw new ApiError(400, 'IMAGE_REFUSED', emptyMessage);
+  try {
+    return await prepare(body);
+  } catch (error) {
+    if (error instanceof ImageRefused) throw new ApiError(400, 'IMAGE_REFUSED', error.message);
+    throw error;
+  }
+}
 
 export const UPLOAD_MESSAGES = {
   notAnImage: 'Файл не є зображенням JPEG, PNG чи WebP',

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Db } from '../db/connection';
+import { COVERS_FOLDER, writeOnce } from './cover-images';
 
 /**
  * Uploaded images kept in the database, by served name, so that any API process on any machine
@@ -17,4 +19,10 @@ export async function storeMedia(db: Db, name: string, bytes: Buffer, memberId: 
 export async function readMedia(db: Db, name: string): Promise<Buffer | undefined> {
   const row = await db.kysely.selectFrom('media_files').select('bytes').where('name', '=', name).executeTakeFirst();
   return row && Buffer.from(row.bytes);
+}
+
+/** Keeps an uploaded image: in the database first (what every machine serves it from), then on this disk. */
+export async function keepUpload(db: Db, mediaDir: string, image: { name: string; bytes: Buffer }, memberId: number): Promise<void> {
+  await storeMedia(db, image.name, image.bytes, memberId);
+  await writeOnce(path.join(mediaDir, COVERS_FOLDER, image.name), () => image.bytes);
 }

@@ -20,6 +20,11 @@ export interface ServicesTable {
   price_from: number | null;
   sort_order: number;
   created_at: Timestamp;
+  /** Set while the service is off the home page (migration 0015); ISO 8601 text. */
+  unpublished_at: ColumnType<string | null, string | null | undefined, string | null>;
+  version: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_by: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface BlogPostsTable {

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config';
 import { accountRoutes } from './accounts/account-routes';
 import { articleRoutes } from './articles/article-routes';
 import { startArticleSchedule } from './articles/article-schedule';
+import { serviceRoutes } from './services/service-routes';
 import { invitationRoutes } from './accounts/invitation-routes';
 import { teamRoutes } from './accounts/team-routes';
 import { auditRoutes } from './audit/audit-routes';
@@ -22,7 +23,7 @@ export interface StaffPluginOptions {
  * The staff console's API (`/api/staff/*`): the agency's people sign in without passwords
  * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team,
  * read the audit log and answer people's requests about their data; editors write, schedule and
- * publish articles (scheduled ones go live on their own). Every route passes the staff guard (session, Origin and CSRF token,
+ * publish articles (scheduled ones go live on their own) and the home page's services. Every route passes the staff guard (session, Origin and CSRF token,
  * role) and answers `Cache-Control: no-store`.
  */
 export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginOptions): Promise<void> {
@@ -40,6 +41,7 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(inboxRoutes, { db });
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined });
   await app.register(articleRoutes, { db, mediaDir: config.mediaDir });
+  await app.register(serviceRoutes, { db, mediaDir: config.mediaDir });
   const schedule = startArticleSchedule(db, app.log);
   app.addHook('onClose', () => schedule.stop());
 }

@@ -16,3 +16,4 @@ export * from './telemetry';
 export * from './staff';
 export * from './data-requests';
 export * from './articles';
+export * from './staff-services';

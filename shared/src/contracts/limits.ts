@@ -35,6 +35,12 @@ export const BLOG_PAGE_MAX = 10000;
  */
 export const ARTICLE_LIMITS = { title: 300, slug: 200, category: 100, author: 200, excerpt: 500, cover: 300, markdown: 100_000 } as const;
 
+/**
+ * A service as an editor writes it, in characters (title and slug: their services columns, migration
+ * 0001), how many features it lists, and its highest starting price in hryvnias.
+ */
+export const SERVICE_LIMITS = { title: 200, slug: 100, description: 1000, feature: 200, features: 12, priceFrom: 10_000_000 } as const;
+
 /** Longest category name a listing query may carry (the length an article's category may have). */
 export const BLOG_CATEGORY_MAX_LENGTH = ARTICLE_LIMITS.category;
 

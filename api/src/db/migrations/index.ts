@@ -13,6 +13,7 @@ import * as m0011 from './0011_release_state';
 import * as m0012 from './0012_staff_console';
 import * as m0013 from './0013_privacy_retention';
 import * as m0014 from './0014_article_editing';
+import * as m0015 from './0015_service_editing';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_staff_console': m0012,
   '0013_privacy_retention': m0013,
   '0014_article_editing': m0014,
+  '0015_service_editing': m0015,
 };

@@ -15,7 +15,6 @@ import {
   ImageUploadQuerySchema,
   UploadedImageSchema,
 } from '@agency/shared/contracts';
-import path from 'node:path';
 import { ARTICLE_LIMITS, IMAGE_UPLOAD } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -24,9 +23,8 @@ import { ApiError } from '../../http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
-import { COVERS_FOLDER, writeOnce } from '../../content/cover-images';
-import { ImageRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
-import { storeMedia } from '../../content/media-store';
+import { preparedOrRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
+import { keepUpload } from '../../content/media-store';
 import { findArticle, findRevision, listArticles, listRevisions } from './article-repository';
 import { createArticle, publishArticle, restoreRevision, saveArticle, scheduleArticle, takeOverArticle, unpublishArticle } from './article-work';
 
@@ -92,17 +90,8 @@ export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db; mediaDir: string
     async (request, reply) => {
       const article = await findArticle(db, Number(request.params.id));
       if (!article) throw new ApiError(404, 'ARTICLE_NOT_FOUND', STAFF_MESSAGES.articleNotFound);
-      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError(400, 'IMAGE_REFUSED', UPLOAD_MESSAGES.notAnImage);
-      let image;
-      try {
-        image = await prepareUploadedImage(request.body, request.query.use, article.slug);
-      } catch (error) {
-        if (error instanceof ImageRefused) throw new ApiError(400, 'IMAGE_REFUSED', error.message);
-        throw error;
-      }
-      // The database first: it is what every machine serves the image from.
-      await storeMedia(db, image.name, image.bytes, sessionOf(request).member.id);
-      await writeOnce(path.join(mediaDir, COVERS_FOLDER, image.name), () => image.bytes);
+      const image = await preparedOrRefused(request.body, UPLOAD_MESSAGES.notAnImage, (bytes) => prepareUploadedImage(bytes, request.query.use, article.slug));
+      await keepUpload(db, mediaDir, image, sessionOf(request).member.id);
       return reply.code(201).send({ url: image.url, width: image.width, height: image.height });
     },
   );

@@ -34,7 +34,12 @@ export type AuditAction =
   | 'article-published'
   | 'article-scheduled'
   | 'article-unpublished'
-  | 'article-schedule-cancelled';
+  | 'article-schedule-cancelled'
+  | 'service-created'
+  | 'service-changed'
+  | 'service-published'
+  | 'service-unpublished'
+  | 'services-reordered';
 
 /** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
 export interface AuditActor {
@@ -50,7 +55,7 @@ export interface AuditRecord {
   /** Who acted, as a person reads it: their e-mail, `cli`, or the e-mail someone tried. */
   actor: string;
   action: AuditAction;
-  /** What was acted on: `member:3`, `lead:120`, `article:7`, `session`, `leads`, `subject:<keyed hash of a person>`. */
+  /** What was acted on: `member:3`, `lead:120`, `article:7`, `service:3`, `services`, `session`, `leads`, `subject:<keyed hash of a person>`. */
   target: string;
   address: string;
   detail?: Record<string, unknown>;
