@@ -1,4 +1,4 @@
-import { typeset, type ArticleFields } from '@agency/shared';
+import { typeset, type ArticleFields, type BlogPost } from '@agency/shared';
 import type { Db } from '../db/connection';
 import type { ArticleDraftsTable } from '../db/schema';
 import { renderArticle } from './markdown';
@@ -33,6 +33,26 @@ export function draftFields(row: Pick<ArticleDraftsTable, 'title' | 'category' |
   return { title: row.title, category: row.category, excerpt: row.excerpt, author: row.author, cover: row.cover_url, markdown: row.markdown };
 }
 
+/** The post-facing fields of a working copy, rendered as publishing renders them. */
+function liveFields(fields: ArticleFields) {
+  return {
+    title: typeset(fields.title.trim()),
+    excerpt: typeset(fields.excerpt.trim()),
+    category: fields.category.trim(),
+    author: fields.author.trim(),
+    image_url: fields.cover,
+    content: renderArticle(fields.markdown),
+  };
+}
+
+/**
+ * Article `id` as visitors would get it from `GET /api/blog/:id` were `fields` published at
+ * `publishedAt`: what the console's preview shows through the blog's own view.
+ */
+export function previewPost(id: number, fields: ArticleFields, publishedAt: string): BlogPost {
+  return { id, ...liveFields(fields), created_at: publishedAt, updated_at: new Date().toISOString() };
+}
+
 /**
  * Writes working copy `draft` (complete: see publishingProblems) as post `postId`'s live version
  * and marks that version live, inside the caller's transaction. The post keeps the date it first
@@ -43,12 +63,7 @@ export async function writeLiveVersion(db: Db, draft: ArticleDraftsTable, now: D
   await db.kysely
     .updateTable('blog_posts')
     .set({
-      title: typeset(draft.title.trim()),
-      excerpt: typeset(draft.excerpt.trim()),
-      category: draft.category.trim(),
-      author: draft.author.trim(),
-      image_url: draft.cover_url,
-      content: renderArticle(draft.markdown),
+      ...liveFields(draftFields(draft)),
       markdown: draft.markdown,
       created_at: db.dialect.timestamp(new Date(firstPublishedAt)),
       updated_at: db.dialect.timestamp(now),

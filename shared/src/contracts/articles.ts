@@ -40,6 +40,9 @@ export const ArticleFieldsSchema = Type.Object({
 });
 export type ArticleFields = Static<typeof ArticleFieldsSchema>;
 
+/** What the preview renders: the fields on the editor's screen, saved or not. */
+export const ArticlePreviewBodySchema = Type.Object(ArticleFieldsSchema.properties, { additionalProperties: false });
+
 /** A new article: its title makes its slug unless one is given. */
 export const ArticleCreateBodySchema = Type.Object(
   {

@@ -1,6 +1,8 @@
 import {
   ArticleCreateBodySchema,
   ArticleDetailSchema,
+  ArticlePreviewBodySchema,
+  BlogPostSchema,
   ArticleListQuerySchema,
   ArticleListSchema,
   ArticleRefusalSchema,
@@ -23,6 +25,7 @@ import { ApiError } from '../../http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
+import { previewPost } from '../../content/article-publishing';
 import { preparedOrRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
 import { keepUpload } from '../../content/media-store';
 import { findArticle, findRevision, listArticles, listRevisions } from './article-repository';
@@ -93,6 +96,21 @@ export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db; mediaDir: string
       const image = await preparedOrRefused(request.body, UPLOAD_MESSAGES.notAnImage, (bytes) => prepareUploadedImage(bytes, request.query.use, article.slug));
       await keepUpload(db, mediaDir, image, sessionOf(request).member.id);
       return reply.code(201).send({ url: image.url, width: image.width, height: image.height });
+    },
+  );
+
+  // The preview renders what the editor has on screen (saved or not) with the site's one renderer.
+  app.post(
+    '/api/staff/articles/:id/preview',
+    {
+      config: editor,
+      bodyLimit: ARTICLE_BODY_LIMIT,
+      schema: { params: IdParamsSchema, body: ArticlePreviewBodySchema, response: { 200: BlogPostSchema, ...ERROR_RESPONSES } },
+    },
+    async (request) => {
+      const article = await findArticle(db, Number(request.params.id));
+      if (!article) throw new ApiError(404, 'ARTICLE_NOT_FOUND', STAFF_MESSAGES.articleNotFound);
+      return previewPost(article.id, request.body, article.publishedAt ?? new Date().toISOString());
     },
   );
 

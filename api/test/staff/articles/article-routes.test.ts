@@ -149,6 +149,17 @@ describe('articles in the console', () => {
     await eventually('the post gone', () => publicPost(article.id), (answer) => answer.status === 404);
   });
 
+  it('previews the fields on screen, saved or not, rendered as visitors would get them', async () => {
+    const article = await create('Попередній перегляд');
+    const unsaved = { title: 'Назва "з лапками"', category: 'SEO', excerpt: 'Опис', author: 'Олена', cover, markdown: '## Розділ\n\n<script>alert(1)</script>Текст' };
+    const post = await call<BlogPost>(editor, 'POST', `/api/staff/articles/${article.id}/preview`, unsaved);
+    expect(post).toMatchObject({ id: article.id, title: typeset('Назва «з лапками»'), category: 'SEO', image_url: cover });
+    expect(post.content).toContain('<h2>Розділ</h2>');
+    expect(post.content).not.toContain('script');
+    expect((await call<ArticleDetail>(editor, 'GET', `/api/staff/articles/${article.id}`)).title).toBe('Попередній перегляд');
+    expect((await viewer.browser.request('POST', `/api/staff/articles/${article.id}/preview`, { json: unsaved })).statusCode).toBe(403);
+  });
+
   it('keeps every save as a revision, compares and restores one as a new revision', async () => {
     const article = await create('Історія правок', { markdown: 'Перший текст' });
     const second = await call<ArticleDetail>(editor, 'PUT', `/api/staff/articles/${article.id}`, saveBody(article, { markdown: 'Другий текст' }));
