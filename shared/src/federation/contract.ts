@@ -7,6 +7,7 @@
 import type { ComponentType } from 'react';
 import type registry from './registry.json';
 import type { BlogListingLocation } from '../constants/blog';
+import type { BlogPost, Service } from '../types';
 import type { RemoteName } from './remotes';
 
 export interface BlogPostPageProps {
@@ -15,6 +16,16 @@ export interface BlogPostPageProps {
 
 /** Which listing page to show: `/blog?category=…&page=…` parsed (see parseBlogListingSearch). */
 export type BlogListPageProps = BlogListingLocation;
+
+/** A post as it would be published (the staff console's preview of an article). */
+export interface BlogPostPreviewProps {
+  post: BlogPost;
+}
+
+/** Services as they would be shown (the staff console's preview of its changes). */
+export interface ServicesPreviewProps {
+  services: Service[];
+}
 
 /** Props of an exposed component that takes none. */
 export type NoProps = Record<string, never>;
@@ -28,9 +39,11 @@ export interface ExposedModuleProps {
   'home/Team': NoProps;
   'home/Vacancies': NoProps;
   'home/ContactDetails': NoProps;
+  'home/ServicesPreview': ServicesPreviewProps;
   'blog/BlogTeaser': NoProps;
   'blog/BlogPostPage': BlogPostPageProps;
   'blog/BlogListPage': BlogListPageProps;
+  'blog/BlogPostPreview': BlogPostPreviewProps;
   'forms/JobApplicationForm': NoProps;
   'forms/ContactForm': NoProps;
   'staff/StaffConsole': NoProps;

@@ -1,3 +1,4 @@
+import type { Service } from '@agency/shared';
 import { servicesResource, useApiResource } from '@agency/shared/data';
 import { SectionHeading } from '../../shared/section-heading/SectionHeading';
 import { ServiceCard } from './ServiceCard';
@@ -12,7 +13,11 @@ const PLACEHOLDER_COUNT = 7;
  */
 export default function Services() {
   const state = useApiResource(servicesResource, 'mfe-home');
-  const services = state.status === 'loaded' ? state.data : [];
+  return <ServicesSection services={state.status === 'loaded' ? state.data : []} loading={state.status === 'loading'} />;
+}
+
+/** The section as the home page shows it: heading, then the cards (or placeholders while loading). */
+export function ServicesSection({ services, loading }: { services: Service[]; loading: boolean }) {
   return (
     <div>
       <SectionHeading
@@ -20,7 +25,7 @@ export default function Services() {
         title="Що ми робимо для вашого бізнесу"
         lead="Оберіть один напрям або комплекс — ми зберемо команду для вашого завдання й узгодимо результат, за який відповідатимемо."
       />
-      {state.status === 'loading' ? (
+      {loading ? (
         <div className={styles.grid} aria-hidden="true" data-testid="services-placeholder">
           {Array.from({ length: PLACEHOLDER_COUNT }, (_, index) => (
             <div key={index} className={`${styles.card} ${styles.placeholder}`} />
