@@ -9,6 +9,7 @@ export * from './constants/privacy';
 export * from './constants/site-icons';
 export * from './staff/staff-constants';
 export * from './staff/article-constants';
+export * from './staff/staff-preview';
 export * from './federation/remotes';
 export * from './federation/contract';
 export * from './federation/resolved-shares';

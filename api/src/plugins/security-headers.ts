@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
-import type { RemoteName } from '@agency/shared';
+import { STAFF_PREVIEW_PATH, type RemoteName } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 
 type RemoteUrls = Partial<Record<RemoteName, string>>;
@@ -41,13 +41,29 @@ function contentSecurityPolicy(remoteUrls: RemoteUrls) {
   };
 }
 
-/** Security headers on every answer: a CSP that admits the remotes' origins, and the referrer policy. */
+const NOT_FRAMED = "frame-ancestors 'none'";
+const FRAMED_BY_OWN_PAGES = "frame-ancestors 'self'";
+
+/** The staff console's previews: pages of this site that the console frames (nobody else may). */
+function isFramedPage(url: string): boolean {
+  return url === STAFF_PREVIEW_PATH || url.startsWith(`${STAFF_PREVIEW_PATH}/`);
+}
+
+/**
+ * Security headers on every answer: a CSP that admits the remotes' origins, and the referrer
+ * policy. No other site may frame a page; the console's previews may be framed by the site itself.
+ */
 async function securityHeaders(app: FastifyInstance, { remoteUrls }: { remoteUrls: RemoteUrls }): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: contentSecurityPolicy(remoteUrls),
     // helmet's default (no-referrer) would keep the page address off our own form posts, and the
     // agency stores it with each submission; other sites still get only our origin.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isFramedPage(request.url.split('?')[0]!)) return;
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string') reply.header('content-security-policy', policy.replace(NOT_FRAMED, FRAMED_BY_OWN_PAGES));
   });
 }
 

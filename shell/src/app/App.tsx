@@ -1,4 +1,4 @@
-import { PAGE_ROUTES, STAFF_PATHS } from '@agency/shared';
+import { PAGE_ROUTES, STAFF_PATHS, STAFF_PREVIEW_PATH } from '@agency/shared';
 import { Route, Routes } from '@agency/shared/router';
 import { SiteHeader } from '../features/layout/SiteHeader';
 import { SiteFooter } from '../features/layout/SiteFooter';
@@ -8,6 +8,7 @@ import { BlogListRoute } from '../features/blog/BlogListRoute';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { PrivacyPage } from '../features/privacy/PrivacyPage';
 import { FormResultPage } from '../features/form-result/FormResultPage';
+import { StaffPreviewRoute } from '../features/staff/StaffPreviewRoute';
 import { StaffRoute } from '../features/staff/StaffRoute';
 import { useScrollManagement } from '../features/navigation/use-scroll-management';
 import { usePageViews } from '../features/telemetry/use-page-views';
@@ -38,10 +39,13 @@ function PublicSite() {
   );
 }
 
-/** The public site, or the staff console under `/staff` (its own frame, its own remote). */
+/** The public site, or the staff console under `/staff` (its own frame, its own remote) and its previews. */
 export function App() {
   return (
     <Routes>
+      {/* In the entry, not a chunk of its own: a chunk would have to reach the page frame's modules from
+          outside, which costs every visitor more bytes than this route's own (measured). */}
+      <Route path={`${STAFF_PREVIEW_PATH}/:kind`} element={<StaffPreviewRoute />} />
       <Route path={`${STAFF_PATHS.home}/*`} element={<StaffRoute />} />
       <Route path="*" element={<PublicSite />} />
     </Routes>
