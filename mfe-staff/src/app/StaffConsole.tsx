@@ -2,11 +2,14 @@ import type { ReactNode } from 'react';
 import { BRAND, STAFF_PATHS, type NoProps, type StaffRole } from '@agency/shared';
 import { Link, Route, Routes } from '@agency/shared/router';
 import { AccountPage } from '../features/account/AccountPage';
+import { ArticleEditorPage } from '../features/articles/ArticleEditorPage';
+import { ArticlesPage } from '../features/articles/ArticlesPage';
 import { AuditPage } from '../features/audit/AuditPage';
 import { DataRequestsPage } from '../features/data-requests/DataRequestsPage';
 import { InboxPage } from '../features/inbox/InboxPage';
 import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LeadPage } from '../features/lead/LeadPage';
+import { ServicesPage } from '../features/services/ServicesPage';
 import { SignInPage } from '../features/sign-in/SignInPage';
 import { TeamPage } from '../features/team/TeamPage';
 import { StaffSessionProvider, useStaffSession } from '../shared/session/staff-session';
@@ -30,6 +33,8 @@ function ConsoleBar() {
       {session && (
         <nav className={styles.nav} aria-label="Консоль">
           <Link to={STAFF_PATHS.home}>Заявки</Link>
+          {may('editor') && <Link to={STAFF_PATHS.articles}>Статті</Link>}
+          {may('editor') && <Link to={STAFF_PATHS.services}>Послуги</Link>}
           {may('admin') && <Link to={STAFF_PATHS.team}>Команда</Link>}
           {may('admin') && <Link to={STAFF_PATHS.audit}>Журнал</Link>}
           {may('admin') && <Link to={STAFF_PATHS.dataRequests}>Запити щодо даних</Link>}
@@ -45,8 +50,8 @@ function ConsoleBar() {
 
 /**
  * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
- * a lead's page, the team, the audit log, people's requests about their data and one's account;
- * sign-in and invitations for the rest.
+ * a lead's page, articles and services for editors, the team, the audit log, people's requests
+ * about their data and one's account; sign-in and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -60,6 +65,9 @@ export default function StaffConsole(_props: NoProps) {
             <Route index element={<Guarded role="viewer"><InboxPage /></Guarded>} />
             <Route path="leads/:id" element={<Guarded role="viewer"><LeadPage /></Guarded>} />
             <Route path="account" element={<Guarded role="viewer"><AccountPage /></Guarded>} />
+            <Route path="articles" element={<Guarded role="editor"><ArticlesPage /></Guarded>} />
+            <Route path="articles/:id" element={<Guarded role="editor"><ArticleEditorPage /></Guarded>} />
+            <Route path="services" element={<Guarded role="editor"><ServicesPage /></Guarded>} />
             <Route path="team" element={<Guarded role="admin"><TeamPage /></Guarded>} />
             <Route path="audit" element={<Guarded role="admin"><AuditPage /></Guarded>} />
             <Route path="data-requests" element={<Guarded role="admin"><DataRequestsPage /></Guarded>} />

@@ -78,7 +78,17 @@ export const STAFF_API_PREFIX = '/api/staff';
 /** The header a state-changing staff request carries its session's CSRF token in. */
 export const STAFF_CSRF_HEADER = 'x-csrf-token';
 /** The console's pages, mounted by the shell; the invitation's token follows `#`. */
-export const STAFF_PATHS = { home: '/staff', login: '/staff/login', invite: '/staff/invite', audit: '/staff/audit', team: '/staff/team', account: '/staff/account', dataRequests: '/staff/data-requests' } as const;
+export const STAFF_PATHS = {
+  home: '/staff',
+  login: '/staff/login',
+  invite: '/staff/invite',
+  audit: '/staff/audit',
+  team: '/staff/team',
+  account: '/staff/account',
+  dataRequests: '/staff/data-requests',
+  articles: '/staff/articles',
+  services: '/staff/services',
+} as const;
 
 /** A lead's fields as the console shows them, in each form's order. */
 export const LEAD_FIELDS: Record<LeadKind, readonly string[]> = {

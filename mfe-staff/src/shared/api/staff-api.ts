@@ -51,6 +51,11 @@ export async function staffGet<T>(path: string, params?: object): Promise<T> {
   return (await (await staffApi()).get<T>(path, { params })).data;
 }
 
-export async function staffSend<T>(method: 'post' | 'patch' | 'delete', path: string, body?: unknown): Promise<T> {
+export async function staffSend<T>(method: 'post' | 'put' | 'patch' | 'delete', path: string, body?: unknown): Promise<T> {
   return (await (await staffApi()).request<T>({ method, url: path, data: body })).data;
+}
+
+/** Sends a file as the body, as it is (the server judges what it is by its content). */
+export async function staffUpload<T>(path: string, file: Blob): Promise<T> {
+  return (await (await staffApi()).post<T>(path, file, { headers: { 'Content-Type': file.type || 'application/octet-stream' } })).data;
 }

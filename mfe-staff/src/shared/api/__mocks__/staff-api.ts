@@ -7,6 +7,7 @@ const actual = jest.requireActual<typeof import('../staff-api')>('../staff-api')
 export const { setUnauthorizedHandler, setCsrfToken, staffApi, statusOf, messageOf } = actual;
 export const staffGet = jest.fn();
 export const staffSend = jest.fn();
+export const staffUpload = jest.fn();
 
 /** The error axios rejects with when the API answers `status` with this JSON body. */
 export function apiAnswered(status: number, data: object): AxiosError {
