@@ -5,25 +5,13 @@ import { eventually } from '../api/test/helpers/eventually';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { BOTH_DATABASES, startPostgres, type RunningPostgres } from './support/postgres';
 import { startSite, type RunningSite } from './support/site';
-import { horizontalOverflow, invitationLink, joinWithApp, totpCode } from './support/staff-console';
+import { horizontalOverflow, invitationLink, joinWithApp, pageWithAuthenticator, totpCode } from './support/staff-console';
 
 // A real Chromium with Chrome's virtual authenticator, the real API on SQLite and on PostgreSQL.
 jest.setTimeout(120_000);
 
 const XSS_NAME = '<img src=x onerror="window.__xss=1">';
 const XSS_MESSAGE = '<script>window.__xss=2</script> Хочемо рекламу';
-
-/** A page in a context of its own whose browser has a platform authenticator with user verification (a phone's or laptop's). */
-async function pageWithAuthenticator(browser: Browser, url?: string, viewport?: { width: number; height: number }): Promise<Page & { consoleErrors: string[] }> {
-  const page = await openPage(browser, undefined, viewport ? { viewport } : {});
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  if (url) await page.goto(url);
-  return page;
-}
 
 async function sendContact(site: RunningSite, fields: Record<string, string>): Promise<void> {
   const response = await fetch(`${site.baseUrl}/api/contact`, {

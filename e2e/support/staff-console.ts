@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openPage } from './browser';
 import { Secret, TOTP } from 'otpauth';
 import { runStaffCommand, type RunningSite } from './site';
 
@@ -31,4 +32,25 @@ export async function joinWithApp(page: Page, link: string): Promise<{ secret: s
   await page.getByRole('button', { name: 'Я зберіг коди' }).click();
   await page.getByRole('heading', { name: 'Заявки' }).waitFor();
   return { secret, codes };
+}
+
+/** A page in a context of its own whose browser has a platform authenticator with user verification (a phone's or laptop's). */
+export async function pageWithAuthenticator(browser: Browser, url?: string, viewport?: { width: number; height: number }): Promise<Page & { consoleErrors: string[] }> {
+  const page = await openPage(browser, undefined, viewport ? { viewport } : {});
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  if (url) await page.goto(url);
+  return page;
+}
+
+/** Accepts an invitation with a passkey (the page's virtual authenticator); signed in on the inbox after. */
+export async function joinWithPasskey(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Зареєструвати ключ доступу' }).click();
+  await page.getByTestId('recovery-codes').waitFor();
+  await page.getByRole('button', { name: 'Я зберіг коди' }).click();
+  await page.getByRole('heading', { name: 'Заявки' }).waitFor();
 }
