@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/connection';
-import { SiteLease } from '../../db/site-lease';
+import { startSiteSchedule, type SiteSchedule } from '../../db/site-schedule';
 import { purgeExpired, type PurgeReport } from './retention-purge';
 
 /** How often the retention purge runs (also once at start). */
@@ -15,11 +15,7 @@ export const RETENTION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const LEASE_NAME = 'retention-purge';
 export const RETENTION_LEASE_TTL_MS = RETENTION_PURGE_INTERVAL_MS + 5 * 60 * 1000;
 
-export interface RetentionSchedule {
-  /** A run now (or the one going), if this process holds the lease: what it removed; undefined when another process holds it. */
-  runOnce(): Promise<PurgeReport | undefined>;
-  stop(): Promise<void>;
-}
+export type RetentionSchedule = SiteSchedule<PurgeReport>;
 
 export interface RetentionScheduleOptions {
   intervalMs?: number;
@@ -29,36 +25,17 @@ export interface RetentionScheduleOptions {
 
 export function startRetentionPurge(db: Database, log: FastifyBaseLogger, options: RetentionScheduleOptions = {}): RetentionSchedule {
   const { intervalMs = RETENTION_PURGE_INTERVAL_MS, now = Date.now } = options;
-  const lease = new SiteLease(db, LEASE_NAME, RETENTION_LEASE_TTL_MS, now);
-  let stopping = false;
-  let running: Promise<PurgeReport | undefined> | undefined;
-
-  const purge = async (): Promise<PurgeReport | undefined> => {
-    if (stopping || !(await lease.acquire())) return undefined;
-    const started = Date.now();
-    const report = await purgeExpired(db, { now: new Date(now()), carryOn: async () => !stopping && (await lease.acquire()) });
-    // Counts only: what was removed is personal data.
-    log.info({ ...report, ms: Date.now() - started }, 'privacy: retention purge ran');
-    return report;
-  };
-  // One run at a time: a run asked for while one is going joins it.
-  const runOnce = () =>
-    (running ??= purge()
-      .catch((error: unknown) => {
-        log.warn({ err: error }, 'privacy: retention purge failed; tried again within the hour');
-        return undefined;
-      })
-      .finally(() => (running = undefined)));
-
-  void runOnce();
-  const timer = setInterval(() => void runOnce(), intervalMs).unref();
-  return {
-    runOnce,
-    async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await running;
-      await lease.release().catch(() => undefined);
+  return startSiteSchedule(db, {
+    lease: { name: LEASE_NAME, ttlMs: RETENTION_LEASE_TTL_MS },
+    intervalMs,
+    now,
+    run: async (carryOn) => {
+      const started = Date.now();
+      const report = await purgeExpired(db, { now: new Date(now()), carryOn });
+      // Counts only: what was removed is personal data.
+      log.info({ ...report, ms: Date.now() - started }, 'privacy: retention purge ran');
+      return report;
     },
-  };
+    onError: (error) => log.warn({ err: error }, 'privacy: retention purge failed; tried again within the hour'),
+  });
 }

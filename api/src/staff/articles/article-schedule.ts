@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { draftFields, publishingProblems, writeLiveVersion } from '../../content/article-publishing';
 import type { Database, Db } from '../../db/connection';
-import { SiteLease } from '../../db/site-lease';
+import { startSiteSchedule, type SiteSchedule } from '../../db/site-schedule';
 import { recordAudit } from '../audit/audit-log';
 
 /**
@@ -51,39 +51,19 @@ export async function publishDueArticles(database: Database, now: Date): Promise
   return report;
 }
 
-export interface ArticleSchedule {
-  /** A check now, if this process holds the lease; undefined when another process holds it. */
-  runOnce(): Promise<ScheduleReport | undefined>;
-  stop(): Promise<void>;
-}
+export type ArticleSchedule = SiteSchedule<ScheduleReport>;
 
 export function startArticleSchedule(db: Database, log: FastifyBaseLogger, { intervalMs = SCHEDULE_CHECK_MS, now = Date.now } = {}): ArticleSchedule {
-  const lease = new SiteLease(db, LEASE_NAME, SCHEDULE_LEASE_TTL_MS, now);
-  let stopping = false;
-  let running: Promise<ScheduleReport | undefined> | undefined;
-  const check = async () => {
-    if (stopping || !(await lease.acquire())) return undefined;
-    const report = await publishDueArticles(db, new Date(now()));
-    if (report.published.length > 0) log.info({ articles: report.published }, 'scheduled articles published');
-    if (report.cancelled.length > 0) log.warn({ articles: report.cancelled }, 'scheduled articles not published: their working copy is incomplete');
-    return report;
-  };
-  const runOnce = () =>
-    (running ??= check()
-      .catch((error: unknown) => {
-        log.warn({ err: error }, 'article schedule check failed; tried again shortly');
-        return undefined;
-      })
-      .finally(() => (running = undefined)));
-  void runOnce();
-  const timer = setInterval(() => void runOnce(), intervalMs).unref();
-  return {
-    runOnce,
-    async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await running;
-      await lease.release().catch(() => undefined);
+  return startSiteSchedule(db, {
+    lease: { name: LEASE_NAME, ttlMs: SCHEDULE_LEASE_TTL_MS },
+    intervalMs,
+    now,
+    run: async () => {
+      const report = await publishDueArticles(db, new Date(now()));
+      if (report.published.length > 0) log.info({ articles: report.published }, 'scheduled articles published');
+      if (report.cancelled.length > 0) log.warn({ articles: report.cancelled }, 'scheduled articles not published: their working copy is incomplete');
+      return report;
     },
-  };
+    onError: (error) => log.warn({ err: error }, 'article schedule check failed; tried again shortly'),
+  });
 }
