@@ -1,4 +1,5 @@
 import { IMAGE_UPLOAD } from '@agency/shared';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { ApiError } from '../http/api-error';
 import { inlineImageName } from './inline-image-names';
@@ -15,6 +16,16 @@ import { COVER_SIZE, COVERS_URL_PREFIX, contentHash, MIN_SIZE, PIPELINE, toCover
 export type ImageUse = 'cover' | 'inline';
 
 export class ImageRefused extends Error {}
+
+/**
+ * An upload is the request's body as sent (any image type, or bytes), up to the upload limit, in
+ * the plugin `app` is: what it really is is judged from its content.
+ */
+export function acceptImageBodies(app: FastifyInstance): void {
+  for (const type of [/^image\//, 'application/octet-stream']) {
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMAGE_UPLOAD.maxBytes }, (_request, body, done) => done(null, body));
+  }
+}
 
 /** Runs an upload's preparation; a refusal is the request's clear 400, nothing stored. */
 export async function preparedOrRefused<T>(body: unknown, emptyMessage: string, prepare: (bytes: Buffer) => Promise<T>): Promise<T> {

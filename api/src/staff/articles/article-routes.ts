@@ -26,7 +26,7 @@ import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
 import { previewPost } from '../../content/article-publishing';
-import { preparedOrRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
+import { acceptImageBodies, preparedOrRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
 import { keepUpload } from '../../content/media-store';
 import { findArticle, findRevision, listArticles, listRevisions } from './article-repository';
 import { createArticle, publishArticle, restoreRevision, saveArticle, scheduleArticle, takeOverArticle, unpublishArticle } from './article-work';
@@ -81,11 +81,7 @@ export const articleRoutes: FastifyPluginAsyncTypebox<{ db: Db; mediaDir: string
     unpublishArticle(db, Number(request.params.id), request.body.version, actorOf(request)),
   );
 
-  // An uploaded image is the request's body as sent (any image type, or bytes): what it really is
-  // is judged from its content.
-  for (const type of [/^image\//, 'application/octet-stream']) {
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMAGE_UPLOAD.maxBytes }, (_request, body, done) => done(null, body));
-  }
+  acceptImageBodies(app);
 
   app.post(
     '/api/staff/articles/:id/images',

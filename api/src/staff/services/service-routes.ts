@@ -13,7 +13,7 @@ import {
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { preparedOrRefused } from '../../content/image-uploads';
+import { acceptImageBodies, preparedOrRefused } from '../../content/image-uploads';
 import { keepUpload } from '../../content/media-store';
 import { ICON_MESSAGES, prepareServiceIcon } from '../../content/service-icons';
 import type { Db } from '../../db/connection';
@@ -52,10 +52,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ db: Db; mediaDir: string
     unpublishService(db, Number(request.params.id), request.body.version, actorOf(request)),
   );
 
-  // An icon is the request's body as sent; what it really is is judged from its content.
-  for (const type of [/^image\//, 'application/octet-stream']) {
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: IMAGE_UPLOAD.maxBytes }, (_request, body, done) => done(null, body));
-  }
+  acceptImageBodies(app);
 
   /** Prepares and stores an icon; the service takes it with its next save. */
   app.post(
