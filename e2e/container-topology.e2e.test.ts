@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Response } from 'playwright-core';
-import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, remoteOnPath, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
+import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, remoteOnPath, type ApiErrorBody, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
 import { createDatabase } from '../api/src/db/connection';
 import { cacheControlFor, IMMUTABLE } from '../api/src/http/cache-policy';
 import { eventually } from '../api/test/helpers/eventually';
@@ -201,6 +201,12 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     const anonymous = await fetch(`${shell.origin}/api/releases/blog/builds`, { method: 'POST', headers: { 'content-type': 'application/gzip' }, body: new Uint8Array(1024 * 1024) });
     expect(anonymous.status).toBe(401);
     expect((await releasesOf('blog')).releases).toHaveLength(after.releases.length);
+  });
+
+  it('hands the staff console’s long bodies to the API: an image of several MiB gets the API’s answer, not the nginx limit', async () => {
+    const upload = await fetch(`${shell.origin}/api/staff/articles/1/images?use=cover`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: new Uint8Array(3 * 1024 * 1024) });
+    // Nobody signed in: the API's own refusal, as JSON.
+    expect([upload.status, ((await upload.json()) as ApiErrorBody).error.code]).toEqual([401, 'SIGN_IN_REQUIRED']);
   });
 
   it('sends precompressed files and never a source map, a server bundle or a build stamp', async () => {
