@@ -20,6 +20,7 @@ import { BLOG_POST_PAGE_CODE, changeBlogSource, NEW_BACK_LINK, OLD_BACK_LINK } f
 import { COMPOSE_FILES, ComposeProject, copyOfRepo, DEV_COMPOSE_FILES, describeWithCompose, type ContainerLife } from './support/compose-project';
 import { sendContactAndApplication } from './support/forms';
 import { getAsBrowser } from './support/get-as-browser';
+import { itReporting } from './support/it-reporting';
 import { describeStream, runLeadStream } from './support/lead-stream';
 import { freePort, releaseCli } from './support/site';
 
@@ -49,8 +50,15 @@ const folderOf = (name: RemoteName) => FEDERATION_REGISTRY.remotes[name].folder;
 describeWithCompose()('docker compose on a real engine: the site as one container per app', () => {
   let project: ComposeProject;
   let browser: Browser;
-  // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
-  const env: Record<string, string> = { PUBLISH_ADDRESS: '127.0.0.1', RATE_LIMIT_MAX: '1000000', METRICS_TOKEN: 'compose-e2e-metrics-token' };
+  const env: Record<string, string> = {
+    PUBLISH_ADDRESS: '127.0.0.1',
+    // Visitors here send hundreds of leads a second from one address: no rate limit in their way.
+    RATE_LIMIT_MAX: '1000000',
+    METRICS_TOKEN: 'compose-e2e-metrics-token',
+    // Docker's classic builder, which `npm run swarm` builds with: the compose and Swarm suites then
+    // share one build cache, so whichever runs second finds every image's build steps done.
+    DOCKER_BUILDKIT: '0',
+  };
   const site = () => `http://localhost:${env.SITE_PORT}`;
   const remoteOrigin = (name: RemoteName) => `http://localhost:${env[portVariable(folderOf(name))]}`;
 
@@ -73,6 +81,8 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     rmSync(project.dir, { recursive: true, force: true });
     console.info(`docker compose, measured:\n${project.report.map((line) => `  ${line}`).join('\n')}`);
   }, 5 * 60_000);
+
+  const it = itReporting(() => project.whatItSaw());
 
   /** The submissions staff export, run inside an API container as they would. */
   async function exported(kind: 'contact' | 'applications'): Promise<Record<string, unknown>[]> {

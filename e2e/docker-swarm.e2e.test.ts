@@ -12,6 +12,7 @@ import { getAsBrowser } from './support/get-as-browser';
 import { describeStream, runLeadStream, type LeadStreamResult } from './support/lead-stream';
 import { freePort, releaseCli, ROOT } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
+import { itReporting } from './support/it-reporting';
 import { docker, REGISTRY, SwarmCluster, type SwarmNode } from './support/swarm-cluster';
 
 // docker-stack.yml on a real swarm: three docker-in-docker machines of this machine's engine, every
@@ -109,17 +110,24 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
         within,
       );
     } catch (error) {
-      const logs = await Promise.all(
-        ['object-store', 'api', 'shell'].map((name) =>
-          cluster
-            .serviceLogs(service(name), '3m', alive)
-            .then((said) => `${name}:\n${said.trim().split('\n').slice(-15).map((line) => line.slice(0, 300)).join('\n')}`)
-            .catch((failed: Error) => `${name}: ${failed.message}`),
-        ),
-      );
-      throw new Error(`${(error as Error).message}\nthe stack's tasks:\n${await taskHistory()}\nwhat the services said last:\n${logs.join('\n')}`);
+      throw new Error(`${(error as Error).message}\n${await whatTheStackShows()}`);
     }
   }
+
+  /** Every task's state and the last lines of the services a visitor's request passes: what a failure reports. */
+  async function whatTheStackShows(): Promise<string> {
+    const logs = await Promise.all(
+      ['object-store', 'api', 'shell'].map((name) =>
+        cluster
+          .serviceLogs(service(name), '3m', alive)
+          .then((said) => `${name}:\n${said.trim().split('\n').slice(-15).map((line) => line.slice(0, 300)).join('\n')}`)
+          .catch((failed: Error) => `${name}: ${failed.message}`),
+      ),
+    );
+    return `the stack's tasks:\n${await taskHistory()}\nwhat the services said last:\n${logs.join('\n')}`;
+  }
+
+  const it = itReporting(whatTheStackShows);
 
   /** Every task of the stack with its state and error, as Swarm tells why a service does not run. */
   async function taskHistory(): Promise<string> {

@@ -160,6 +160,17 @@ export class ComposeProject {
     return this.inspectEach('{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}');
   }
 
+  /** Each container's state and health, and the last lines each service wrote: what a failing test reports. */
+  async whatItSaw(lines = 15): Promise<string> {
+    const states = (await this.containers()).map((container) => `  ${container.Name}: ${container.State} ${container.Health}`.trimEnd());
+    const logs = await this.compose(['logs', '--no-color', '--timestamps', '--tail', String(lines)]).catch((error: Error) => error.message);
+    const said = logs
+      .trim()
+      .split('\n')
+      .map((line) => `  ${line.slice(0, 300)}`);
+    return `the project's containers:\n${states.join('\n')}\nwhat each service wrote last:\n${said.join('\n')}`;
+  }
+
   /** Stops a container with `docker stop`: SIGTERM, as an orchestrator does before replacing it. */
   async stopContainer(name: string): Promise<void> {
     await run('docker', ['stop', name]);
