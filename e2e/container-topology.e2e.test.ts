@@ -273,6 +273,14 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     } finally {
       await db.kysely.updateTable('blog_posts').set({ title: post.title }).where('id', '=', post.id).execute();
       await db.destroy();
+      // The next test counts renders: it starts once each process has seen the restored content
+      // (each looks again within a second of a request) and rendered it, not while one still may.
+      await eventually(
+        'each API process serving the restored title',
+        () => Promise.all(apis.map(async (api) => (await fetch(`${api.baseUrl}/blog/${post.id}`)).text())),
+        (pages) => pages.every((html) => !html.includes(title)),
+        10_000,
+      );
     }
   });
 
