@@ -1,6 +1,7 @@
 // One jest run covers every workspace: each project below is one suite with its own environment.
 const path = require('node:path');
 const { BROWSER_APP_FOLDERS, SHARED_FOLDER, API } = require('./shared/webpack/apps.js');
+const { apiProjectName } = require('./scripts/jest/suites.js');
 
 const tsTransform = {
   '^.+\\.tsx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json'), diagnostics: false }],
@@ -43,7 +44,7 @@ const esmOnlyTransform = {
 /** The API suite, run once per database dialect. */
 function apiProject(dialect) {
   return {
-    displayName: `api-${dialect}`,
+    displayName: apiProjectName(dialect),
     rootDir: path.join(__dirname, API.folder),
     testEnvironment: 'node',
     testMatch: ['<rootDir>/test/**/*.test.ts'],
@@ -58,6 +59,8 @@ function apiProject(dialect) {
 }
 
 module.exports = {
+  // The timing reporter writes each suite's time where JEST_TIMINGS_FILE says (scripts/test.mjs).
+  reporters: ['default', path.join(__dirname, 'scripts/jest/timing-reporter.js')],
   projects: [
     {
       displayName: SHARED_FOLDER,

@@ -1,59 +1,167 @@
-// `npm test`: lint, type-check every workspace, then every jest suite (unit, API on SQLite and
-// PostgreSQL, browser end-to-end). The last line sums all of them: `N passed, N failed`.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// The test loop (docs/testing.md):
+//   npm test                  lint, folder cycles, type-check, then every jest suite (unit, API on
+//                             SQLite and PostgreSQL, browser end-to-end); the container suites run
+//                             beside the rest, since they mostly wait on the engine
+//   npm test -- <jest args>   only the jest suites those select (`npm test -- e2e/forms`), nothing else
+//   npm run test:quick        lint, folder cycles, type-check, unit suites and the API on SQLite
+// It ends with the slowest steps and suites, and the line `N passed, N failed` summed over all.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-const { WORKSPACES } = createRequire(import.meta.url)('../shared/webpack/apps.js');
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-let passed = 0;
-let failed = 0;
-let skipped = 0;
+const require = createRequire(import.meta.url);
+const { WORKSPACES } = require('../shared/webpack/apps.js');
+const { CONTAINER_SUITES, QUICK_PROJECTS } = require('./jest/suites.js');
 
-function run(label, command, args) {
-  console.log(`\n▶ ${label}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  return result.status === 0;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(root, '.tmp', 'test');
+const started = Date.now();
+/** Every step and suite that ran, with how long it took: the closing table. */
+const timings = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+const seconds = (since) => (Date.now() - since) / 1000;
+
+/**
+ * Runs a command; resolves with whether it exited 0. Its output goes to this terminal, or to
+ * `logFile` (a lane that runs beside another, printed once the run ends).
+ */
+function run(label, command, args, { logFile, env } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (logFile) {
+      const log = createWriteStream(logFile);
+      child.stdout.pipe(log);
+      child.stderr.pipe(log);
+    } else {
+      console.log(`\n▶ ${label}`);
+    }
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
 }
 
-function check(label, command, args) {
-  if (run(label, command, args)) passed += 1;
+/** A step that counts as one passed or failed check (lint, a type-check). */
+async function check(label, command, args) {
+  const since = Date.now();
+  const ok = await run(label, command, args);
+  timings.push({ what: label, kind: 'step', seconds: seconds(since) });
+  if (ok) totals.passed += 1;
   else {
-    failed += 1;
+    totals.failed += 1;
     console.log(`✖ ${label} failed`);
   }
 }
 
-check('lint (eslint)', 'npx', ['eslint', '.']);
-check('api folder cycles', 'node', [path.join('api', 'scripts', 'check-folder-cycles.mjs')]);
-// Each workspace's own `typecheck` script: tsc, plus the federation contract check in the apps.
-for (const workspace of WORKSPACES) {
-  check(`type-check ${workspace}`, 'npm', ['run', 'typecheck', '--silent', '-w', workspace]);
+/** Lint, the folder-cycle check and every type-check, two at a time (each is one single-threaded process). */
+async function staticChecks() {
+  const steps = [
+    ['lint (eslint)', 'npx', ['eslint', '.']],
+    ['api folder cycles', 'node', [path.join('api', 'scripts', 'check-folder-cycles.mjs')]],
+    // Each workspace's own `typecheck` script: tsc, plus the federation contract check in the apps.
+    ...WORKSPACES.map((workspace) => [`type-check ${workspace}`, 'npm', ['run', 'typecheck', '--silent', '-w', workspace]]),
+    ['type-check e2e', 'npx', ['tsc', '-p', path.join('e2e', 'tsconfig.json')]],
+  ];
+  const next = async () => {
+    for (let step = steps.shift(); step; step = steps.shift()) await check(...step);
+  };
+  await Promise.all([next(), next()]);
 }
-check('type-check e2e', 'npx', ['tsc', '-p', path.join('e2e', 'tsconfig.json')]);
 
-const resultsDir = path.join(root, '.tmp');
-mkdirSync(resultsDir, { recursive: true });
-const resultsFile = path.join(resultsDir, 'jest-results.json');
-rmSync(resultsFile, { force: true });
-// --forceExit: on 2 cores jest runs every suite inside its own process (one worker, in band), so a
-// handle any suite leaves open would keep the run from ending after its results are written.
-const jestArgs = ['jest', '--json', `--outputFile=${resultsFile}`, '--forceExit', ...process.argv.slice(2)];
-run('jest: unit, API (SQLite + PostgreSQL) and end-to-end suites', 'npx', jestArgs);
-if (existsSync(resultsFile)) {
+/**
+ * One jest run; adds its counts to the totals and its suites' times to the table. `name` names its
+ * result files; `logFile` sends its output there instead of to the terminal.
+ */
+async function jest(name, label, args, logFile) {
+  const resultsFile = path.join(resultsDir, `${name}-results.json`);
+  const timingsFile = path.join(resultsDir, `${name}-timings.json`);
+  rmSync(resultsFile, { force: true });
+  rmSync(timingsFile, { force: true });
+  const since = Date.now();
+  // --forceExit: a handle a suite leaves open must not keep the run from ending after its results
+  // are written.
+  const jestArgs = [
+    'jest',
+    '--json',
+    `--outputFile=${resultsFile}`,
+    '--forceExit',
+    ...args,
+  ];
+  await run(label, 'npx', jestArgs, { logFile, env: { JEST_TIMINGS_FILE: timingsFile } });
+  timings.push({ what: label, kind: 'jest run', seconds: seconds(since) });
+  if (existsSync(timingsFile)) {
+    for (const suite of JSON.parse(readFileSync(timingsFile, 'utf8'))) {
+      timings.push({ what: `${suite.file} (${suite.passed + suite.failed} tests)`, project: suite.project, kind: 'suite', seconds: suite.seconds });
+    }
+  }
+  if (!existsSync(resultsFile)) {
+    console.log(`✖ ${label}: jest produced no results`);
+    totals.failed += 1;
+    return;
+  }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-  passed += results.numPassedTests;
-  failed += results.numFailedTests;
-  skipped += results.numPendingTests + results.numTodoTests;
+  totals.passed += results.numPassedTests;
+  totals.failed += results.numFailedTests;
+  totals.skipped += results.numPendingTests + results.numTodoTests;
   // A suite that could not run at all (syntax error, failing setup) has no tests to count.
-  failed += results.numRuntimeErrorTestSuites;
-  if (!results.success && results.numFailedTests === 0 && results.numRuntimeErrorTestSuites === 0) failed += 1;
-} else {
-  console.log('✖ jest produced no results');
-  failed += 1;
+  totals.failed += results.numRuntimeErrorTestSuites;
+  if (!results.success && results.numFailedTests === 0 && results.numRuntimeErrorTestSuites === 0) totals.failed += 1;
 }
 
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed === 0 ? 0 : 1);
+function minutes(total) {
+  const whole = Math.round(total);
+  return whole >= 60 ? `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s` : `${whole} s`;
+}
+
+/** The ten slowest suites, every static-check step together, and the total. */
+function printTimings() {
+  const suites = timings.filter((entry) => entry.kind === 'suite').sort((a, b) => b.seconds - a.seconds);
+  const steps = timings.filter((entry) => entry.kind === 'step');
+  const runs = timings.filter((entry) => entry.kind === 'jest run');
+  const rows = [
+    ...suites.slice(0, 10).map((suite) => [suite.seconds, `${suite.project.padEnd(13)}${suite.what}`]),
+    ...(steps.length > 0
+      ? [
+          [steps.filter((step) => step.what.startsWith('lint')).reduce((sum, step) => sum + step.seconds, 0), 'lint (eslint)'],
+          [steps.filter((step) => !step.what.startsWith('lint')).reduce((sum, step) => sum + step.seconds, 0), `folder cycles and type-check (${steps.length - 1} steps)`],
+        ]
+      : []),
+    ...runs.map((entry) => [entry.seconds, `${entry.what}, from its start to its end`]),
+  ];
+  console.log(`\nWhere the time went (the ten slowest of ${suites.length} suites, the static checks, each jest run):`);
+  for (const [time, what] of rows) console.log(`${time.toFixed(1).padStart(8)} s  ${what}`);
+  console.log(`${' '.repeat(8)}total ${minutes(seconds(started))}`);
+}
+
+async function main() {
+  mkdirSync(resultsDir, { recursive: true });
+  const args = process.argv.slice(2);
+  if (args[0] === '--quick') {
+    await staticChecks();
+    await jest('quick', 'jest: unit suites and the API on SQLite', [...QUICK_PROJECTS.flatMap((project) => ['--selectProjects', project]), ...args.slice(1)]);
+  } else if (args.length > 0) {
+    await jest('selected', `jest ${args.join(' ')}`, args);
+  } else {
+    // The container suites wait on a Docker engine most of their time: they run beside the rest,
+    // one after the other, their output kept until the end.
+    const containerLog = path.join(resultsDir, 'container-suites.log');
+    console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
+    const containers = jest('containers', 'jest: container suites', ['--selectProjects', 'e2e', '--runTestsByPath', ...CONTAINER_SUITES], containerLog);
+    await staticChecks();
+    await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', ['--testPathIgnorePatterns', ...CONTAINER_SUITES.map((file) => `/${file.replaceAll('.', '\\.')}$`)]);
+    await containers;
+    console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
+    console.log(readFileSync(containerLog, 'utf8'));
+  }
+  printTimings();
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+  process.exit(totals.failed === 0 ? 0 : 1);
+}
+
+await main();
