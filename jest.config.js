@@ -61,6 +61,7 @@ function apiProject(dialect) {
 module.exports = {
   // The timing reporter writes each suite's time where JEST_TIMINGS_FILE says (scripts/test.mjs).
   reporters: ['default', path.join(__dirname, 'scripts/jest/timing-reporter.js')],
+  testSequencer: path.join(__dirname, 'scripts/jest/test-sequencer.js'),
   projects: [
     {
       displayName: SHARED_FOLDER,
