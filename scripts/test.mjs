@@ -129,7 +129,7 @@ function printTimings() {
     ...(steps.length > 0
       ? [
           [steps.filter((step) => step.what.startsWith('lint')).reduce((sum, step) => sum + step.seconds, 0), 'lint (eslint)'],
-          [steps.filter((step) => !step.what.startsWith('lint')).reduce((sum, step) => sum + step.seconds, 0), `folder cycles and type-check (${steps.length - 1} steps)`],
+          [steps.filter((step) => !step.what.startsWith('lint')).reduce((sum, step) => sum + step.seconds, 0), `folder cycles and type-check (${steps.length - 1} steps, their times added up: two run at a time)`],
         ]
       : []),
     ...runs.map((entry) => [entry.seconds, `${entry.what}, from its start to its end`]),
@@ -144,7 +144,8 @@ async function main() {
   const args = process.argv.slice(2);
   if (args[0] === '--quick') {
     await staticChecks();
-    await jest('quick', 'jest: unit suites and the API on SQLite', [...QUICK_PROJECTS.flatMap((project) => ['--selectProjects', project]), ...args.slice(1)]);
+    // Two suites at a time: none of these drives a browser or times another process.
+    await jest('quick', 'jest: unit suites and the API on SQLite', [...args.slice(1), '--maxWorkers=2', '--selectProjects', ...QUICK_PROJECTS]);
   } else if (args.length > 0) {
     await jest('selected', `jest ${args.join(' ')}`, args);
   } else {
