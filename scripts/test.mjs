@@ -35,15 +35,19 @@ function run(label, command, args, { logFile, env } = {}) {
       env: { ...process.env, ...env },
       stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
-    if (logFile) {
-      const log = createWriteStream(logFile);
-      child.stdout.pipe(log);
-      child.stderr.pipe(log);
-    } else {
+    if (!logFile) {
       console.log(`\n▶ ${label}`);
+      child.on('error', () => resolve(false));
+      child.on('close', (code) => resolve(code === 0));
+      return;
     }
-    child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
+    // Both streams into one file, which ends once the process has closed both, and the run with
+    // the file written through: it is read right after.
+    const log = createWriteStream(logFile);
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.on('error', () => log.end(() => resolve(false)));
+    child.on('close', (code) => log.end(() => resolve(code === 0)));
   });
 }
 

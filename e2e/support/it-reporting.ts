@@ -11,12 +11,10 @@ export function itReporting(report: () => Promise<string>) {
         try {
           await test();
         } catch (error) {
+          const failure = error instanceof Error ? error : new Error(String(error));
           const seen = await report().catch((failed: Error) => `(what the system looked like could not be read: ${failed.message})`);
-          if (error instanceof Error) {
-            error.message = `${error.message}\n\nwhat the test saw when it failed:\n${seen}`;
-            throw error;
-          }
-          throw new Error(`${String(error)}\n\nwhat the test saw when it failed:\n${seen}`);
+          failure.message = `${failure.message}\n\nwhat the test saw when it failed:\n${seen}`;
+          throw failure;
         }
       },
       timeout,

@@ -7,8 +7,8 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '../..');
 
 class TimingReporter {
-  constructor(_globalConfig, options = {}) {
-    this.outputFile = options.outputFile ?? process.env.JEST_TIMINGS_FILE;
+  constructor() {
+    this.outputFile = process.env.JEST_TIMINGS_FILE;
     this.suites = [];
   }
 
