@@ -8,6 +8,7 @@ import {
   REMOTE_NAMES,
   remoteOnPath,
   SECTION_IDS,
+  SUBMISSION_ATTEMPT_TIMEOUT_MS,
   UNRELEASED,
   type BlogPostSummary,
   type RemoteName,
@@ -328,13 +329,15 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     expect(stored.size).toBe(result.sent.length);
   });
 
-  it('fails over within 2 s when an API replica is killed, and every lead being sent then is stored once', async () => {
+  it('fails over when an API replica is killed, before any visitor’s try times out, and every lead being sent then is stored once', async () => {
     const [, victim] = await apiReplicas();
     const { result, stored } = await leadsThrough('leads, one API replica killed', 'killed', () => project.killContainer(victim!.Name));
     expect(result.inFlightAtFault.length).toBeGreaterThan(0);
     expect(result.inFlightAtFault.filter((message) => stored.get(message) !== 1)).toEqual([]);
     expect(result.failed).toEqual([]);
-    expect(Math.max(...result.tryDurations)).toBeLessThan(2_000);
+    // nginx moves a request to the other replica after at most 500 ms of connecting or 1.5 s of
+    // waiting: no visitor's form reaches its own attempt timeout and has to try again.
+    expect(Math.max(...result.tryDurations)).toBeLessThan(SUBMISSION_ATTEMPT_TIMEOUT_MS);
     await project.startContainer(victim!.Name);
     await bothApiReplicasHealthy();
   });
