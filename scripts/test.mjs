@@ -21,6 +21,8 @@ const started = Date.now();
 /** Every step and suite that ran, with how long it took: the closing table. */
 const timings = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Every failed test or suite, with the start of its message: repeated at the end, where a CI log's tail shows it. */
+const failures = [];
 
 const seconds = (since) => (Date.now() - since) / 1000;
 
@@ -110,12 +112,40 @@ async function jest(name, label, args, logFile) {
     return;
   }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  collectFailures(results);
   totals.passed += results.numPassedTests;
   totals.failed += results.numFailedTests;
   totals.skipped += results.numPendingTests + results.numTodoTests;
   // A suite that could not run at all (syntax error, failing setup) has no tests to count.
   totals.failed += results.numRuntimeErrorTestSuites;
   if (!results.success && results.numFailedTests === 0 && results.numRuntimeErrorTestSuites === 0) totals.failed += 1;
+}
+
+// eslint-disable-next-line no-control-regex -- jest's messages carry terminal colour codes
+const withoutColours = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The failed tests (or suites that could not run) of one jest run's results, for the closing list. */
+function collectFailures(results) {
+  for (const suite of results.testResults) {
+    const file = path.relative(root, suite.name);
+    const failed = suite.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) failures.push({ what: `${file} › ${test.fullName}`, message: test.failureMessages.join('\n') });
+    if (failed.length === 0 && suite.status === 'failed') failures.push({ what: file, message: suite.message });
+  }
+}
+
+/** Each failure with the first lines of its message. */
+function printFailures() {
+  if (failures.length === 0) return;
+  console.log(`\nWhat failed (${failures.length}):`);
+  for (const { what, message } of failures) {
+    // The message and where in the test it failed, without jest's and Node's own frames.
+    const lines = withoutColours(message ?? '')
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter((line) => line.trim() !== '' && !/^\s*at (new Promise|.*(node_modules|node:internal))/.test(line));
+    console.log(`✖ ${what}\n${lines.slice(0, 8).map((line) => `    ${line}`).join('\n')}`);
+  }
 }
 
 function minutes(total) {
@@ -165,6 +195,7 @@ async function main() {
     console.log(readFileSync(containerLog, 'utf8'));
   }
   printTimings();
+  printFailures();
   console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.exit(totals.failed === 0 ? 0 : 1);
 }
