@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { WORKSPACES } = require('../shared/webpack/apps.js');
-const { CONTAINER_SUITES, QUICK_PROJECTS } = require('./jest/suites.js');
+const { CONTAINER_SUITES, CONTENTION_SENSITIVE_SUITES, QUICK_PROJECTS } = require('./jest/suites.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, '.tmp', 'test');
@@ -23,6 +23,12 @@ const timings = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Every failed test or suite, with the start of its message: repeated at the end, where a CI log's tail shows it. */
 const failures = [];
+
+/**
+ * Suites at once in the main jest run. Most of them wait on another process (a browser, a server,
+ * a database) much of their time, so three keep two cores busy.
+ */
+const MAIN_LANE_WORKERS = 3;
 
 const seconds = (since) => (Date.now() - since) / 1000;
 
@@ -189,8 +195,14 @@ async function main() {
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
     const containers = jest('containers', 'jest: container suites', ['--selectProjects', 'e2e', '--runTestsByPath', ...CONTAINER_SUITES], containerLog);
     await staticChecks();
-    await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', ['--testPathIgnorePatterns', ...CONTAINER_SUITES.map((file) => `/${file.replaceAll('.', '\\.')}$`)]);
+    const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
+    await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
+      `--maxWorkers=${MAIN_LANE_WORKERS}`,
+      '--testPathIgnorePatterns',
+      ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
+    ]);
     await containers;
+    await jest('sensitive', 'jest: suites that count renders of other processes, alone', ['--selectProjects', 'e2e', '--runTestsByPath', ...CONTENTION_SENSITIVE_SUITES]);
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
     console.log(readFileSync(containerLog, 'utf8'));
   }

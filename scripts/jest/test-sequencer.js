@@ -1,15 +1,15 @@
-// Jest's own order (what failed last time first, then the slowest), with the suites that time
-// their system under test moved to the end: by then the container suites, which run beside the
-// rest in `npm test`, are over, and these run with the machine to themselves.
+// Jest's own order (what failed last time first, then the slowest it has seen), with the browser
+// suites first when it has seen none (a clean clone): they are the longest, and a run whose last
+// worker starts one of them at the end waits for it alone.
 const Sequencer = require('@jest/test-sequencer').default;
-const { CONTENTION_SENSITIVE_SUITES } = require('./suites.js');
 
-const isSensitive = (test) => CONTENTION_SENSITIVE_SUITES.some((file) => test.path.endsWith(file));
+const isBrowserSuite = (test) => test.context.config.displayName?.name === 'e2e';
 
 class TestSequencer extends Sequencer {
   async sort(tests) {
     const sorted = await super.sort(tests);
-    return [...sorted.filter((test) => !isSensitive(test)), ...sorted.filter(isSensitive)];
+    const timed = sorted.some((test) => test.duration != null);
+    return timed ? sorted : [...sorted.filter(isBrowserSuite), ...sorted.filter((test) => !isBrowserSuite(test))];
   }
 }
 
