@@ -1,8 +1,9 @@
 // Builds every workspace whose output is missing or older than its sources, in dependency
-// order. `npm start` and the end-to-end suite use it so they never serve a stale build.
-// `node scripts/build-if-stale.mjs mfe-blog` builds only shared and the named workspaces.
+// order. `npm start`, the commands and the end-to-end and API suites use it so they never run a
+// stale build. `node scripts/build-if-stale.mjs mfe-blog` builds only shared and the named workspaces.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,9 +54,22 @@ export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
   }
 }
 
+/** Taken (flock) while a command-line run builds: test suites and commands started at once build once. */
+const BUILD_LOCK = path.join(os.tmpdir(), 'agency-build.lock');
+const LOCK_HELD = 'AGENCY_BUILD_LOCK_HELD';
+
+/** Whether some workspace of `only` (and shared) needs a build. */
+const anyStale = (only) => WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w)).some(isStale);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const only = process.argv.slice(2);
+    if (!process.env[LOCK_HELD] && anyStale(only.length ? only : WORKSPACES)) {
+      // Once the lock is ours, again from the start: another run may have built meanwhile.
+      const locked = spawnSync('flock', [BUILD_LOCK, process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, [LOCK_HELD]: '1' } });
+      // No flock on this system: build without the lock.
+      if (!locked.error) process.exit(locked.status ?? 1);
+    }
     buildIfStale(only.length ? { only } : {});
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

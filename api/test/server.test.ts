@@ -10,7 +10,7 @@ import { openRawClient, partialPost } from './helpers/raw-socket';
 import { freePort, runToExit, startServerProcess } from './helpers/server-process';
 import { describeWithTools } from './helpers/system-tools';
 
-// Real server processes (tsx, no build needed): durability, graceful shutdown, parallel start.
+// Real server processes (the compiled server, as production runs it): durability, graceful shutdown, parallel start.
 jest.setTimeout(90_000);
 
 let testDb: TestDatabase;

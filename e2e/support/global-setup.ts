@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { findChromium } from './chromium';
 
@@ -16,8 +15,7 @@ export default function globalSetup(): void {
     return;
   }
   const root = path.resolve(__dirname, '../..');
-  // Several suites may start at once on a developer machine: one build at a time.
-  const result = spawnSync('flock', [path.join(os.tmpdir(), 'agency-build.lock'), process.execPath, path.join(root, 'scripts/build-if-stale.mjs')], {
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], {
     cwd: root,
     stdio: 'inherit',
   });

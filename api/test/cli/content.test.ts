@@ -5,7 +5,7 @@ import { createDatabase } from '../../src/db/connection';
 import { listBlogPosts } from '../../src/content/content-repository';
 import { makeContentDir, writeArticle } from '../helpers/articles';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { runTs } from '../helpers/server-process';
+import { runApiProcess } from '../helpers/server-process';
 
 // The real `npm run content` command (src/cli/content.ts through tsx) on a folder and database of its own.
 jest.setTimeout(60_000);
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 function runContent(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = runTs('src/cli/content.ts', args, { DATABASE_URL: testDb.url, CONTENT_DIR: contentDir, MEDIA_DIR: mediaDir });
+  const child = runApiProcess('src/cli/content.ts', args, { DATABASE_URL: testDb.url, CONTENT_DIR: contentDir, MEDIA_DIR: mediaDir });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

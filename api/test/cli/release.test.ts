@@ -7,7 +7,7 @@ import { loadAppReleases } from '../../src/delivery/releases/release-repository'
 import type { ReleaseStatus } from '../../src/delivery/status/release-status';
 import { setUpReleaseSuite, type FixtureBuild } from '../helpers/releases';
 import { eventually } from '../helpers/eventually';
-import { runTs } from '../helpers/server-process';
+import { runApiProcess } from '../helpers/server-process';
 import { browserError, eventuallyStored } from '../helpers/telemetry';
 
 // Runs the real command (src/cli/release.ts through tsx, the code `npm run release` runs
@@ -25,7 +25,7 @@ interface Run {
 }
 
 function release(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = runTs('src/cli/release.ts', args, { ...suite.fixture.env, ...env });
+  const child = runApiProcess('src/cli/release.ts', args, { ...suite.fixture.env, ...env });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -5,7 +5,7 @@ import type { LeadPayload } from '../../src/leads/lead/lead-payload';
 import { enqueueLead, getOutboxEntry, markAttemptFailed, markDelivered } from '../../src/leads/outbox/outbox-repository';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/database';
 import { parseCsv } from '../helpers/csv';
-import { runTs } from '../helpers/server-process';
+import { runApiProcess } from '../helpers/server-process';
 
 // Runs the real command (src/cli/submissions.ts through tsx, the code `npm run submissions`
 // runs compiled) against a database filled here.
@@ -71,7 +71,7 @@ beforeAll(async () => {
 afterAll(() => testDb.close());
 
 function runCli(args: string[], databaseUrl = testDb.url): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
-  const child = runTs('src/cli/submissions.ts', args, { DATABASE_URL: databaseUrl });
+  const child = runApiProcess('src/cli/submissions.ts', args, { DATABASE_URL: databaseUrl });
   const stdout: Buffer[] = [];
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -6,13 +6,15 @@ import { TEST_MEDIA_DIR } from './app';
 export const API_DIR = path.resolve(__dirname, '../..');
 
 /**
- * Runs a TypeScript entry point of the API in its own Node process through tsx. The
- * tsconfig `paths` mapping makes @agency/shared load from its sources, so nothing has to be
- * built first (not even shared/dist).
+ * Runs an entry point of the API (named by its source, `src/cli/release.ts`) as production does:
+ * compiled, from `dist/`, in its own Node process. Each API suite's global setup brings the build
+ * up to date first (build-global-setup.mjs); compiling in every process instead (tsx) cost about a
+ * second of CPU per process, and the suites start a few hundred.
  */
-export function runTs(entry: string, args: string[], env: Record<string, string>, { terminal = false } = {}): ChildProcess {
-  const command = [process.execPath, '--import', 'tsx', path.join(API_DIR, entry), ...args];
-  const options = { cwd: API_DIR, env: { ...process.env, TSX_TSCONFIG_PATH: path.join(API_DIR, 'tsconfig.json'), ...env } };
+export function runApiProcess(entry: string, args: string[], env: Record<string, string>, { terminal = false } = {}): ChildProcess {
+  const compiled = entry.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
+  const command = [process.execPath, path.join(API_DIR, compiled), ...args];
+  const options = { cwd: API_DIR, env: { ...process.env, ...env } };
   if (!terminal) return spawn(process.execPath, command.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   // On a pseudo-terminal, as in a developer's shell: util-linux `script` runs the command with its
   // stdin, stdout and stderr on one, copies what appears there to its own stdout, and what is
@@ -21,9 +23,9 @@ export function runTs(entry: string, args: string[], env: Record<string, string>
   return spawn('script', ['--quiet', '--return', '--command', `exec ${quoted}`, '/dev/null'], { ...options, stdio: 'pipe' });
 }
 
-/** Runs a TypeScript entry point of the API (see runTs) to its end: its exit code and what it printed. */
+/** Runs an entry point of the API (see runApiProcess) to its end: its exit code and what it printed. */
 export function runToExit(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = runTs(entry, args, env);
+  const child = runApiProcess(entry, args, env);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -55,12 +57,12 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/server.ts` on a free port of 127.0.0.1 and waits until /api/health answers 200.
- * With `terminal`, the server runs on a terminal (see runTs), and `child` is `script`.
+ * Starts the API's server (`src/server.ts`, compiled) on a free port of 127.0.0.1 and waits until /api/health answers 200.
+ * With `terminal`, the server runs on a terminal (see runApiProcess), and `child` is `script`.
  */
 export async function startServerProcess(env: Record<string, string>, { terminal = false } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = runTs('src/server.ts', [], {
+  const child = runApiProcess('src/server.ts', [], {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'warn',
