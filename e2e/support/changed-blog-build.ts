@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './site';
@@ -60,31 +61,83 @@ export const TEASER_ERROR = 'BlogTeaser broke in this release';
 /** The file of the teaser's component, from the repository's root. */
 export const TEASER_SOURCE = 'mfe-blog/src/features/blog-teaser/BlogTeaser.tsx';
 
+/** Where throwing builds are kept between suites and runs, one folder per state of their sources. */
+const THROWING_BUILDS = path.join(os.tmpdir(), 'agency-throwing-blog');
+
+/** What a blog build is made from: the blog, the shared package, the lockfile and the root tsconfig. */
+const BLOG_BUILD_INPUTS = ['mfe-blog', 'shared', 'package-lock.json', 'tsconfig.json'];
+
+/** A hash of every file a build of the blog reads (not builds, not installed packages). */
+function blogSourcesHash(): string {
+  const hash = createHash('sha256');
+  const add = (relative: string) => {
+    const full = path.join(ROOT, relative);
+    if (statSync(full).isDirectory()) {
+      for (const entry of readdirSync(full).sort()) if (entry !== 'dist' && entry !== 'node_modules') add(path.join(relative, entry));
+      return;
+    }
+    hash.update(`${relative}\0`).update(readFileSync(full)).update('\0');
+  };
+  BLOG_BUILD_INPUTS.forEach(add);
+  return hash.update(TEASER_ERROR).digest('hex').slice(0, 16);
+}
+
 /**
  * A real production build of the blog whose teaser throws as it renders in the browser, made from
  * a changed copy of its source (the repository's own `shared` and `node_modules` linked in), so
- * its hidden source maps point at the changed file. Resolves with the build folder, the line of
- * the `throw` in TEASER_SOURCE, and the folder to remove afterwards.
+ * its hidden source maps point at the changed file. Resolves with a copy of the build folder of
+ * the caller's own, the line of the `throw` in TEASER_SOURCE, and the folder to remove afterwards.
+ * A build takes half a minute of CPU: it is made once for each state of the blog's sources and
+ * kept (in the system's temporary folder) for every suite and run after.
  */
 export function throwingBlogBuild(): { dist: string; line: number; dir: string } {
+  const kept = path.join(THROWING_BUILDS, blogSourcesHash());
+  if (!existsSync(path.join(kept, 'line.json'))) buildThrowingBlog(kept);
+  const { line } = JSON.parse(readFileSync(path.join(kept, 'line.json'), 'utf8')) as { line: number };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'agency-blog-throwing-'));
-  for (const linked of ['node_modules', 'shared']) symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
-  for (const file of ['tsconfig.json', 'package.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
-  cpSync(path.join(ROOT, 'mfe-blog'), path.join(dir, 'mfe-blog'), {
-    recursive: true,
-    filter: (source) => !/[\\/](?:dist|node_modules)$/.test(source),
-  });
-  const file = path.join(dir, TEASER_SOURCE);
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const start = lines.findIndex((line) => line.startsWith('export default function BlogTeaser('));
-  if (start < 0) throw new Error(`${TEASER_SOURCE} no longer declares the BlogTeaser component`);
-  // In the browser only: the teaser renders there alone (it is below the first screen).
-  lines.splice(start + 1, 0, `  if (typeof window !== 'undefined') throw new Error('${TEASER_ERROR}');`);
-  writeFileSync(file, lines.join('\n'));
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production'], {
-    cwd: path.join(dir, 'mfe-blog'),
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`The changed blog did not build:\n${build.stdout}\n${build.stderr}`);
-  return { dist: path.join(dir, 'mfe-blog/dist'), line: start + 2, dir };
+  cpSync(path.join(kept, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  return { dist: path.join(dir, 'dist'), line, dir };
+}
+
+/** Builds the throwing blog into `kept` (its `dist` and `line.json`), replacing older builds. */
+function buildThrowingBlog(kept: string): void {
+  mkdirSync(THROWING_BUILDS, { recursive: true });
+  const dir = mkdtempSync(path.join(THROWING_BUILDS, 'building-'));
+  try {
+    for (const linked of ['node_modules', 'shared']) symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
+    for (const file of ['tsconfig.json', 'package.json']) cpSync(path.join(ROOT, file), path.join(dir, file));
+    cpSync(path.join(ROOT, 'mfe-blog'), path.join(dir, 'mfe-blog'), {
+      recursive: true,
+      filter: (source) => !/[\\/](?:dist|node_modules)$/.test(source),
+    });
+    const file = path.join(dir, TEASER_SOURCE);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const start = lines.findIndex((line) => line.startsWith('export default function BlogTeaser('));
+    if (start < 0) throw new Error(`${TEASER_SOURCE} no longer declares the BlogTeaser component`);
+    // In the browser only: the teaser renders there alone (it is below the first screen).
+    lines.splice(start + 1, 0, `  if (typeof window !== 'undefined') throw new Error('${TEASER_ERROR}');`);
+    writeFileSync(file, lines.join('\n'));
+    const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production'], {
+      cwd: path.join(dir, 'mfe-blog'),
+      encoding: 'utf8',
+    });
+    if (build.status !== 0) throw new Error(`The changed blog did not build:\n${build.stdout}\n${build.stderr}`);
+    const ready = mkdtempSync(path.join(THROWING_BUILDS, 'ready-'));
+    renameSync(path.join(dir, 'mfe-blog/dist'), path.join(ready, 'dist'));
+    writeFileSync(path.join(ready, 'line.json'), JSON.stringify({ line: start + 2 }));
+    // Builds of other sources (and what interrupted runs left) are of no more use once an hour old:
+    // another checkout's run may be using a newer one.
+    for (const entry of readdirSync(THROWING_BUILDS)) {
+      const other = path.join(THROWING_BUILDS, entry);
+      if (other !== kept && other !== ready && other !== dir && Date.now() - statSync(other).mtimeMs > 3_600_000) rmSync(other, { recursive: true, force: true });
+    }
+    // A suite building the same at once may have won.
+    try {
+      renameSync(ready, kept);
+    } catch {
+      rmSync(ready, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
