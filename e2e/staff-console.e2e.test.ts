@@ -3,11 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { BLOG_LISTING_PATH, PRIVACY_PATH, STAFF_CSRF_HEADER } from '@agency/shared';
 import { eventually } from '../api/test/helpers/eventually';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
-import { BOTH_DATABASES, startPostgres, type RunningPostgres } from './support/postgres';
 import { startSite, type RunningSite } from './support/site';
 import { horizontalOverflow, invitationLink, joinWithApp, pageWithAuthenticator, totpCode } from './support/staff-console';
 
-// A real Chromium with Chrome's virtual authenticator, the real API on SQLite and on PostgreSQL.
+// A real Chromium with Chrome's virtual authenticator, the real API on SQLite. On SQLite only: the
+// console is the same on either database, and the API suites run every sign-in, session and inbox
+// route on both (api/test/staff).
 jest.setTimeout(120_000);
 
 const XSS_NAME = '<img src=x onerror="window.__xss=1">';
@@ -44,21 +45,17 @@ async function requestedUrls(browser: Browser, url: string): Promise<{ urls: str
   return { urls, html };
 }
 
-describe.each(BOTH_DATABASES)('the staff console on %s', (_label, onPostgres) => {
-  // Declared per database so the PostgreSQL run reports (and skips) on its own.
+describe('the staff console on SQLite', () => {
   describeInBrowser('in Chromium', () => {
     let browser: Browser;
     let site: RunningSite;
-    let postgres: RunningPostgres | undefined;
 
     beforeAll(async () => {
-      postgres = onPostgres ? await startPostgres() : undefined;
-      [browser, site] = await Promise.all([launchBrowser(), startSite(postgres ? { DATABASE_URL: postgres.url } : {}, { siteHost: 'localhost' })]);
+      [browser, site] = await Promise.all([launchBrowser(), startSite({}, { siteHost: 'localhost' })]);
     });
 
     afterAll(async () => {
       await Promise.all([browser?.close(), site?.stop()]);
-      await postgres?.stop();
     });
 
     it('keeps public pages free of the console: not a byte of it loaded, not named in their HTML', async () => {
