@@ -53,7 +53,7 @@ function apiProject(dialect) {
     moduleNameMapper: sharedModuleMap,
     setupFiles: [`<rootDir>/test/setup/dialect-${dialect}.ts`],
     setupFilesAfterEnv: ['<rootDir>/test/setup/test-timeout.ts'],
-    globalSetup: `<rootDir>/test/setup/${dialect === 'postgres' ? 'postgres' : 'build'}-global-setup.mjs`,
+    globalSetup: `<rootDir>/test/setup/${dialect === 'postgres' ? 'build-and-postgres' : 'build'}-global-setup.mjs`,
     globalTeardown: dialect === 'postgres' ? '<rootDir>/test/setup/postgres-global-teardown.mjs' : undefined,
   };
 }
