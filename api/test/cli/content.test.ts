@@ -7,7 +7,7 @@ import { makeContentDir, writeArticle } from '../helpers/articles';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { runApiProcess } from '../helpers/server-process';
 
-// The real `npm run content` command (src/cli/content.ts through tsx) on a folder and database of its own.
+// The real `npm run content` command (src/cli/content.ts, compiled, as `npm run content` runs it) on a folder and database of its own.
 jest.setTimeout(60_000);
 
 let testDb: TestDatabase;

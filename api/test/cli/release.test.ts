@@ -10,10 +10,10 @@ import { eventually } from '../helpers/eventually';
 import { runApiProcess } from '../helpers/server-process';
 import { browserError, eventuallyStored } from '../helpers/telemetry';
 
-// Runs the real command (src/cli/release.ts through tsx, the code `npm run release` runs
-// compiled) with --dist builds, on the database and artifact store of a server that must keep
-// serving through a refusal; then the same command from "another machine": through the server's
-// release API with a team's token (--site, --token), which must print what it prints locally.
+// Runs the real command (src/cli/release.ts, compiled, as `npm run release` runs it) with --dist
+// builds, on the database and artifact store of a server that must keep serving through a refusal;
+// then the same command from "another machine": through the server's release API with a team's
+// token (--site, --token), which must print what it prints locally.
 jest.setTimeout(90_000);
 
 const suite = setUpReleaseSuite();

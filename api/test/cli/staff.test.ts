@@ -9,7 +9,7 @@ import { UsageError } from '../../src/cli/parse-cli-args';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { runToExit } from '../helpers/server-process';
 
-// Runs the real command (src/cli/staff.ts through tsx, the code `npm run staff` runs compiled).
+// Runs the real command (src/cli/staff.ts, compiled, as `npm run staff` runs it).
 jest.setTimeout(60_000);
 
 const SITE_URL = 'https://khvylia.example';

@@ -7,8 +7,8 @@ import { openMigratedTestDatabase, type MigratedTestDatabase } from '../helpers/
 import { parseCsv } from '../helpers/csv';
 import { runApiProcess } from '../helpers/server-process';
 
-// Runs the real command (src/cli/submissions.ts through tsx, the code `npm run submissions`
-// runs compiled) against a database filled here.
+// Runs the real command (src/cli/submissions.ts, compiled, as `npm run submissions` runs it)
+// against a database filled here.
 jest.setTimeout(60_000);
 
 let testDb: MigratedTestDatabase;

@@ -11,7 +11,7 @@ import { HOME_BUNDLE, HOME_MANIFEST, SHELL_BUNDLE, SHELL_TEMPLATE } from '../hel
 import { createReleaseFixture, fixtureFiles, type ReleaseFixture } from '../helpers/releases';
 import { runToExit, serverProcesses, type ServerProcess } from '../helpers/server-process';
 
-// Three real API processes (tsx) on one database and one artifact store (a folder here), as the
+// Three real API processes (compiled) on one database and one artifact store (a folder here), as the
 // container topology runs them: a content sync or a release made by the command line (which
 // writes the database and the store, and talks to no server) shows on the next request of every
 // one of them, within about a second, and all send the very same page.

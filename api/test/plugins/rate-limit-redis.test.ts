@@ -9,7 +9,7 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { freePort, serverProcesses, type ServerProcess } from '../helpers/server-process';
 import { describeWithTools } from '../helpers/system-tools';
 
-// REDIS_URL: the submission rate limit shared by real API processes (tsx) through a real redis-server.
+// REDIS_URL: the submission rate limit shared by real API processes (compiled) through a real redis-server.
 jest.setTimeout(120_000);
 
 describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {

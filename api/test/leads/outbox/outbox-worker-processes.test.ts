@@ -7,7 +7,7 @@ import { httpRequest } from '../../helpers/http';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
 import { freePort, serverProcesses, type ServerProcess } from '../../helpers/server-process';
 
-// The lead outbox across real API processes (tsx): a crash between the answer and the delivery,
+// The lead outbox across real API processes (compiled): a crash between the answer and the delivery,
 // and several processes delivering from one database.
 jest.setTimeout(120_000);
 
