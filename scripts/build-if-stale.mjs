@@ -39,11 +39,14 @@ export function isStale(workspace) {
   return inputs.some((input) => newestMtime(input) > builtAt);
 }
 
+/** The workspaces of `only` and shared, in build order. */
+const withShared = (only) => WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w));
+
 /** Builds the stale ones of `only` (default: every workspace), shared first. */
 export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
   const unknown = only.filter((workspace) => !WORKSPACES.includes(workspace));
   if (unknown.length) throw new Error(`Unknown workspace ${unknown.join(', ')}; known: ${WORKSPACES.join(', ')}`);
-  for (const workspace of WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w))) {
+  for (const workspace of withShared(only)) {
     if (!isStale(workspace)) continue;
     log(`[build] ${workspace} is missing or stale: building`);
     // The sources built are those of this moment.
@@ -58,13 +61,10 @@ export function buildIfStale({ log = console.log, only = WORKSPACES } = {}) {
 const BUILD_LOCK = path.join(os.tmpdir(), 'agency-build.lock');
 const LOCK_HELD = 'AGENCY_BUILD_LOCK_HELD';
 
-/** Whether some workspace of `only` (and shared) needs a build. */
-const anyStale = (only) => WORKSPACES.filter((w) => w === SHARED_FOLDER || only.includes(w)).some(isStale);
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const only = process.argv.slice(2);
-    if (!process.env[LOCK_HELD] && anyStale(only.length ? only : WORKSPACES)) {
+    if (!process.env[LOCK_HELD] && withShared(only.length ? only : WORKSPACES).some(isStale)) {
       // Once the lock is ours, again from the start: another run may have built meanwhile.
       const locked = spawnSync('flock', [BUILD_LOCK, process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, [LOCK_HELD]: '1' } });
       // No flock on this system: build without the lock.
