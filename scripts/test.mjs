@@ -173,6 +173,9 @@ function printTimings() {
   console.log(`${' '.repeat(8)}total ${minutes(seconds(started))}`);
 }
 
+/** Jest arguments that run exactly these files of the e2e project. */
+const browserSuites = (files) => ['--selectProjects', 'e2e', '--runTestsByPath', ...files];
+
 async function main() {
   mkdirSync(resultsDir, { recursive: true });
   const args = process.argv.slice(2);
@@ -187,7 +190,7 @@ async function main() {
     // one after the other, their output kept until the end.
     const containerLog = path.join(resultsDir, 'container-suites.log');
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
-    const containers = jest('containers', 'jest: container suites', ['--selectProjects', 'e2e', '--runTestsByPath', ...CONTAINER_SUITES], containerLog);
+    const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), containerLog);
     await staticChecks();
     const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
@@ -198,7 +201,7 @@ async function main() {
       ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
     ]);
     await containers;
-    await jest('sensitive', 'jest: suites that count renders of other processes, alone', ['--selectProjects', 'e2e', '--runTestsByPath', ...CONTENTION_SENSITIVE_SUITES]);
+    await jest('sensitive', 'jest: suites that count renders of other processes, alone', browserSuites(CONTENTION_SENSITIVE_SUITES));
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
     console.log(readFileSync(containerLog, 'utf8'));
   }
