@@ -24,7 +24,11 @@ export async function joinWithApp(page: Page, link: string): Promise<{ secret: s
   await page.goto(link);
   await page.getByRole('button', { name: 'Використати застосунок-автентифікатор' }).click();
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-  await expect(page.getByRole('img', { name: 'QR-код для застосунку-автентифікатора' }).getAttribute('src')).resolves.toMatch(/^data:image\/png;base64,/);
+  const qrCode = page.getByRole('img', { name: 'QR-код для застосунку-автентифікатора' });
+  await expect(qrCode.getAttribute('src')).resolves.toMatch(/^data:image\/svg\+xml;base64,/);
+  // Drawn, not refused by the page's content policy or broken: the image has its size.
+  await qrCode.evaluate((image: HTMLImageElement) => image.decode());
+  await expect(qrCode.evaluate((image: HTMLImageElement) => image.naturalWidth)).resolves.toBe(240);
   await page.getByLabel('Код із застосунку').fill(totpCode(secret));
   await page.getByRole('button', { name: 'Підтвердити' }).click();
   await page.getByTestId('recovery-codes').waitFor();

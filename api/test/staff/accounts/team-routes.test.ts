@@ -30,7 +30,8 @@ describe('the team', () => {
     const browser = new StaffBrowser(ctx);
     expect((await browser.request('POST', '/api/staff/invitation', { json: { token } })).json()).toMatchObject({ email: 'marta@khvylia.example', role: 'editor' });
     const setup = (await browser.request('POST', '/api/staff/invitation/totp/setup', { json: { token } })).json<{ challengeId: string; secret: string; qrCode: string; uri: string }>();
-    expect(setup.qrCode).toMatch(/^data:image\/png;base64,/);
+    expect(setup.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(setup.qrCode.split(',')[1]!, 'base64').toString()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="240" height="240" /);
     expect(setup.uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
     // A mistyped code may be tried again on the same setup.
     expect((await browser.request('POST', '/api/staff/invitation/totp', { json: { token, challengeId: setup.challengeId, code: totpCode(setup.secret, 7) } })).statusCode).toBe(400);
