@@ -8,7 +8,7 @@ import { findChromium } from './chromium';
  */
 export default function globalSetup(): void {
   if (!findChromium()) {
-    const message = 'No Chromium found (install Debian\'s `chromium` package or set CHROMIUM_PATH).';
+    const message = 'No Chromium found (install Debian\'s `chromium-headless-shell` or `chromium` package, or set CHROMIUM_PATH).';
     if (process.env.CI) throw new Error(`${message} The end-to-end suite cannot be skipped in CI.`);
     console.warn(`\n\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n!! E2E SUITE SKIPPED: ${message}\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`);
     process.env.E2E_SKIP = '1';
