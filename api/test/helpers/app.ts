@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { DEFAULT_PAGE_CACHE_MB, loadContentConfig, type AppConfig } from '../../src/config';
 import { createDatabase, type Database } from '../../src/db/connection';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createMigratedTestDatabase, type TestDatabase } from './database';
 import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http';
 
 /** A static root without any build, so the API suites do not depend on the front ends. */
@@ -67,11 +67,11 @@ export interface TestContext {
 }
 
 /**
- * A fresh database (or `given`, which the caller then drops), an app on it (migrated and seeded)
+ * A fresh migrated database (or `given`, which the caller then drops), an app on it (seeded)
  * listening on a free port of 127.0.0.1, and a second connection to inspect what is stored.
  */
 export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase): Promise<TestContext> {
-  const testDb = given ?? (await createTestDatabase());
+  const testDb = given ?? (await createMigratedTestDatabase());
   const app = await buildApp({ config: testConfig(testDb.url, overrides) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,36 +22,113 @@ export interface TestDatabase {
 
 /** A fresh, empty database for one test file: a temp SQLite file or a new PostgreSQL database. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  if (testDialect() === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-api-test-'));
-    return {
-      url: `sqlite:${path.join(dir, 'agency.sqlite')}`,
-      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
-    };
+  return testDialect() === 'sqlite' ? createSqliteDatabase() : createPostgresDatabase();
+}
+
+/**
+ * A fresh database already at the latest schema: a copy of one migrated once per schema (by a
+ * hash of the migrations and the connection code) rather than a migration per test. What apps and
+ * most tests start from; the migrations themselves run on every empty database the server, command
+ * and migration tests make with createTestDatabase.
+ */
+export async function createMigratedTestDatabase(): Promise<TestDatabase> {
+  return testDialect() === 'sqlite' ? createSqliteDatabase(await sqliteTemplate()) : createPostgresDatabase(await postgresTemplate());
+}
+
+const DB_SOURCE_DIR = path.join(__dirname, '../../src/db');
+
+/** A hash of everything that decides what a migrated database holds, and of the dialect. */
+function schemaHash(): string {
+  const hash = createHash('sha256').update(testDialect());
+  const migrationsDir = path.join(DB_SOURCE_DIR, 'migrations');
+  const files = [...fs.readdirSync(migrationsDir).map((name) => path.join(migrationsDir, name)), path.join(DB_SOURCE_DIR, 'migrate.ts'), path.join(DB_SOURCE_DIR, 'connection.ts')];
+  for (const file of files.sort()) hash.update(file).update(fs.readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function migrateAt(url: string): Promise<void> {
+  const db = createDatabase(url);
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
   }
+}
+
+/** The migrated SQLite file every copy is made from, kept in the temporary folder across runs. */
+async function sqliteTemplate(): Promise<string> {
+  const template = path.join(os.tmpdir(), `agency-api-template-${schemaHash()}.sqlite`);
+  if (fs.existsSync(template)) return template;
+  // Migrated under a name of its own, then renamed: a reader never sees a half-made template, and
+  // two workers making it together both rename a whole one.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-api-template-'));
+  try {
+    const file = path.join(dir, 'agency.sqlite');
+    await migrateAt(`sqlite:${file}`);
+    fs.renameSync(file, template);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return template;
+}
+
+function createSqliteDatabase(template?: string): TestDatabase {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-api-test-'));
+  const file = path.join(dir, 'agency.sqlite');
+  // Closed cleanly, the template has no write-ahead log: the one file is the whole database.
+  if (template) fs.copyFileSync(template, file);
+  return {
+    url: `sqlite:${file}`,
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const serverUrl = process.env.TEST_POSTGRES_URL;
   if (!serverUrl) throw new Error('TEST_POSTGRES_URL is not set');
-  const name = `agency_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    return await work(admin);
   } finally {
     await admin.end();
   }
-  const url = new URL(serverUrl);
+}
+
+function postgresUrl(name: string): string {
+  const url = new URL(process.env.TEST_POSTGRES_URL ?? '');
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
+  return url.toString();
+}
+
+/** The migrated PostgreSQL database every copy is made from, made once per server and schema. */
+async function postgresTemplate(): Promise<string> {
+  const name = `agency_template_${schemaHash()}`;
+  return withPostgresAdmin(async (admin) => {
+    // One maker at a time across workers; a template is only ever seen under its name whole.
+    await admin.query('select pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (rowCount === 0) {
+        const draft = `${name}_draft`;
+        await admin.query(`drop database if exists ${draft}`);
+        await admin.query(`create database ${draft}`);
+        await migrateAt(postgresUrl(draft));
+        await admin.query(`alter database ${draft} rename to ${name}`);
       }
-    },
+    } finally {
+      await admin.query('select pg_advisory_unlock(hashtext($1))', [name]);
+    }
+    return name;
+  });
+}
+
+async function createPostgresDatabase(template?: string): Promise<TestDatabase> {
+  const name = `agency_test_${randomBytes(6).toString('hex')}`;
+  await withPostgresAdmin((admin) => admin.query(`create database ${name}${template ? ` template ${template}` : ''}`));
+  return {
+    url: postgresUrl(name),
+    drop: () => withPostgresAdmin(async (admin) => void (await admin.query(`drop database if exists ${name} with (force)`))),
   };
 }
 
@@ -69,16 +146,17 @@ export interface MigratedTestDatabase {
  * it with `close()` in the matching afterAll/afterEach.
  */
 export async function openMigratedTestDatabase(): Promise<MigratedTestDatabase> {
-  const testDb = await createTestDatabase();
-  let db: Database | undefined;
+  const testDb = await createMigratedTestDatabase();
+  const db = createDatabase(testDb.url);
   // The connection goes first: dropping the database under open PostgreSQL clients would
   // terminate them (pool errors), and SQLite's files would be removed under an open handle.
   const close = async () => {
-    await db?.destroy();
+    await db.destroy();
     await testDb.drop();
   };
   try {
-    db = createDatabase(testDb.url);
+    // Finds every migration applied (the copy is of a migrated database), and leaves the
+    // connection open, as a test that closes it to fail the next query expects.
     await migrateToLatest(db);
   } catch (error) {
     await close();

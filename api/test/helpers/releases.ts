@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, type AppConfig } from '../../src/config';
 import { createDatabase, type Database } from '../../src/db/connection';
-import { migrateToLatest } from '../../src/db/migrate';
 import { FileArtifactStore } from '../../src/delivery/artifacts/file-store';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/delivery/releases/apps';
 import { readBuildFolder } from '../../src/delivery/releases/build-folder';
 import { publish, type ReleaseBuild, type ReleaseContext } from '../../src/delivery/releases/commands';
 import { loadAppReleases } from '../../src/delivery/releases/release-repository';
 import { startTestApp, type TestContext } from './app';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createMigratedTestDatabase, type TestDatabase } from './database';
 
 /** What the real builds share today (shell and remotes alike). */
 export const CURRENT_VERSIONS: Record<string, string> = {
@@ -113,9 +112,8 @@ export async function createReleaseFixture(): Promise<ReleaseFixture> {
   const storeDir = path.join(base, 'store');
   const scratch = path.join(base, 'builds');
   for (const app of APP_NAMES) writeBuild(distDir(staticRoot, app), app, { label: 'dist' });
-  const testDb = await createTestDatabase();
+  const testDb = await createMigratedTestDatabase();
   const db = createDatabase(testDb.url, { poolSize: 2 });
-  await migrateToLatest(db);
   let count = 0;
   // A clock a second apart per call, so "newest first" never depends on timing.
   let time = Date.parse('2026-01-01T00:00:00Z');
