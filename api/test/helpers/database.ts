@@ -32,8 +32,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * and migration tests make with createTestDatabase.
  */
 export async function createMigratedTestDatabase(): Promise<TestDatabase> {
-  return testDialect() === 'sqlite' ? createSqliteDatabase(await sqliteTemplate()) : createPostgresDatabase(await postgresTemplate());
+  migratedTemplate ??= testDialect() === 'sqlite' ? sqliteTemplate() : postgresTemplate();
+  return testDialect() === 'sqlite' ? createSqliteDatabase(await migratedTemplate) : createPostgresDatabase(await migratedTemplate);
 }
+
+/** The template's name, found or made once per test file rather than per database. */
+let migratedTemplate: Promise<string> | undefined;
 
 const DB_SOURCE_DIR = path.join(__dirname, '../../src/db');
 
@@ -83,10 +87,14 @@ function createSqliteDatabase(template?: string): TestDatabase {
   };
 }
 
-async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+function postgresServerUrl(): string {
   const serverUrl = process.env.TEST_POSTGRES_URL;
   if (!serverUrl) throw new Error('TEST_POSTGRES_URL is not set');
-  const admin = new pg.Client({ connectionString: serverUrl });
+  return serverUrl;
+}
+
+async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: postgresServerUrl() });
   await admin.connect();
   try {
     return await work(admin);
@@ -96,7 +104,7 @@ async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Pro
 }
 
 function postgresUrl(name: string): string {
-  const url = new URL(process.env.TEST_POSTGRES_URL ?? '');
+  const url = new URL(postgresServerUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }

@@ -494,7 +494,7 @@ describe('TELEMETRY=off', () => {
     const response = await post(ctx, pageViewBatch({ shell: SERVED }));
     expectError(response, 404, 'NOT_FOUND');
     // Longer than the recorder's flush interval.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS + 200));
     expect((await readTelemetry(ctx.db)).minutes).toEqual([]);
   });
 });
