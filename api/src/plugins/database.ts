@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../db/connection';
+import { isDatabaseUnavailable } from '../db/database-errors';
 import { DatabaseWatch } from '../db/database-watch';
 import { migrateToLatest } from '../db/migrate';
 
@@ -11,6 +14,30 @@ import { migrateToLatest } from '../db/migrate';
  * (retry), within the shell's nginx read timeout (shell/deploy/nginx-site.conf.template).
  */
 export const DATABASE_CONNECT_TIMEOUT_MS = 1000;
+
+/**
+ * How long a starting server keeps trying to reach its database. No request waits on a start, and
+ * a first connection can take longer than DATABASE_CONNECT_TIMEOUT_MS while the database restarts
+ * or the machine is busy: a server that gave up at once would exit and have to be started again.
+ * Within Fastify's 10 s plugin timeout, with room for the migrations after it.
+ */
+export const DATABASE_STARTUP_WAIT_MS = 6000;
+const STARTUP_RETRY_PAUSE_MS = 250;
+
+/** A first query, tried again while the database is unavailable, until the start's wait is over. */
+async function reachAtStart(db: Database, log: FastifyBaseLogger): Promise<void> {
+  const deadline = Date.now() + DATABASE_STARTUP_WAIT_MS;
+  for (;;) {
+    try {
+      await sql`select 1`.execute(db.kysely);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + STARTUP_RETRY_PAUSE_MS >= deadline) throw error;
+      log.warn({ err: error }, 'database not reachable at start; trying again');
+      await delay(STARTUP_RETRY_PAUSE_MS);
+    }
+  }
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +69,7 @@ async function databasePlugin(app: FastifyInstance, { databaseUrl, database }: D
     if (!database) await db.destroy();
   };
   try {
+    await reachAtStart(db, app.log);
     await migrateToLatest(db);
   } catch (error) {
     await close();
