@@ -194,10 +194,10 @@ async function main() {
     await staticChecks();
     const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
-      // Two suites at a time, beside the container lane: one at a time left a core idle while a
-      // suite waited on its servers, databases and timers (measured: the browser suites alone
-      // 925 s one at a time, 654 s two at a time; three at a time made them three times as slow).
-      '--maxWorkers=2',
+      // One suite at a time: the machine's two cores are busy with it and the container lane.
+      // Two at a time (measured in docs/testing.md) failed tests that time other processes, and
+      // three at a time took browser suites up to three times as long.
+      '--maxWorkers=1',
       '--testPathIgnorePatterns',
       ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
     ]);
