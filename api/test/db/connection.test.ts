@@ -9,7 +9,7 @@ import { createDatabase } from '../../src/db/connection';
 import { startTestApp, testConfig, VALID_CONTACT } from '../helpers/app';
 import { testDialect } from '../helpers/database';
 import { answered, httpRequest } from '../helpers/http';
-import { startTcpProxy } from '../helpers/tcp-proxy';
+import { startDatabaseProxy } from '../helpers/tcp-proxy';
 
 /**
  * A process on `file` that holds SQLite's write lock (a transaction begun immediate, as a
@@ -72,11 +72,8 @@ function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<numb
   // the transaction, and the lock its submission holds on the idempotency key, must not outlive it.
   it("is ended by the server, so the submission's retry on another process is stored, once", async () => {
     const site = await startTestApp();
-    const direct = new URL(site.testDb.url);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
-    const lostUrl = new URL(site.testDb.url);
-    lostUrl.host = `127.0.0.1:${proxy.port}`;
-    const lost = await buildApp({ config: testConfig(lostUrl.toString()) });
+    const { proxy, url: lostUrl } = await startDatabaseProxy(site.testDb.url);
+    const lost = await buildApp({ config: testConfig(lostUrl) });
     const key = randomUUID();
     const send = (baseUrl: string) => httpRequest(baseUrl, 'POST', '/api/contact', { json: VALID_CONTACT, headers: { 'idempotency-key': key } });
     try {

@@ -6,7 +6,7 @@ import { countRows, createTestDatabase, testDialect, type TestDatabase } from '.
 import { eventually } from '../helpers/eventually';
 import { answered, httpRequest, type HttpResponse } from '../helpers/http';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
 // The API through a real database outage: what clients get while the database is gone, what the
 // staff read in the logs, and that it carries on once the database is back, without a restart.
@@ -29,10 +29,9 @@ function expectRetryLater(response: HttpResponse) {
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    const url = new URL(testDb.url);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    server = await startServerProcess({ DATABASE_URL: url.toString(), LOG_LEVEL: 'info' });
+    let url: string;
+    ({ proxy, url } = await startDatabaseProxy(testDb.url));
+    server = await startServerProcess({ DATABASE_URL: url, LOG_LEVEL: 'info' });
     direct = createDatabase(testDb.url, { poolSize: 1 });
   });
 

@@ -86,3 +86,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
 }
+
+/** A proxy in front of the PostgreSQL database at `databaseUrl`, and the URL that reaches that database through it. */
+export async function startDatabaseProxy(databaseUrl: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const url = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: url.toString() };
+}

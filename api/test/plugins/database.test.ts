@@ -2,7 +2,7 @@ import { buildApp } from '../../src/app';
 import { testConfig } from '../helpers/app';
 import { createMigratedTestDatabase, testDialect, type TestDatabase } from '../helpers/database';
 import { httpRequest } from '../helpers/http';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { startDatabaseProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
 // A server starting while PostgreSQL does not answer yet (a TCP proxy between them that accepts
 // connections and answers none): it keeps trying for a while, rather than giving up at the first
@@ -16,10 +16,7 @@ jest.setTimeout(30_000);
 
   beforeEach(async () => {
     testDb = await createMigratedTestDatabase();
-    const url = new URL(testDb.url);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-    url.host = `127.0.0.1:${proxy.port}`;
-    proxiedUrl = url.toString();
+    ({ proxy, url: proxiedUrl } = await startDatabaseProxy(testDb.url));
   });
 
   afterEach(async () => {
