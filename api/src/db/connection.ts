@@ -10,6 +10,8 @@ import type { DatabaseSchema } from './schema';
 export interface Database {
   kysely: Kysely<DatabaseSchema>;
   dialect: Dialect;
+  /** Changes how long a query waits for a new PostgreSQL connection from now on (SQLite has none to wait for). */
+  setConnectTimeout(ms: number): void;
   destroy(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ function openSqlite(file: string): BetterSqlite3.Database {
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect = dialectFromUrl(url);
   let kysely: Kysely<DatabaseSchema>;
+  let setConnectTimeout = (_ms: number) => undefined as void;
   if (dialect.name === 'sqlite') {
     kysely = new Kysely<DatabaseSchema>({
       dialect: new SqliteDialect({ database: withStatementCache(openSqlite(url.slice('sqlite:'.length))) }),
@@ -114,12 +117,17 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // 'error' nobody handles, and so end the process. Its next query fails instead, and that
     // request is answered 503 (see database-errors.ts).
     pool.on('connect', (client) => client.on('error', () => undefined));
+    // The pool reads its options at every connect.
+    setConnectTimeout = (ms) => {
+      pool.options.connectionTimeoutMillis = ms;
+    };
     kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), log: options.onQuery });
   }
   let destroyed: Promise<void> | undefined;
   return {
     kysely,
     dialect,
+    setConnectTimeout: (ms) => setConnectTimeout(ms),
     destroy() {
       destroyed ??= kysely.destroy();
       return destroyed;

@@ -17,12 +17,18 @@ export const DATABASE_CONNECT_TIMEOUT_MS = 1000;
 
 /**
  * How long a starting server keeps trying to reach its database. No request waits on a start, and
- * a first connection can take longer than DATABASE_CONNECT_TIMEOUT_MS while the database restarts
- * or the machine is busy: a server that gave up at once would exit and have to be started again.
+ * a connection can take longer than DATABASE_CONNECT_TIMEOUT_MS while the database restarts or
+ * the machine is busy: a server that gave up at once would exit and have to be started again.
  * Within Fastify's 10 s plugin timeout, with room for the migrations after it.
  */
 export const DATABASE_STARTUP_WAIT_MS = 6000;
 const STARTUP_RETRY_PAUSE_MS = 250;
+
+/**
+ * How long each connection a starting server opens may take (its first query's tries, the
+ * release import's and the like), until the server is ready and requests' own limit applies.
+ */
+export const DATABASE_STARTUP_CONNECT_TIMEOUT_MS = 3000;
 
 /** A first query, tried again while the database is unavailable, until the start's wait is over. */
 async function reachAtStart(db: Database, log: FastifyBaseLogger): Promise<void> {
@@ -60,7 +66,7 @@ async function databasePlugin(app: FastifyInstance, { databaseUrl, database }: D
   const db =
     database ??
     createDatabase(databaseUrl, {
-      connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS,
+      connectTimeoutMs: DATABASE_STARTUP_CONNECT_TIMEOUT_MS,
       // A restarted server ends its clients' connections: reported (once) as the database lost.
       onPoolError: (error) => watch.failed(error) || app.log.error({ err: error }, 'idle PostgreSQL client failed'),
       onQuery: (event) => (event.level === 'query' ? watch.reached() : watch.failed(event.error)),
@@ -77,6 +83,11 @@ async function databasePlugin(app: FastifyInstance, { databaseUrl, database }: D
   }
   app.decorate('db', db);
   app.decorate('databaseWatch', watch);
+  // Every plugin has started (onReady runs after them all): from now on a connection is waited
+  // for as long as a request may wait.
+  app.addHook('onReady', async () => {
+    if (!database) db.setConnectTimeout(DATABASE_CONNECT_TIMEOUT_MS);
+  });
   // Registered first, so closed last: every feature's onClose (writing what is pending) runs before.
   app.addHook('onClose', close);
 }

@@ -13,6 +13,8 @@ export interface TcpProxy {
   cut(): void;
   /** Forwards new connections again; the ones held while cut are closed (their clients gave up). */
   restore(): void;
+  /** Forwards each new connection only `ms` after it arrived, as a busy server answers (0: at once). */
+  slowDown(ms: number): void;
   /**
    * Resolves when what one client has sent so far (as latin1 text) first matches `pattern`: the
    * bytes that made it match are dropped, and from then on every connection goes silent both ways
@@ -37,12 +39,25 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.on('error', () => undefined);
   };
 
+  let connectDelayMs = 0;
+
   const server = net.createServer((client) => {
     if (cut || frozen) {
       // Never read from nor answered: the client waits until its own timeout.
       track(held, client);
       return;
     }
+    if (connectDelayMs === 0) forward(client);
+    else {
+      track(held, client);
+      setTimeout(() => {
+        held.delete(client);
+        if (!client.destroyed) forward(client);
+      }, connectDelayMs);
+    }
+  });
+
+  const forward = (client: net.Socket) => {
     const upstream = net.connect(target);
     track(forwarded, client);
     track(forwarded, upstream);
@@ -58,7 +73,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       if (!frozen) upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => frozen || client.write(chunk));
-  });
+  };
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -76,6 +91,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     restore() {
       cut = false;
       for (const socket of held) socket.destroy();
+    },
+    slowDown(ms) {
+      connectDelayMs = ms;
     },
     freezeOn(pattern) {
       return new Promise((resolve) => (freeze = { pattern, done: resolve }));
