@@ -16,6 +16,7 @@ import { metricsRoutes } from './plugins/metrics-route';
 import rateLimit from './plugins/rate-limit';
 import securityHeaders from './plugins/security-headers';
 import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './plugins/server-lifecycle';
+import { sharedSchemaCompilers } from './http/schema-compilers';
 import { seoRoutes } from './seo/seo-routes';
 import { staffPlugin } from './staff/staff-plugin';
 import { registerStatic } from './static/static-files';
@@ -47,6 +48,7 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: true, allErrors: true, useDefaults: false },
     },
+    schemaController: { compilersFactory: sharedSchemaCompilers },
   });
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
 
