@@ -194,10 +194,10 @@ async function main() {
     await staticChecks();
     const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
-      // One suite at a time: the machine's two cores are busy with it and the container lane.
-      // Two at a time (measured in docs/testing.md) failed tests that time other processes, and
-      // three at a time took browser suites up to three times as long.
-      '--maxWorkers=1',
+      // Two suites at a time, beside the container lane: one at a time leaves a core idle while
+      // a suite waits on its servers, databases and timers; three at a time overload the two
+      // cores (docs/testing.md).
+      '--maxWorkers=2',
       '--testPathIgnorePatterns',
       ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
     ]);

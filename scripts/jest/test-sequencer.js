@@ -1,6 +1,6 @@
 // Jest's own order (what failed last time first, then the slowest), with the browser suites after
-// every other: in `npm test` the container lane, which runs beside this run and takes both cores
-// in turns, is over by then, and the suites that drive Chromium and time servers get them.
+// every other: in `npm test` the lighter unit and API suites share the cores with the container
+// lane while it builds and converges, and the suites that drive Chromium mostly come after it.
 const Sequencer = require('@jest/test-sequencer').default;
 
 const isBrowserSuite = (test) => test.context.config.displayName?.name === 'e2e';
