@@ -28,13 +28,20 @@ export interface FixtureBuild {
   required?: Record<string, string>;
   /** Text that makes this build's files differ from another's. */
   label?: string;
-  /** Written as the build stamp (plain ISO time, or JSON `{ builtAt, revision }`), which fixes the id's build time. */
+  /**
+   * Written as the build stamp (plain ISO time, or JSON `{ builtAt, revision }`), which fixes the
+   * id's build time. By default a revision only, as every build of build-if-stale carries one: a
+   * build without (the release command then asks git for the checkout's) is written on purpose.
+   */
   stamp?: string;
   /** Written to the manifest's `metaData.buildInfo.buildVersion`, as the webpack plugin does. */
   buildVersion?: string;
   /** Extra files (name → content). */
   files?: Record<string, string>;
 }
+
+/** The stamp of a fixture build that names none: its revision, and the build time left to the publish. */
+const FIXTURE_STAMP = JSON.stringify({ revision: 'f1x7ure' });
 
 /** An `mf-manifest.json` `shared` list shaped like the real one (with a `react-dom/client` subpath). */
 function sharedList(app: AppName, build: FixtureBuild) {
@@ -66,7 +73,7 @@ export function fixtureFiles(app: AppName, build: FixtureBuild = {}): Record<str
       };
   files[`assets/logo.${label === 'v1' ? 'aaaaaaaa11' : 'bbbbbbbb22'}.svg`] = `<svg data-build="${label}"/>`;
   files[`only-${label}.0a1b2c3d4e.js`] = `only("${label}")`;
-  if (build.stamp) files['.build-stamp'] = build.stamp;
+  files['.build-stamp'] = build.stamp ?? FIXTURE_STAMP;
   return { ...files, ...build.files };
 }
 
