@@ -11,6 +11,14 @@ const IMAGES_DIR = path.join(ROOT, 'e2e/support/swarm');
 const REGISTRY_PORT = 5000;
 /** How each machine names the registry (its dockerd trusts it over plain HTTP). */
 export const REGISTRY = `registry:${REGISTRY_PORT}`;
+/**
+ * Where this machine pushes to the registry: the same loopback port every run. Docker remembers
+ * which layers it pushed to which registry (by host and port); with the registry's volume kept,
+ * a layer pushed before is only checked, not compressed and sent again.
+ */
+const PUSH_PORT = 58500;
+/** The registry's storage in the registry image's configuration (e2e/support/swarm/registry.Dockerfile). */
+const REGISTRY_STORAGE = '/var/lib/docker-registry';
 /** The port each machine's engine answers on, on the swarm's network only (the CLI's SWARM_HOST). */
 const ENGINE_PORT = 2375;
 
@@ -101,11 +109,16 @@ export class SwarmCluster {
     await docker(['build', '--quiet', '--tag', registryImage, '--file', path.join(IMAGES_DIR, 'registry.Dockerfile'), IMAGES_DIR]);
     const network = `${prefix}-net`;
     await docker(['network', 'create', '--label', `${prefix}=1`, network]);
+    // The registry's images outlive the run, in a volume of their own: what an earlier run pushed
+    // and no tag names any more goes first, so the volume holds about one run's images.
+    const storage = ['--volume', `${prefix}-registry-storage:${REGISTRY_STORAGE}`];
+    await docker(['run', '--rm', ...storage, '--entrypoint', 'sh', registryImage, '-c',
+      // A new volume has nothing to collect (and the collector fails on it).
+      `[ ! -d ${REGISTRY_STORAGE}/docker/registry/v2/repositories ] || docker-registry garbage-collect --delete-untagged /etc/docker/registry/config.yml`]);
     const registry = `${prefix}-registry`;
     await docker(['run', '--detach', '--name', registry, '--label', `${prefix}=1`, '--network', network, '--network-alias', 'registry',
-      '--publish', `127.0.0.1::${REGISTRY_PORT}`, registryImage]);
-    const published = (await docker(['port', registry, String(REGISTRY_PORT)])).trim().split('\n')[0]!;
-    const pushRegistry = `127.0.0.1:${published.slice(published.lastIndexOf(':') + 1)}`;
+      ...storage, '--publish', `127.0.0.1:${PUSH_PORT}:${REGISTRY_PORT}`, registryImage]);
+    const pushRegistry = `127.0.0.1:${PUSH_PORT}`;
 
     const nodes: SwarmNode[] = [];
     for (let index = 1; index <= count; index += 1) {
@@ -154,7 +167,7 @@ export class SwarmCluster {
     for (const network of networks) await docker(['network', 'rm', network]);
   }
 
-  /** Removes the machines, and this machine's tags of what it pushed (each run's registry port is new). */
+  /** Removes the machines, and this machine's tags of what it pushed (the registry's volume stays). */
   async remove(): Promise<void> {
     await SwarmCluster.removeAll(this.prefix);
     // An image whose tag moved to a newer push keeps only its digest: it is named by that.

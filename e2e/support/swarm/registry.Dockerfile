@@ -1,6 +1,6 @@
 # The swarm's image registry: Debian's docker-registry (the Distribution project's registry). Debian's
 # configuration asks for passwords; this one is reached only on the test's own network, so it asks
-# for none, and keeps the images in the container.
+# for none. Its storage is a volume the suite keeps between runs (e2e/support/swarm-cluster.ts).
 FROM debian:bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends docker-registry \
