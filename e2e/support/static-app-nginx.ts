@@ -54,7 +54,9 @@ export async function startStaticApp({ folder, env, port: wanted, untilHealthy =
     ...(process.getuid?.() === 0 ? { NGINX_EXTRA_GLOBALS: 'user root;' } : {}),
     ...env,
   };
-  const child = spawn(path.join(ROOT, ENTRYPOINT), [], { env: containerEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own: the entrypoint's background loops (the API's addresses watched,
+  // the build published) outlive nginx outside a container, and stop with the group.
+  const child = spawn(path.join(ROOT, ENTRYPOINT), [], { env: containerEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -64,6 +66,11 @@ export async function startStaticApp({ folder, env, port: wanted, untilHealthy =
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await exited;
+    }
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // The group has ended already.
     }
     rmSync(workDir, { recursive: true, force: true });
   };
