@@ -63,15 +63,14 @@ export async function startStaticApp({ folder, env, port: wanted, untilHealthy =
   const origin = `http://127.0.0.1:${port}`;
   const healthy = () => spawnSync(path.join(ROOT, ENTRYPOINT), ['health'], { env: containerEnv, timeout: 5_000 }).status === 0;
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
+    const running = child.exitCode === null && child.signalCode === null;
+    // nginx and the loops, even when nginx has exited already.
     try {
       process.kill(-child.pid!, 'SIGTERM');
     } catch {
       // The group has ended already.
     }
+    if (running) await exited;
     rmSync(workDir, { recursive: true, force: true });
   };
   // Publishing takes a few seconds: the upload, then every file stored and checked.

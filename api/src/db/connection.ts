@@ -95,14 +95,14 @@ function openSqlite(file: string): BetterSqlite3.Database {
 export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
   const dialect = dialectFromUrl(url);
   let kysely: Kysely<DatabaseSchema>;
-  let setConnectTimeout = (_ms: number) => undefined as void;
+  let pool: pg.Pool | undefined;
   if (dialect.name === 'sqlite') {
     kysely = new Kysely<DatabaseSchema>({
       dialect: new SqliteDialect({ database: withStatementCache(openSqlite(url.slice('sqlite:'.length))) }),
       log: options.onQuery,
     });
   } else {
-    const pool = new pg.Pool({
+    pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
@@ -117,17 +117,16 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
     // 'error' nobody handles, and so end the process. Its next query fails instead, and that
     // request is answered 503 (see database-errors.ts).
     pool.on('connect', (client) => client.on('error', () => undefined));
-    // The pool reads its options at every connect.
-    setConnectTimeout = (ms) => {
-      pool.options.connectionTimeoutMillis = ms;
-    };
     kysely = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), log: options.onQuery });
   }
   let destroyed: Promise<void> | undefined;
   return {
     kysely,
     dialect,
-    setConnectTimeout: (ms) => setConnectTimeout(ms),
+    setConnectTimeout(ms) {
+      // The pool reads its options at every connect.
+      if (pool) pool.options.connectionTimeoutMillis = ms;
+    },
     destroy() {
       destroyed ??= kysely.destroy();
       return destroyed;
