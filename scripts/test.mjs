@@ -7,6 +7,7 @@
 // It ends with the slowest steps and suites, and the line `N passed, N failed` summed over all.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -27,16 +28,29 @@ const failures = [];
 const seconds = (since) => (Date.now() - since) / 1000;
 
 /**
- * Runs a command; resolves with whether it exited 0. Its output goes to this terminal, or to
- * `logFile` (a lane that runs beside another, printed once the run ends).
+ * The priority (nice value) of what runs beside the container suites. The engine's containers
+ * share one CPU weight (here their cgroup's), as much as a single process of ours at the default
+ * priority: beside two jest workers with their servers, databases and browsers, a stack of a
+ * dozen containers got far less CPU than it takes alone, and the Swarm and compose suites timed
+ * out waiting for it to converge (docs/testing.md). At 5 each process of the rest weighs a third of a default one while both want
+ * the cores; the cores are still all theirs whenever the containers wait.
  */
-function run(label, command, args, { logFile, env } = {}) {
+const BESIDE_CONTAINERS_NICENESS = 5;
+
+/**
+ * Runs a command; resolves with whether it exited 0. Its output goes to this terminal, or to
+ * `logFile` (a lane that runs beside another, printed once the run ends). `niceness` lowers its
+ * priority, and that of every process it starts.
+ */
+function run(label, command, args, { logFile, env, niceness } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
+    // Set before the command has started anything of its own: its processes inherit it.
+    if (niceness && child.pid) os.setPriority(child.pid, niceness);
     if (!logFile) {
       console.log(`\n▶ ${label}`);
       child.on('error', () => resolve(false));
@@ -54,9 +68,9 @@ function run(label, command, args, { logFile, env } = {}) {
 }
 
 /** A step that counts as one passed or failed check (lint, a type-check). */
-async function check(label, command, args) {
+async function check(label, command, args, options) {
   const since = Date.now();
-  const ok = await run(label, command, args);
+  const ok = await run(label, command, args, options);
   timings.push({ what: label, kind: 'step', seconds: seconds(since) });
   if (ok) totals.passed += 1;
   else {
@@ -65,8 +79,11 @@ async function check(label, command, args) {
   }
 }
 
-/** Lint, the folder-cycle check and every type-check, two at a time (each is one single-threaded process). */
-async function staticChecks() {
+/**
+ * Lint, the folder-cycle check and every type-check, two at a time (each is one single-threaded
+ * process); `options` as run takes them (a priority).
+ */
+async function staticChecks(options) {
   const steps = [
     ['lint (eslint)', 'npx', ['eslint', '.']],
     ['api folder cycles', 'node', [path.join('api', 'scripts', 'check-folder-cycles.mjs')]],
@@ -75,7 +92,7 @@ async function staticChecks() {
     ['type-check e2e', 'npx', ['tsc', '-p', path.join('e2e', 'tsconfig.json')]],
   ];
   const next = async () => {
-    for (let step = steps.shift(); step; step = steps.shift()) await check(...step);
+    for (let step = steps.shift(); step; step = steps.shift()) await check(...step, options);
   };
   await Promise.all([next(), next()]);
 }
@@ -84,7 +101,7 @@ async function staticChecks() {
  * One jest run; adds its counts to the totals and its suites' times to the table. `name` names its
  * result files; `logFile` sends its output there instead of to the terminal.
  */
-async function jest(name, label, args, logFile) {
+async function jest(name, label, args, { logFile, niceness } = {}) {
   const resultsFile = path.join(resultsDir, `${name}-results.json`);
   const timingsFile = path.join(resultsDir, `${name}-timings.json`);
   rmSync(resultsFile, { force: true });
@@ -99,7 +116,7 @@ async function jest(name, label, args, logFile) {
     '--forceExit',
     ...args,
   ];
-  await run(label, 'npx', jestArgs, { logFile, env: { JEST_TIMINGS_FILE: timingsFile } });
+  await run(label, 'npx', jestArgs, { logFile, niceness, env: { JEST_TIMINGS_FILE: timingsFile } });
   timings.push({ what: label, kind: 'jest run', seconds: seconds(since) });
   if (existsSync(timingsFile)) {
     for (const suite of JSON.parse(readFileSync(timingsFile, 'utf8'))) {
@@ -190,8 +207,9 @@ async function main() {
     // one after the other, their output kept until the end.
     const containerLog = path.join(resultsDir, 'container-suites.log');
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
-    const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), containerLog);
-    await staticChecks();
+    const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), { logFile: containerLog });
+    const beside = { niceness: BESIDE_CONTAINERS_NICENESS };
+    await staticChecks(beside);
     const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
       // Two suites at a time, beside the container lane: one at a time leaves a core idle while
@@ -200,7 +218,7 @@ async function main() {
       '--maxWorkers=2',
       '--testPathIgnorePatterns',
       ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
-    ]);
+    ], beside);
     await containers;
     await jest('sensitive', 'jest: suites that count renders of other processes, alone', browserSuites(CONTENTION_SENSITIVE_SUITES));
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
