@@ -14,7 +14,7 @@ import { describeWithTools } from '../api/test/helpers/system-tools';
 import { describeInBrowser, launchBrowser, loadEverything, openPage } from './support/browser';
 import { OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
-import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
+import { freePortForLater, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
 import { startStaticApp, type RunningStaticApp } from './support/static-app-nginx';
 
 // The topology of docker-compose.yml without a Docker engine: each app's nginx (Debian's, with the
@@ -53,7 +53,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(os.tmpdir(), 'agency-topology-'));
     [browser, postgres, redis] = await Promise.all([launchBrowser(), startPostgres(), startRedisServer()]);
-    const shellPort = await freePort();
+    const shellPort = await freePortForLater();
     const shellOrigin = `http://127.0.0.1:${shellPort}`;
     const apiEnv: Record<string, string> = {
       DATABASE_URL: postgres.url,

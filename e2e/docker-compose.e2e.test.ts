@@ -23,7 +23,7 @@ import { sendContactAndApplication } from './support/forms';
 import { getAsBrowser } from './support/get-as-browser';
 import { itReporting } from './support/it-reporting';
 import { describeStream, runLeadStream } from './support/lead-stream';
-import { freePort, releaseCli } from './support/site';
+import { freePortForLater, releaseCli } from './support/site';
 
 // docker-compose.yml and docker-compose.dev.yml run for real: images built from a copy of the repo,
 // every service started by `docker compose` on a Docker engine, the site driven in Chromium. The
@@ -65,7 +65,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
 
   beforeAll(async () => {
     for (const variable of ['SITE_PORT', 'API_PORT', 'PROMETHEUS_PORT', ...REMOTE_NAMES.map((name) => portVariable(folderOf(name)))]) {
-      env[variable] = String(await freePort());
+      env[variable] = String(await freePortForLater());
     }
     project = new ComposeProject(copyOfRepo(), PROJECT, env);
     // What an interrupted run may have left behind.

@@ -10,7 +10,7 @@ import { describeWithCompose } from './support/compose-project';
 import { sendContactAndApplication } from './support/forms';
 import { getAsBrowser } from './support/get-as-browser';
 import { describeStream, runLeadStream, type LeadStreamResult } from './support/lead-stream';
-import { freePort, releaseCli, ROOT } from './support/site';
+import { freePortForLater, releaseCli, ROOT } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
 import { itReporting } from './support/it-reporting';
 import { docker, REGISTRY, SwarmCluster, type SwarmNode } from './support/swarm-cluster';
@@ -267,7 +267,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
   const asBlogTeam = (...args: string[]) => releaseCli('blog', ...args, '--site', siteUrl, '--token', BLOG_TOKEN);
 
   beforeAll(async () => {
-    const proxyPort = await freePort();
+    const proxyPort = await freePortForLater();
     siteUrl = `http://localhost:${proxyPort}`;
     cluster = await timed('three machines started and joined into a swarm', () => SwarmCluster.start(PREFIX, 3));
     alive = [...cluster.nodes];

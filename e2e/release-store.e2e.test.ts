@@ -14,7 +14,7 @@ import { HOSTILE_BLOG_ARCHIVES, SMALLEST_BLOG_BUILD, tarball } from '../api/test
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { BLOG_POST_PAGE_CODE, changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK } from './support/changed-blog-build';
 import { startPostgres, type RunningPostgres } from './support/postgres';
-import { freePort, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
+import { freePortForLater, releaseCli, ROOT, startSite, type RunningSite } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
 
 // Two API processes (`npm run serve`) that share nothing but a PostgreSQL database and an S3 store
@@ -77,7 +77,7 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
 
   beforeAll(async () => {
     [postgres, s3, browser] = await Promise.all([startPostgres(), startS3Server(), launchBrowser()]);
-    const proxyPort = await freePort();
+    const proxyPort = await freePortForLater();
     for (const name of ['a', 'b']) {
       const cache = mkdtempSync(path.join(os.tmpdir(), `agency-release-cache-${name}-`));
       caches.push(cache);

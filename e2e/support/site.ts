@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,46 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** Whether a server could listen on `port` of 127.0.0.1 now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Where the system starts handing out ports by itself, to a server on port 0 or a connection's own
+ * end: Linux's ip_local_port_range (32768 by default); macOS starts higher.
+ */
+function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Above the well-known services' ports. */
+const PORTS_FOR_LATER_START = 20_000;
+
+/**
+ * A free port of 127.0.0.1 for a program that binds it much later: a container's published port,
+ * a proxy started once a stack is up. One from freePort lies where the system hands out ports by
+ * itself, so any server or connection of a suite running beside may get it meanwhile (compose
+ * once failed on "port is already allocated"); these lie below that range, picked at random.
+ */
+export async function freePortForLater(): Promise<number> {
+  const end = Math.max(ephemeralPortsStart(), PORTS_FOR_LATER_START + 1000);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = PORTS_FOR_LATER_START + Math.floor(Math.random() * (end - PORTS_FOR_LATER_START));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port of 127.0.0.1 between ${PORTS_FOR_LATER_START} and ${end}`);
 }
 
 /** Sends `signal` to every process of the group `pgid` still running. */

@@ -14,9 +14,10 @@ export const REGISTRY = `registry:${REGISTRY_PORT}`;
 /**
  * Where this machine pushes to the registry: the same loopback port every run. Docker remembers
  * which layers it pushed to which registry (by host and port); with the registry's volume kept,
- * a layer pushed before is only checked, not compressed and sent again.
+ * a layer pushed before is only checked, not compressed and sent again. Below the ports the system
+ * hands out by itself, so no connection of a suite running beside can hold it (freePortForLater).
  */
-const PUSH_PORT = 58500;
+const PUSH_PORT = 28500;
 /** The registry's storage in the registry image's configuration (e2e/support/swarm/registry.Dockerfile). */
 const REGISTRY_STORAGE = '/var/lib/docker-registry';
 /** The port each machine's engine answers on, on the swarm's network only (the CLI's SWARM_HOST). */
