@@ -32,8 +32,9 @@ const seconds = (since) => (Date.now() - since) / 1000;
  * share one CPU weight (here their cgroup's), as much as a single process of ours at the default
  * priority: beside two jest workers with their servers, databases and browsers, a stack of a
  * dozen containers got far less CPU than it takes alone, and the Swarm and compose suites timed
- * out waiting for it to converge (docs/testing.md). At 5 each process of the rest weighs a third of a default one while both want
- * the cores; the cores are still all theirs whenever the containers wait.
+ * out waiting for it to converge (docs/testing.md). At 5 each process of the rest weighs a third
+ * of a default one while both want the cores; the cores are still all theirs whenever the
+ * containers wait.
  */
 const BESIDE_CONTAINERS_NICENESS = 5;
 

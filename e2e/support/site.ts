@@ -25,26 +25,26 @@ export interface RunningSite {
 /** The settings `npm run release` reads (config/delivery, config/database), passed on when a test sets them. */
 const RELEASE_SETTING = /^(?:DATABASE_URL|SITE_URL|STATIC_ROOT|REMOTE_BUILDS_DIR|REMOTE_[A-Z]+_URL|RELEASE_STORE|RELEASE_CACHE_DIR|RELEASES_KEEP|RELEASE_PREVIEW_SECRET|S3_[A-Z_]+|AWS_[A-Z_]+)$/;
 
-export function freePort(): Promise<number> {
+/**
+ * Listens on `port` of 127.0.0.1 (0: one the system picks) and closes again: the port it listened
+ * on, or undefined when another holds it.
+ */
+function listenOnce(port: number): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
 }
 
-/** Whether a server could listen on `port` of 127.0.0.1 now. */
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
+export async function freePort(): Promise<number> {
+  const port = await listenOnce(0);
+  if (port === undefined) throw new Error('no free port of 127.0.0.1');
+  return port;
 }
 
 /**
@@ -72,7 +72,7 @@ export async function freePortForLater(): Promise<number> {
   const end = Math.max(ephemeralPortsStart(), PORTS_FOR_LATER_START + 1000);
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const port = PORTS_FOR_LATER_START + Math.floor(Math.random() * (end - PORTS_FOR_LATER_START));
-    if (await canListen(port)) return port;
+    if ((await listenOnce(port)) !== undefined) return port;
   }
   throw new Error(`no free port of 127.0.0.1 between ${PORTS_FOR_LATER_START} and ${end}`);
 }
