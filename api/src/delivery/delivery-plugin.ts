@@ -141,7 +141,9 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
       const secret = await previewSecret();
       return (pin) => previewUrl(config.siteUrl, signPreviewToken(pin, secret));
     },
-    releasesOf: (name) => releases.get(name),
+    // A report read right after a change (the command on the server, another API process) shows
+    // it: read now, not the copy visitors' pages are served from, up to a second old.
+    releasesOf: (name) => releases.get(name, { fresh: true }),
   });
 
   app.decorate('delivery', {

@@ -8,8 +8,9 @@ import { RELEASE_API_PATH } from '../../../src/delivery/release-api/release-api-
 import { packReleaseArchive } from '../../../src/delivery/release-api/release-archive';
 import { createReleaseToken, revokeReleaseToken } from '../../../src/delivery/release-api/release-tokens';
 import { APP_NAMES } from '../../../src/delivery/releases/apps';
-import { stage } from '../../../src/delivery/releases/commands';
+import { promote, stage } from '../../../src/delivery/releases/commands';
 import { loadAppReleases, type ReleaseRecord } from '../../../src/delivery/releases/release-repository';
+import type { ReleaseStatus } from '../../../src/delivery/status/release-status';
 import { TEST_SITE_URL } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';
@@ -295,6 +296,18 @@ describe('an uploaded build', () => {
       expectError(await call('POST', '/blog/promote', { json: {} }), 409, 'REFUSED', /^blog has no candidate to promote/);
       expectError(await call('POST', '/blog/promote', { json: { release: 42 } }), 400, 'BAD_REQUEST', /^Bad body: body\/release must be string/);
     });
+  });
+
+  it('reports by GET /<app>/status the releases the database holds, a change the server made elsewhere included', async () => {
+    const status = async () => (await call('GET', '/blog/status')).json<ReleaseStatus>();
+    const currentIn = (report: ReleaseStatus) => report.releases.find((entry) => entry.current)?.id;
+    expect(currentIn(await status())).toBe(published.id);
+    // The command on the server (or another API process) changes the state: a report right after
+    // shows it, though this process's own copy, read once a second for visitors, may not yet.
+    await promote(suite.fixture.context, 'blog', staged);
+    expect(currentIn(await status())).toBe(staged);
+    await promote(suite.fixture.context, 'blog', published.id);
+    expect(currentIn(await status())).toBe(published.id);
   });
 
   it('takes a command’s options as JSON only: a form never promotes the candidate instead', async () => {
