@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeInBrowser, launchBrowser, openPage, waitForHydration } from './support/browser';
 import { fetchAsBrowser } from './support/get-as-browser';
 import { changedBlogBuild, NEW_BACK_LINK, OLD_BACK_LINK, throwingBlogBuild } from './support/changed-blog-build';
+import { releaseStatusReader } from './support/release-status';
 import { runRelease, startSite, type RunningSite } from './support/site';
 import { startVisitorNetwork, type VisitorNetwork } from './support/visitor-network';
 
@@ -42,12 +43,14 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
   });
   /** Two API processes on one database and one release store, as two replicas of the site. */
   const sites: RunningSite[] = [];
+  const statusReader = releaseStatusReader(['blog']);
   let browser: Browser;
   const cleanUp: string[] = [];
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const env = {
+      ...statusReader.env,
       OPS_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ops`,
       OPS_WEBHOOK_SECRET: OPS_SECRET,
     };
@@ -69,17 +72,15 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
   });
 
   // A test that failed halfway leaves no canary to the next one.
-  afterEach(() => {
-    if (status().canary) release('blog', '--abort');
+  afterEach(async () => {
+    if ((await status()).canary) release('blog', '--abort');
   });
 
   /** `npm run release -- <args>` on the site's database and release store (the first process's URL for preview links). */
   const release = (...args: string[]) => runRelease(sites[0]!, ...args);
 
-  const status = (): StatusReport => {
-    const output = release('blog', '--status', '--format', 'json');
-    return JSON.parse(output.slice(output.indexOf('{'))) as StatusReport;
-  };
+  /** The blog's `--status` report, read through the release API (support/release-status.ts). */
+  const status = () => statusReader.read<StatusReport>(sites[0]!, 'blog');
 
   async function until<T>(what: string, ms: number, read: () => T | Promise<T>, check: (value: T) => boolean): Promise<T> {
     const deadline = Date.now() + ms;
@@ -120,7 +121,7 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
   const bothServe = (id: string, cookie = '') =>
     until(`both processes serving blog ${id}`, 10_000, () => Promise.all(sites.map((site) => servedBlog(site, cookie))), (served) => served.every((entry) => entry === id));
 
-  const currentBlog = () => status().releases.find((entry) => entry.current)!.id;
+  const currentBlog = async () => (await status()).releases.find((entry) => entry.current)!.id;
 
   interface Visit {
     /** The blog release the page ran. */
@@ -181,7 +182,7 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
 
   it('shows a staged release to the one browser that opened its preview link, with a banner, until it leaves', async () => {
     release('blog');
-    const current = currentBlog();
+    const current = await currentBlog();
     const changed = changedBlogBuild();
     cleanUp.push(changed);
     const output = release('blog', '--stage', '--dist', changed);
@@ -223,11 +224,11 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
   });
 
   it('keeps each visitor on one release set, and the candidate’s share within 10 points over 200 fresh visitors', async () => {
-    const current = currentBlog();
+    const current = await currentBlog();
     const changed = changedBlogBuild();
     cleanUp.push(changed);
     release('blog', '--canary', '50', '--dist', changed);
-    const report = status();
+    const report = await status();
     const candidate = report.releases.find((entry) => entry.candidate)!;
     expect(candidate).toMatchObject({ candidate: true, share: 50, current: false });
     expect(report.events.at(-1)).toMatchObject({ release: candidate.id, action: 'canary' });
@@ -298,11 +299,11 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
   });
 
   it('rolls back a candidate that throws in every browser by itself, once for both processes, and tells the team', async () => {
-    const current = currentBlog();
+    const current = await currentBlog();
     const broken = throwingBlogBuild();
     cleanUp.push(broken.dir);
     release('blog', '--canary', '50', '--dist', broken.dist, '--min-views', '10');
-    const candidate = status().canary!.release;
+    const candidate = (await status()).canary!.release;
     await bothServe(candidate, `${RELEASE_BUCKET_COOKIE}=0`);
 
     const candidateVisitors: BrowserContext[] = [];
@@ -320,7 +321,7 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
         expect(seen.blogFiles.filter((url) => url.includes(candidate))).toEqual([]);
         await seen.context.close();
       }
-      if (status().canary === null) break;
+      if ((await status()).canary === null) break;
     }
 
     // Within 60 s of the tenth page view (the judge looks every second; reports arrive within one).
@@ -340,25 +341,25 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     // Both processes looked for a while longer: still one decision, one message.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(opsMessagesAbout(candidate)).toEqual([expect.objectContaining({ action: 'rolled_back', release: candidate, current })]);
-    expect(status().events.filter((event) => event.action === 'rolled_back')).toHaveLength(1);
+    expect((await status()).events.filter((event) => event.action === 'rolled_back')).toHaveLength(1);
     await Promise.all(candidateVisitors.map((context) => context.close()));
   });
 
   it('promotes a healthy candidate by itself after --promote-after 10 page views', async () => {
-    const current = currentBlog();
+    const current = await currentBlog();
     const changed = changedBlogBuild();
     cleanUp.push(changed);
     // The build staged and tried before is kept: the same release is the candidate again.
     release('blog', '--canary', '50', '--dist', changed, '--min-views', '5', '--promote-after', '10');
-    const candidate = status().canary!.release;
+    const candidate = (await status()).canary!.release;
     expect(candidate).not.toBe(current);
     await bothServe(candidate, `${RELEASE_BUCKET_COOKIE}=0`);
 
-    while (status().canary !== null) {
+    while ((await status()).canary !== null) {
       const batch = await Promise.all([0, 1, 0, 1].map((index) => visit(sites[index]!)));
       await Promise.all(batch.map((seen) => seen.context.close()));
     }
-    const report = status();
+    const report = await status();
     expect(report.events.slice(-2).map((event) => [event.release, event.action])).toEqual([
       [candidate, 'canary'],
       [candidate, 'promoted'],

@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import { SECTION_IDS } from '@agency/shared';
 import type { Page } from 'playwright-core';
+import type { AppName } from '../api/src/delivery';
 import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
+import { releaseStatusReader } from './support/release-status';
 import { runRelease } from './support/site';
 import { startVisitorNetwork, type VisitorNetwork } from './support/visitor-network';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -27,29 +29,27 @@ interface StatusReport {
 }
 
 describeInBrowser('release health from visitors’ browsers', () => {
-  const suite = setUpSiteAndBrowser({ METRICS_TOKEN });
+  const statusReader = releaseStatusReader(['shell', 'blog']);
+  const suite = setUpSiteAndBrowser({ METRICS_TOKEN, ...statusReader.env });
   const cleanUp: string[] = [];
   afterAll(() => cleanUp.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   /** `npm run release -- <args>` on this suite's site: its database and release store. */
   const release = (...args: string[]) => runRelease(suite.site, ...args);
 
-  // The release script may first say that it builds something stale: the report is what follows.
-  const status = (app = 'blog') => {
-    const output = release(app, '--status', '--format', 'json');
-    return JSON.parse(output.slice(output.indexOf('{'))) as StatusReport;
-  };
+  /** An app's `--status` report, read through the release API (support/release-status.ts). */
+  const status = (app: AppName = 'blog') => statusReader.read<StatusReport>(suite.site, app);
 
   /** The current release's entry in an app's --status report. */
-  const currentHealth = (app: string) => {
-    const current = status(app).releases.find((entry) => entry.current);
+  const currentHealth = async (app: AppName) => {
+    const current = (await status(app)).releases.find((entry) => entry.current);
     if (!current) throw new Error(`no ${app} release is current`);
     return current;
   };
 
   /** The blog release the release command made current, as --status reports it. */
-  function currentBlogRelease(): string {
-    const current = status().releases.find((entry) => entry.current);
+  async function currentBlogRelease(): Promise<string> {
+    const current = (await status()).releases.find((entry) => entry.current);
     if (!current) throw new Error('no blog release is current');
     return current.id;
   }
@@ -57,10 +57,10 @@ describeInBrowser('release health from visitors’ browsers', () => {
   /** Polls --status until `check` passes or `ms` have gone by; returns the last report. */
   async function statusUntil(ms: number, check: (report: StatusReport) => boolean): Promise<StatusReport> {
     const deadline = Date.now() + ms;
-    let report = status();
+    let report = await status();
     while (!check(report) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      report = status();
+      report = await status();
     }
     return report;
   }
@@ -70,12 +70,12 @@ describeInBrowser('release health from visitors’ browsers', () => {
    * A page view is counted once its page is left, the beacon received and the next write done:
    * seconds on an idle machine; 15 s once fell short on CI's busy one.
    */
-  async function currentHealthUntil(app: string, check: (health: StatusReport['releases'][number]) => boolean) {
+  async function currentHealthUntil(app: AppName, check: (health: StatusReport['releases'][number]) => boolean) {
     const deadline = Date.now() + 60_000;
-    let health = currentHealth(app);
+    let health = await currentHealth(app);
     while (!check(health) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      health = currentHealth(app);
+      health = await currentHealth(app);
     }
     return health;
   }
@@ -159,14 +159,14 @@ describeInBrowser('release health from visitors’ browsers', () => {
 
   it('counts a throwing teaser against its release, at its original source line, and none against the release before', async () => {
     release('blog');
-    const good = currentBlogRelease();
+    const good = await currentBlogRelease();
     await blogReleaseServed(good);
     await leave(await visitHomeAndScrollToBlog());
 
     const broken = throwingBlogBuild();
     cleanUp.push(broken.dir);
     release('blog', '--dist', broken.dist);
-    const bad = currentBlogRelease();
+    const bad = await currentBlogRelease();
     await blogReleaseServed(bad);
 
     const page = await visitHomeAndScrollToBlog();
@@ -214,9 +214,9 @@ describeInBrowser('release health from visitors’ browsers', () => {
     for (const blogBuild of ['healthy', 'throwing'] as const) {
       if (blogBuild === 'healthy') release('blog');
       else release('blog', '--dist', broken.dist);
-      const blogRelease = currentBlogRelease();
+      const blogRelease = await currentBlogRelease();
       await blogReleaseServed(blogRelease);
-      const before = { shell: currentHealth('shell'), blog: currentHealth('blog') };
+      const before = { shell: await currentHealth('shell'), blog: await currentHealth('blog') };
 
       for (let visit = 0; visit < VISITS; visit += 1) await flingThroughHome(false);
       for (const app of ['shell', 'blog'] as const) {
@@ -230,10 +230,10 @@ describeInBrowser('release health from visitors’ browsers', () => {
         // Nobody tapped or typed: no interaction, so no INP.
         expect(after.vitals_samples.inp - before[app].vitals_samples.inp).toBe(0);
       }
-      if (blogBuild === 'throwing') expect(currentHealth('blog').errors).toBeGreaterThanOrEqual(VISITS);
+      if (blogBuild === 'throwing') expect((await currentHealth('blog')).errors).toBeGreaterThanOrEqual(VISITS);
     }
 
-    const beforeTaps = currentHealth('shell');
+    const beforeTaps = await currentHealth('shell');
     for (let visit = 0; visit < 2; visit += 1) await flingThroughHome(true);
     const afterTaps = await currentHealthUntil('shell', (health) => health.vitals_samples.inp >= beforeTaps.vitals_samples.inp + 2);
     expect(afterTaps.vitals_samples.inp - beforeTaps.vitals_samples.inp).toBe(2);
