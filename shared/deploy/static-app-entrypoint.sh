@@ -28,11 +28,27 @@ fi
 # every API_RESOLVE_INTERVAL seconds, again: when the addresses change (a replica replaced, moved to
 # another machine, scaled), the configuration is rendered again and nginx reloaded, gracefully.
 : "${API_RESOLVE_INTERVAL:=1}"
-# Each entry's addresses (IPv4), one `address:port` per line, sorted; empty while a name has none.
+# Sets RESOLVED to each entry's addresses (IPv4) as `address:port` words, without repeats, in the
+# order DNS gave them (Docker's DNS shuffles a service's tasks); empty while a name has none. It runs
+# every second on every machine, so it starts one process (getent) per entry and nothing else.
 resolve_upstreams() {
+  RESOLVED=""
   for server in ${API_UPSTREAMS:-}; do
-    getent ahostsv4 "${server%:*}" | awk -v port="${server##*:}" '{ print $1 ":" port }'
-  done | sort -u
+    answer=$(getent ahostsv4 "${server%:*}") || continue
+    # getent's lines are `address STREAM name`, `address DGRAM`, `address RAW`: the addresses are
+    # the words made of digits and dots only.
+    for word in $answer; do
+      case "$word" in
+        *[!0-9.]*) ;;
+        *) case " $RESOLVED " in *" $word:${server##*:} "*) ;; *) RESOLVED="${RESOLVED:+$RESOLVED }$word:${server##*:}" ;; esac ;;
+      esac
+    done
+  done
+}
+# Whether two lists of words without repeats hold the same words, in whatever order.
+same_words() {
+  for word in $1; do case " $2 " in *" $word "*) ;; *) return 1 ;; esac; done
+  for word in $2; do case " $1 " in *" $word "*) ;; *) return 1 ;; esac; done
 }
 # - One failure takes a process out for 5 s (then one request tries it again): a crashed one
 #   costs one request's timeout, not one per request.
@@ -52,11 +68,12 @@ API_ADDRESSES=""
 if [ -n "${API_UPSTREAMS:-}" ]; then
   # On Swarm the shell may start before any API task is up: a name with no address yet is waited for.
   waited=0
-  until API_ADDRESSES=$(resolve_upstreams) && [ -n "$API_ADDRESSES" ]; do
+  until resolve_upstreams && [ -n "$RESOLVED" ]; do
     [ $((waited % 10)) -eq 0 ] && echo "waiting for the API's addresses (${API_UPSTREAMS}) to resolve" >&2
     waited=$((waited + 1))
     sleep 1
   done
+  API_ADDRESSES=$RESOLVED
 fi
 API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
 # How many times nginx tries a request: once on each API process. Not 0 (no limit): the backups
@@ -155,11 +172,11 @@ NGINX_GLOBALS="daemon off;${NGINX_EXTRA_GLOBALS:-}"
 
 watch_upstreams() {
   while sleep "$API_RESOLVE_INTERVAL"; do
-    now=$(resolve_upstreams) || continue
+    resolve_upstreams
     # No address at all (every task gone for a moment): the last ones are kept, and retried.
-    [ -n "$now" ] && [ "$now" != "$API_ADDRESSES" ] || continue
-    echo "the API's addresses changed to: $(echo $now)" >&2
-    API_ADDRESSES=$now
+    [ -n "$RESOLVED" ] && ! same_words "$RESOLVED" "$API_ADDRESSES" || continue
+    echo "the API's addresses changed to: $RESOLVED" >&2
+    API_ADDRESSES=$RESOLVED
     API_UPSTREAM_SERVERS=$(upstream_servers "$API_ADDRESSES")
     API_UPSTREAM_TRIES=$(api_tries "$API_ADDRESSES")
     export API_UPSTREAM_SERVERS API_UPSTREAM_TRIES
