@@ -322,6 +322,8 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
       async () => (await apiReplicas()).filter((container) => container.State === 'running' && container.Health === 'healthy').length,
       (healthy) => healthy === 2,
       90_000,
+      // Each read is a `docker compose ps`; the replica's health is checked every 10 s anyway.
+      1_000,
     );
   }
 
