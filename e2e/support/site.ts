@@ -22,6 +22,9 @@ export interface RunningSite {
   stop(): Promise<void>;
 }
 
+/** The folder of prepared covers every site of a run shares (MEDIA_DIR). */
+const E2E_MEDIA_DIR = path.join(os.tmpdir(), 'agency-e2e-media');
+
 /** The settings `npm run release` reads (config/delivery, config/database), passed on when a test sets them. */
 const RELEASE_SETTING = /^(?:DATABASE_URL|SITE_URL|STATIC_ROOT|REMOTE_BUILDS_DIR|REMOTE_[A-Z]+_URL|RELEASE_STORE|RELEASE_CACHE_DIR|RELEASES_KEEP|RELEASE_PREVIEW_SECRET|S3_[A-Z_]+|AWS_[A-Z_]+)$/;
 
@@ -148,8 +151,10 @@ export async function startSite(env: Record<string, string> = {}, { siteHost = '
     RELEASE_STORE: `file:${path.join(dataDir, 'release-store')}`,
     RELEASE_CACHE_DIR: path.join(dataDir, 'release-cache'),
     RELEASES_DIR: path.join(dataDir, 'releases'),
-    // Covers the content sync prepares stay with the test, out of the checkout's data/.
-    MEDIA_DIR: path.join(dataDir, 'media'),
+    // Covers the content sync prepares, out of the checkout's data/ and shared by every site a run
+    // starts, as the API suites share theirs: their names are hashes of what they hold, so no two
+    // sites' files clash, and each start prepares none already there (about a CPU-second each).
+    MEDIA_DIR: E2E_MEDIA_DIR,
     ...env,
   };
   const child = spawn('npm', ['run', 'serve', '--silent'], {
