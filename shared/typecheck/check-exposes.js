@@ -30,6 +30,9 @@ function contractCheckSource(remotes, fromDir, appRoot) {
   return `${lines.join('\n')}\n`;
 }
 
+/** Source files read from disk, by path and parse options (createProgram's host). */
+const parsedFiles = new Map();
+
 /**
  * A program over `rootNames` (default: every file of `tsconfig`) with the compiler options of
  * `tsconfig`. `files` replaces file contents in memory (absolute path → text), which is how tests
@@ -49,7 +52,12 @@ function createProgram({ tsconfig, files = {}, rootNames }) {
   host.fileExists = (file) => overrides.has(path.resolve(file)) || original.fileExists.call(host, file);
   host.getSourceFile = (file, language, ...rest) => {
     const text = overrides.get(path.resolve(file));
-    return text === undefined ? original.getSourceFile.call(host, file, language, ...rest) : ts.createSourceFile(file, text, language);
+    if (text !== undefined) return ts.createSourceFile(file, text, language);
+    // Parsed once per process for every program made here: the tests make several of the same
+    // projects, each with the same libraries and types (lib.dom alone is a second to parse).
+    const key = `${path.resolve(file)}\0${JSON.stringify(language)}`;
+    if (!parsedFiles.has(key)) parsedFiles.set(key, original.getSourceFile.call(host, file, language, ...rest));
+    return parsedFiles.get(key);
   };
   return ts.createProgram({ rootNames: rootNames ? rootNames(parsed.fileNames) : parsed.fileNames, options: parsed.options, host });
 }
