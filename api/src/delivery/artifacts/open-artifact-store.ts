@@ -1,11 +1,20 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config';
 import type { ArtifactStore } from './artifact-store';
 import { FileArtifactStore } from './file-store';
 import { keyProblem } from './object-key';
-import { S3ArtifactStore } from './s3-store';
+
+/**
+ * The AWS SDK's S3 client, loaded by the first store that is in S3: its modules take about 0.2
+ * CPU-seconds to load, which a site, a command or a test on a folder store (the default) would
+ * pay at every start for nothing.
+ */
+function s3Sdk(): { client: typeof import('@aws-sdk/client-s3'); store: typeof import('./s3-store') } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when first needed, synchronously as the store opens
+  return { client: require('@aws-sdk/client-s3'), store: require('./s3-store') };
+}
 
 const STORE_FORMS = 'RELEASE_STORE must be file:<dir> or s3://<bucket>/<prefix>';
 
@@ -43,7 +52,7 @@ export function s3Client(s3: S3Config): S3Client {
     config.responseChecksumValidation = 'WHEN_REQUIRED';
   }
   if (s3.credentials) config.credentials = s3.credentials;
-  return new S3Client(config);
+  return new (s3Sdk().client.S3Client)(config);
 }
 
 /** `s3://bucket/some/prefix` → its bucket and prefix. */
@@ -69,7 +78,7 @@ export function openArtifactStore(url: string, s3: S3Config, baseDir: string = p
   if (value.startsWith('file:')) return new FileArtifactStore(folderOf(value, baseDir));
   if (value.startsWith('s3://')) {
     const { bucket, prefix } = s3Location(value);
-    return new S3ArtifactStore({ bucket, prefix, client: s3Client(s3) });
+    return new (s3Sdk().store.S3ArtifactStore)({ bucket, prefix, client: s3Client(s3) });
   }
   throw new Error(`${STORE_FORMS}, not ${JSON.stringify(url)}`);
 }
