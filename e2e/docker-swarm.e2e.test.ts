@@ -559,10 +559,10 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
       durationMs: 3_000,
       fault: async () => {
         const started = Date.now();
-        // The stack gives a starting task 60 s in which failed checks do not count (a slow start
-        // beside every other task); this image fails at once, so it gets 5 s: the wait would prove
-        // nothing more, and visitors' streams kept a core busy for it. A rollback restores the
-        // whole previous spec, the stack's start period included.
+        // The stack's start period, in which failed checks do not count, is for a slow start
+        // beside every other task; this image fails at once, so it gets 5 s: the stack's wait
+        // would prove nothing more, and visitors' streams kept a core busy through it. A rollback
+        // restores the whole previous spec, the stack's start period included (checked below).
         update = await cluster.swarm(['service', 'update', '--detach=false', '--image', brokenImage, '--health-start-period', '5s', service('api')], alive).then(
           (output) => output,
           (error: Error) => error.message,
