@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { HOME_SECTION_ORDER, SECTION_IDS } from '@agency/shared';
-import { accessibleExpanded, describeInBrowser, launchBrowser, MENU_BUTTON, openPage, SECTION_NAV } from './support/browser';
+import { accessibleExpanded, describeInBrowser, launchBrowser, MENU_BUTTON, openPage, SECTION_NAV, waitForHydration } from './support/browser';
 import { freePort, startSite, type RunningSite } from './support/site';
 import { setUpSiteAndBrowser } from './support/suite';
 
@@ -46,8 +46,10 @@ describeInBrowser('composed site', () => {
       [SECTION_IDS.contact, HOME],
       [SECTION_IDS.contact, FORMS],
     ];
+    // Hydrated, not only in the server's HTML: each remote's React has taken its markup over, so
+    // every react-dom copy the page loads has registered by the count below.
     for (const [section, remote] of expectations) {
-      await page.locator(`#${section} ${remote}`).first().waitFor();
+      await waitForHydration(page.locator(`#${section} ${remote}`));
     }
     await expect(page.locator('[data-remote-unavailable]').count()).resolves.toBe(0);
 
