@@ -56,7 +56,9 @@ export async function releaseStatus({ db, staticRoot, releasesOf }: ReleaseStatu
   const { releases, current, candidate, events } = state;
   const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
   if (!current) reported.unshift({ id: UNRELEASED, current: true });
-  const locator = createSourceLocator({ staticRoot, releasesOf });
+  // Errors are located in the releases just read: one snapshot for the whole report, and no read
+  // of the same state again for each error (a caller may read it fresh from the database).
+  const locator = createSourceLocator({ staticRoot, releasesOf: (name) => (name === app ? Promise.resolve(state) : releasesOf(name)) });
   try {
     const sinceMinute = toMinute(since.getTime());
     const [health, canary] = await Promise.all([readReleaseHealth(db, app, reported, sinceMinute, locator), candidateHealth(db, app, state)]);
