@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blogListingPageMeta, blogListingPath, CASE_STUDIES_CATEGORY, SECTION_IDS, type BlogPostSummary } from '@agency/shared';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { describeInBrowser, expectNoSeriousA11yViolations, openPage, waitForHydration } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
@@ -122,15 +122,27 @@ describeInBrowser('blog', () => {
   it('a post opened directly brings no HTTP client and no sanitizer; a post opened from it fetches both', async () => {
     const page = await openPage(suite.browser);
     const libraries: string[] = [];
-    page.on('response', async (response) => {
+    // Every read of a script's body is awaited before the page closes, and a read that fails is
+    // listed rather than thrown: a rejection left behind in a listener fails every test of the
+    // file (it did so in a run on a busy machine, a read pending as the page closed).
+    const reads: Promise<void>[] = [];
+    const readScript = (response: Response) => {
       if (response.request().resourceType() !== 'script') return;
-      const code = await response.text();
-      // A string only each library's own code holds.
-      if (code.includes('ERR_BAD_RESPONSE')) libraries.push('axios');
-      if (code.includes('ALLOWED_TAGS')) libraries.push('DOMPurify');
-    });
+      reads.push(
+        response.text().then(
+          (code) => {
+            // A string only each library's own code holds.
+            if (code.includes('ERR_BAD_RESPONSE')) libraries.push('axios');
+            if (code.includes('ALLOWED_TAGS')) libraries.push('DOMPurify');
+          },
+          (error: Error) => void libraries.push(`unreadable ${response.url()}: ${error.message}`),
+        ),
+      );
+    };
+    page.on('response', readScript);
     await page.goto(`${suite.site.baseUrl}/blog/${newest[1]!.id}`, { waitUntil: 'networkidle' });
     await expect(page.locator('main article h2').count()).resolves.toBeGreaterThan(0);
+    await Promise.all(reads);
     expect(libraries).toEqual([]);
 
     const { link: related, post: next } = await firstRelatedPost(page);
@@ -139,6 +151,8 @@ describeInBrowser('blog', () => {
     // The next post came over the API, sanitized in the browser.
     await page.getByRole('heading', { level: 1, name: next.title }).waitFor();
     await page.getByTestId('blog-post-content').locator('p').first().waitFor();
+    page.off('response', readScript);
+    await Promise.all(reads);
     expect(libraries.sort()).toEqual(['DOMPurify', 'axios']);
     expect(page.consoleErrors).toEqual([]);
     await page.context().close();
