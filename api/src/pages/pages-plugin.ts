@@ -1,7 +1,8 @@
-import { REMOTES_PATH } from '@agency/shared';
+import { releaseSet, REMOTES_PATH } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config';
+import { RELEASES_REFRESH_MS } from '../delivery';
 import { ApiError, MESSAGES } from '../http/api-error';
 import { PageCache, PAGE_CACHE_MAX_ENTRIES } from './page-cache';
 import { createPageGeneration } from './page-generation';
@@ -28,16 +29,17 @@ function isPagePath(pathname: string): boolean {
 async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions): Promise<void> {
   const { delivery, metrics, contentCache } = app;
   const slotMarkupBytes = Math.floor(config.pageCacheMaxBytes * SLOT_MARKUP_SHARE);
+  const renderer = createPageRenderer({
+    app,
+    releasesOf: delivery.releasesOf,
+    staticRoot: config.staticRoot,
+    remoteBuildsDir: config.remoteBuildsDir,
+    telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
+    onRenderError: delivery.renderFailed,
+    slotMarkup: new SlotMarkupMemo({ maxBytes: slotMarkupBytes, maxEntries: SLOT_MARKUP_MAX_ENTRIES }),
+  });
   const servePage = createPageServer({
-    renderer: createPageRenderer({
-      app,
-      releasesOf: delivery.releasesOf,
-      staticRoot: config.staticRoot,
-      remoteBuildsDir: config.remoteBuildsDir,
-      telemetrySample: config.telemetry.enabled ? config.telemetry.sample : 0,
-      onRenderError: delivery.renderFailed,
-      slotMarkup: new SlotMarkupMemo({ maxBytes: slotMarkupBytes, maxEntries: SLOT_MARKUP_MAX_ENTRIES }),
-    }),
+    renderer,
     cache: new PageCache({ maxBytes: config.pageCacheMaxBytes - slotMarkupBytes, maxEntries: PAGE_CACHE_MAX_ENTRIES }),
     generation: createPageGeneration({
       remotesDocument: delivery.currentRemotes,
@@ -51,6 +53,26 @@ async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions)
     onLookup: metrics.pageCache,
     onRender: metrics.pageRender,
     onPageSent: delivery.pageSent,
+  });
+
+  // The server bundles of the releases visitors get are loaded once the server is up and after
+  // every release, as often as the releases are re-read, before a page asks for them.
+  let prepared: string | undefined;
+  const prepareCurrent = async () => {
+    const remotes = await delivery.currentRemotes();
+    const releases = JSON.stringify(releaseSet(remotes));
+    if (releases === prepared) return;
+    await renderer.prepare(remotes);
+    prepared = releases;
+  };
+  let preparing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    preparing = preparing.then(prepareCurrent).catch((error: unknown) => app.log.warn({ err: error }, 'loading the server bundles ahead of a page failed'));
+  }, RELEASES_REFRESH_MS);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await preparing;
   });
 
   app.setNotFoundHandler(async (request, reply) => {

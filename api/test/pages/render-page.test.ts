@@ -177,3 +177,28 @@ describe('a remote hosted elsewhere (REMOTE_*_URL)', () => {
     }
   });
 });
+
+describe('server bundles loaded ahead of the first page', () => {
+  it('loads the shell’s and each remote’s server bundle once the server is up, and a page then loads neither again', async () => {
+    const root = writeBuilds();
+    // Each bundle notes in a file when it is evaluated.
+    const evaluations = path.join(root, 'evaluated.txt');
+    for (const folder of ['shell', 'mfe-home']) {
+      const bundle = path.join(root, folder, 'dist', 'server', 'render.js');
+      const note = `require('node:fs').appendFileSync(${JSON.stringify(evaluations)}, ${JSON.stringify(`${folder}\n`)});\n`;
+      fs.writeFileSync(bundle, note + fs.readFileSync(bundle, 'utf8'));
+    }
+    const evaluated = () => (fs.existsSync(evaluations) ? fs.readFileSync(evaluations, 'utf8').split('\n').filter(Boolean).sort() : []);
+    const ctx = await startTestApp({ staticRoot: root });
+    try {
+      await eventually('both bundles evaluated with no page asked for', evaluated, (folders) => folders.length === 2);
+      expect(evaluated()).toEqual(['mfe-home', 'shell']);
+      const page = await ctx.request('GET', '/hero/ahead');
+      expect(page.body).toContain('<div data-remote-module="home/Hero"');
+      expect(evaluated()).toEqual(['mfe-home', 'shell']);
+    } finally {
+      await ctx.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
