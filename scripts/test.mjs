@@ -28,6 +28,13 @@ const failures = [];
 const seconds = (since) => (Date.now() - since) / 1000;
 
 /**
+ * Node's on-disk cache of compiled modules, for every Node process the run starts (type-checks,
+ * lint, jest, and the servers and commands the suites start, hundreds of them): each then skips
+ * compiling what an earlier one compiled. Node checks each entry against its source.
+ */
+const NODE_COMPILE_CACHE = path.join(root, '.tmp', 'node-compile-cache');
+
+/**
  * The priority (nice value) of what runs beside the container suites. The engine's containers
  * share one CPU weight (here their cgroup's), as much as a single process of ours at the default
  * priority: beside two jest workers with their servers, databases and browsers, a stack of a
@@ -47,7 +54,7 @@ function run(label, command, args, { logFile, env, niceness } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: root,
-      env: { ...process.env, ...env },
+      env: { NODE_COMPILE_CACHE, ...process.env, ...env },
       stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     // Set before the command has started anything of its own: its processes inherit it.
