@@ -1,7 +1,8 @@
 // The test loop (docs/testing.md):
-//   npm test                  lint, folder cycles, type-check, then every jest suite (unit, API on
+//   npm test                  lint, folder cycles, type-check and every jest suite (unit, API on
 //                             SQLite and PostgreSQL, browser end-to-end); the container suites run
-//                             beside the rest, since they mostly wait on the engine
+//                             beside the rest, since they mostly wait on the engine, and the static
+//                             checks beside everything, on the CPU the suites leave
 //   npm test -- <jest args>   only the jest suites those select (`npm test -- e2e/forms`), nothing else
 //   npm run test:quick        lint, folder cycles, type-check, unit suites and the API on SQLite
 // It ends with the slowest steps and suites, and the line `N passed, N failed` summed over all.
@@ -46,6 +47,14 @@ const NODE_COMPILE_CACHE = path.join(root, '.tmp', 'node-compile-cache');
 const BESIDE_CONTAINERS_NICENESS = 5;
 
 /**
+ * The priority of the static checks in `npm test`, which run beside everything else: they take
+ * what CPU the suites leave (the main lane waits on its servers, browsers and timers a fifth of
+ * its time near its end), at a tenth of the main lane's weight while both want the cores, so
+ * they neither hold up the suites nor wait for them to start.
+ */
+const STATIC_CHECKS_NICENESS = 15;
+
+/**
  * Runs a command; resolves with whether it exited 0. Its output goes to this terminal, or to
  * `logFile` (a lane that runs beside another, printed once the run ends). `niceness` lowers its
  * priority, and that of every process it starts.
@@ -75,21 +84,29 @@ function run(label, command, args, { logFile, env, niceness } = {}) {
   });
 }
 
-/** A step that counts as one passed or failed check (lint, a type-check). */
-async function check(label, command, args, options) {
+/** What the static checks that failed printed, for the end of a run whose suites printed meanwhile. */
+const failedStepOutput = [];
+
+/**
+ * A step that counts as one passed or failed check (lint, a type-check). With `logged`, its
+ * output goes to a file, printed at the end if it failed.
+ */
+async function check(label, command, args, { logged, ...options } = {}) {
   const since = Date.now();
-  const ok = await run(label, command, args, options);
+  const logFile = logged ? path.join(resultsDir, `${label.replace(/[^a-z0-9]+/gi, '-')}.log`) : undefined;
+  const ok = await run(label, command, args, { ...options, logFile });
   timings.push({ what: label, kind: 'step', seconds: seconds(since) });
   if (ok) totals.passed += 1;
   else {
     totals.failed += 1;
     console.log(`✖ ${label} failed`);
+    if (logFile) failedStepOutput.push({ label, output: readFileSync(logFile, 'utf8') });
   }
 }
 
 /**
  * Lint, the folder-cycle check and every type-check, two at a time (each is one single-threaded
- * process); `options` as run takes them (a priority).
+ * process); `options` as check takes them (a priority, whether to keep the output for the end).
  */
 async function staticChecks(options) {
   const steps = [
@@ -216,8 +233,7 @@ async function main() {
     const containerLog = path.join(resultsDir, 'container-suites.log');
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
     const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), { logFile: containerLog });
-    const beside = { niceness: BESIDE_CONTAINERS_NICENESS };
-    await staticChecks(beside);
+    const checks = staticChecks({ niceness: STATIC_CHECKS_NICENESS, logged: true });
     const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
       // Two suites at a time, beside the container lane: one at a time leaves a core idle while
@@ -226,12 +242,13 @@ async function main() {
       '--maxWorkers=2',
       '--testPathIgnorePatterns',
       ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
-    ], beside);
-    await containers;
+    ], { niceness: BESIDE_CONTAINERS_NICENESS });
+    await Promise.all([containers, checks]);
     await jest('sensitive', 'jest: suites that count renders of other processes, alone', browserSuites(CONTENTION_SENSITIVE_SUITES));
     console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
     console.log(readFileSync(containerLog, 'utf8'));
   }
+  for (const { label, output } of failedStepOutput) console.log(`\n▶ ${label} (failed):\n${output}`);
   printTimings();
   printFailures();
   console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
