@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 
@@ -30,8 +31,18 @@ export async function accessibleExpanded(page: Page, selector: string): Promise<
   }
 }
 
+/** Starts Chromium at the priority of the suite that starts it (the script says why). */
+const CHROMIUM_AT_GIVEN_PRIORITY = path.join(__dirname, 'chromium-at-given-priority.sh');
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  const executable = findChromium();
+  if (!executable) return chromium.launch({ headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: CHROMIUM_AT_GIVEN_PRIORITY,
+    env: { ...process.env, SUITE_CHROMIUM: executable },
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
 }
 
 export interface OpenPageOptions extends BrowserContextOptions {
