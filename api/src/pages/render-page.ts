@@ -145,7 +145,7 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
     const baseUrl = location.entry.slice(0, location.entry.lastIndexOf('/') + 1);
     if (location.release === EXTERNAL_RELEASE) return remoteBuildsDir ? { dir: distDir(remoteBuildsDir, remote), baseUrl } : undefined;
     const dir = await servedBuild(remote, location.release);
-    return dir && { dir, baseUrl };
+    return dir ? { dir, baseUrl } : undefined;
   }
 
   /** The folder of an app's build that `release` names: a kept release, or its dist folder; undefined once pruned. */
@@ -342,7 +342,7 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
   async function prepare(remotes: RemotesDocument): Promise<void> {
     const dirs = await Promise.all([
       servedBuild(SHELL, remotes.shell.release),
-      ...Object.entries(remotes.remotes).map(async ([remote, location]) => (await servedRemote(remote as RemoteName, location) || undefined)?.dir),
+      ...Object.entries(remotes.remotes).map(async ([remote, location]) => (await servedRemote(remote as RemoteName, location))?.dir),
     ]);
     // One at a time: each is a synchronous evaluation, and requests go on between them.
     for (const dir of dirs) if (dir) await loadServerBundle(dir).catch(() => undefined);
