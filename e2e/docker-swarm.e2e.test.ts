@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { spawn } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { RELEASE_BUCKET_COOKIE, SECTION_IDS, type BlogPostSummary, type RemotesDocument } from '@agency/shared';
@@ -14,6 +15,14 @@ import { freePortForLater, releaseCli, ROOT } from './support/site';
 import { startSiteProxy, type SiteProxy } from './support/site-proxy';
 import { itReporting } from './support/it-reporting';
 import { docker, REGISTRY, SwarmCluster, type SwarmNode } from './support/swarm-cluster';
+
+/** The `CMD […]` of the API image's own HEALTHCHECK: a broken release keeps the released check, only asked more often. */
+function apiHealthCheckCommand(): string {
+  const dockerfile = readFileSync(path.join(ROOT, 'api', 'Dockerfile'), 'utf8');
+  const command = /^HEALTHCHECK [^\n]*\\\n\s*(CMD \[.*\])$/m.exec(dockerfile)?.[1];
+  if (!command) throw new Error('api/Dockerfile has no HEALTHCHECK … CMD […] on its second line');
+  return command;
+}
 
 // docker-stack.yml on a real swarm: three docker-in-docker machines of this machine's engine, every
 // image pulled from a registry on their network, deployed and changed with `npm run swarm` as an
@@ -545,7 +554,7 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     await docker(['build', '--quiet', '--tag', broken, '-'], [
       `FROM agency-build-api`,
       `CMD ["node", "-e", "require('node:http').createServer((request, response) => { response.statusCode = 500; response.end('broken release'); }).listen(8080)"]`,
-      `HEALTHCHECK --interval=2s --timeout=2s --retries=2 CMD ["node", "-e", "fetch('http://127.0.0.1:8080/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]`,
+      `HEALTHCHECK --interval=2s --timeout=2s --retries=2 ${apiHealthCheckCommand()}`,
     ].join('\n'));
     const brokenImage = await cluster.push(broken, 'agency-api:broken');
 
