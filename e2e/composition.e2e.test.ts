@@ -101,7 +101,8 @@ describeInBrowser('remote locations at run time', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    formsHost = await startSite();
+    // Started as the README says (`npm run serve`); the suites start every other site without npm.
+    formsHost = await startSite({}, { throughNpm: true });
     const deadPort = await freePort();
     [site, deadSite] = await Promise.all([
       // The forms remote is taken from another origin, as if deployed on its own.

@@ -3,17 +3,20 @@ import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
 import { waitForHydration } from './browser';
-import { ROOT } from './site';
+import { apiCommand } from './site';
 
 const run = promisify(execFile);
 
+/** What the submissions command (`npm run submissions -- <args>`) prints for the site's database. */
+async function submissionsCommand(site: { databaseUrl: string }, ...args: string[]): Promise<string> {
+  const [command, commandArgs, { cwd }] = apiCommand('dist/cli/submissions.js', args);
+  const { stdout } = await run(command, commandArgs, { cwd, env: { ...process.env, DATABASE_URL: site.databaseUrl } });
+  return stdout;
+}
+
 /** What staff see: the stored submissions, read through the API's own command. */
 export async function storedSubmissions(site: { databaseUrl: string }, kind: 'contact' | 'applications'): Promise<Record<string, unknown>[]> {
-  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', kind, '--format', 'json'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: site.databaseUrl },
-  });
-  return JSON.parse(stdout) as Record<string, unknown>[];
+  return JSON.parse(await submissionsCommand(site, kind, '--format', 'json')) as Record<string, unknown>[];
 }
 
 /** Clicks submit, then moves the pointer away: a hovered toast pauses its timer. */
@@ -69,18 +72,10 @@ export async function sendContactAndApplication(page: Page, contactEmail: string
 
 /** What the agency reads of conversion by source: the API's own `report` command, as JSON. */
 export async function conversionReport(site: { databaseUrl: string }): Promise<{ since: string; rows: Record<string, unknown>[] }> {
-  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', 'report', '--format', 'json'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: site.databaseUrl },
-  });
-  return JSON.parse(stdout) as { since: string; rows: Record<string, unknown>[] };
+  return JSON.parse(await submissionsCommand(site, 'report', '--format', 'json')) as { since: string; rows: Record<string, unknown>[] };
 }
 
 /** The staff export of one kind as CSV rows (header first), through the API's own command. */
 export async function exportedCsv(site: { databaseUrl: string }, kind: 'contact' | 'applications'): Promise<string> {
-  const { stdout } = await run('npm', ['run', 'submissions', '--silent', '--', kind, '--format', 'csv'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: site.databaseUrl },
-  });
-  return stdout;
+  return submissionsCommand(site, kind, '--format', 'csv');
 }
