@@ -191,11 +191,16 @@ export class ComposeProject {
   }
 
   /**
-   * Removes the project's containers, networks and volumes, the development overlay's too. Its
-   * current images stay, as the next run's build cache; the ones they replaced go.
+   * Removes the project's containers, networks and the production topology's volumes (its
+   * database, release store, covers, metrics). The development overlay's installed packages stay
+   * for the next run, whose `install` skips `npm ci` while the lockfile is the one they came from
+   * (about a CPU-minute and two minutes of waiting), and so do the current images, as the next
+   * run's build cache; the ones they replaced go.
    */
   async remove(): Promise<void> {
-    await this.compose(['down', '--volumes', '--remove-orphans', '--timeout', '10'], DEV_COMPOSE_FILES);
+    await this.compose(['down', '--remove-orphans', '--timeout', '10'], DEV_COMPOSE_FILES);
+    const volumes = (await this.compose(['--profile', '*', 'config', '--volumes'])).split('\n').filter(Boolean);
+    await run('docker', ['volume', 'rm', '--force', ...volumes.map((volume) => `${this.name}_${volume}`)]);
     await run('docker', ['image', 'prune', '--force', '--filter', `label=com.docker.compose.project=${this.name}`]);
   }
 }
