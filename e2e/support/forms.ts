@@ -2,14 +2,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
 import { JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
+import { apiProcessCommand } from '../../api/test/helpers/api-process-command';
 import { waitForHydration } from './browser';
-import { apiCommand } from './site';
 
 const run = promisify(execFile);
 
 /** What the submissions command (`npm run submissions -- <args>`) prints for the site's database. */
 async function submissionsCommand(site: { databaseUrl: string }, ...args: string[]): Promise<string> {
-  const [command, commandArgs, { cwd }] = apiCommand('dist/cli/submissions.js', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/submissions.ts', args);
   const { stdout } = await run(command, commandArgs, { cwd, env: { ...process.env, DATABASE_URL: site.databaseUrl } });
   return stdout;
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { apiProcessCommand } from '../../api/test/helpers/api-process-command';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -138,19 +139,6 @@ export interface StartSiteOptions {
   throughNpm?: boolean;
 }
 
-/** Where the API's compiled entry points are, and the folder its npm scripts run them in. */
-const API_DIR = path.join(ROOT, 'api');
-
-/**
- * The command an npm script of the API runs, as it runs it: `entry` (`dist/cli/release.js`) with
- * this Node, in api/. What the suites call many times (the release command on every canary step);
- * the scripts around them each cost an npm process or two, and the build they check is made by
- * the suite's global setup.
- */
-export function apiCommand(entry: string, args: string[]): [string, string[], { cwd: string }] {
-  return [process.execPath, [path.join(API_DIR, entry), ...args], { cwd: API_DIR }];
-}
-
 export async function startSite(env: Record<string, string> = {}, { siteHost = '127.0.0.1', throughNpm = false }: StartSiteOptions = {}): Promise<RunningSite> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agency-e2e-'));
@@ -176,7 +164,7 @@ export async function startSite(env: Record<string, string> = {}, { siteHost = '
     MEDIA_DIR: E2E_MEDIA_DIR,
     ...env,
   };
-  const [command, args, { cwd }] = throughNpm ? ['npm', ['run', 'serve', '--silent'], { cwd: ROOT }] : apiCommand('dist/server.js', []);
+  const { command, args, cwd } = throughNpm ? { command: 'npm', args: ['run', 'serve', '--silent'], cwd: ROOT } : apiProcessCommand('src/server.ts', []);
   const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...siteEnv },
@@ -216,7 +204,7 @@ export async function startSite(env: Record<string, string> = {}, { siteHost = '
  * an operator runs it on the server; returns what it printed, or throws with its output.
  */
 export function runRelease(site: RunningSite, ...args: string[]): string {
-  const [command, commandArgs, { cwd }] = apiCommand('dist/cli/release.js', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/release.ts', args);
   const result = spawnSync(command, commandArgs, { cwd, env: { ...process.env, ...site.releaseEnv }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
@@ -224,7 +212,7 @@ export function runRelease(site: RunningSite, ...args: string[]): string {
 
 /** The staff command (`npm run staff -- <args>`) on `site` (its database and SITE_URL), as an admin runs it on the server. */
 export function runStaffCommand(site: RunningSite, ...args: string[]): string {
-  const [command, commandArgs, { cwd }] = apiCommand('dist/cli/staff.js', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/staff.ts', args);
   const result = spawnSync(command, commandArgs, { cwd, env: { ...process.env, ...site.releaseEnv }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`staff ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { API_DIR, apiProcessCommand } from './api-process-command';
 import { TEST_MEDIA_DIR } from './app';
 
-export const API_DIR = path.resolve(__dirname, '../..');
+export { API_DIR };
 
 /**
  * Runs an entry point of the API (named by its source, `src/cli/release.ts`) as production does:
@@ -12,10 +13,10 @@ export const API_DIR = path.resolve(__dirname, '../..');
  * second of CPU per process, and the suites start a few hundred.
  */
 export function runApiProcess(entry: string, args: string[], env: Record<string, string>, { terminal = false } = {}): ChildProcess {
-  const compiled = entry.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
-  const command = [process.execPath, path.join(API_DIR, compiled), ...args];
-  const options = { cwd: API_DIR, env: { ...process.env, ...env } };
-  if (!terminal) return spawn(process.execPath, command.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { command: node, args: nodeArgs, cwd } = apiProcessCommand(entry, args);
+  const command = [node, ...nodeArgs];
+  const options = { cwd, env: { ...process.env, ...env } };
+  if (!terminal) return spawn(node, nodeArgs, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   // On a pseudo-terminal, as in a developer's shell: util-linux `script` runs the command with its
   // stdin, stdout and stderr on one, copies what appears there to its own stdout, and what is
   // written to its stdin to the terminal (`\x03` is Ctrl-C). It exits with the command's code.
