@@ -93,13 +93,29 @@ function postgresServerUrl(): string {
   return serverUrl;
 }
 
-async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: postgresServerUrl() });
-  await admin.connect();
+/**
+ * The connection that makes and drops a test file's databases (and its template), kept while they
+ * come one after another: a new connection costs PostgreSQL about 25 ms of CPU, and a run makes
+ * databases by the thousand, two connections each otherwise. Closed once idle for a while, so none outlives its file;
+ * one that the server dropped meanwhile is simply opened again.
+ */
+let adminPool: pg.Pool | undefined;
+
+function postgresAdmin(): pg.Pool {
+  if (!adminPool) {
+    adminPool = new pg.Pool({ connectionString: postgresServerUrl(), max: 1, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
+    adminPool.on('error', () => undefined);
+  }
+  return adminPool;
+}
+
+/** `work` on the admin connection alone, for what needs one session throughout (an advisory lock). */
+async function withPostgresAdmin<T>(work: (admin: pg.PoolClient) => Promise<T>): Promise<T> {
+  const admin = await postgresAdmin().connect();
   try {
     return await work(admin);
   } finally {
-    await admin.end();
+    admin.release();
   }
 }
 
@@ -129,22 +145,6 @@ async function postgresTemplate(): Promise<string> {
     }
     return name;
   });
-}
-
-/**
- * The connection that makes and drops a test file's databases, kept while they come one after
- * another: a new connection costs PostgreSQL about 25 ms of CPU, and a run makes databases by the
- * thousand, two connections each otherwise. Closed once idle for a while, so none outlives its file;
- * one that the server dropped meanwhile is simply opened again.
- */
-let adminPool: pg.Pool | undefined;
-
-function postgresAdmin(): pg.Pool {
-  if (!adminPool) {
-    adminPool = new pg.Pool({ connectionString: postgresServerUrl(), max: 1, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
-    adminPool.on('error', () => undefined);
-  }
-  return adminPool;
 }
 
 async function createPostgresDatabase(template?: string): Promise<TestDatabase> {
