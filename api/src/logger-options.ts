@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import pinoPretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 import type { AppConfig } from './config';
 
 /** Whether log lines should be readable ones rather than JSON (see LogFormat). */
@@ -19,9 +19,12 @@ export function loggerOptions(
 ): NonNullable<FastifyServerOptions['logger']> {
   if (logLevel === 'silent') return false;
   if (!wantsPrettyLogs(logFormat, stdoutIsTty)) return { level: logLevel };
+  // Loaded for a terminal only: production, the containers and the suites log JSON.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronously, as the logger is configured
+  const pretty: typeof pinoPretty = require('pino-pretty');
   return {
     level: logLevel,
-    stream: pinoPretty({
+    stream: pretty({
       sync: true,
       // One line per entry (Fastify's request logs would take eight), local time, no pid/host noise.
       singleLine: true,

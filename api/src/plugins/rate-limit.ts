@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ApiError, MESSAGES } from '../http/api-error';
 
 /**
@@ -12,6 +12,8 @@ import { ApiError, MESSAGES } from '../http/api-error';
  * background, and one warning is logged per outage.
  */
 async function connectRateLimitRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  // Loaded only here: a process without REDIS_URL (the default) would load its modules for nothing.
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 2000,

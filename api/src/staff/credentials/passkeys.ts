@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { StaffMember } from '@agency/shared';
 import type { Db } from '../../db/connection';
 import type { AppKysely } from '../../db/schema';
@@ -17,6 +10,13 @@ import type { StaffOrigin } from '../common/staff-origin';
  * attestation (the agency trusts any authenticator its people choose).
  */
 
+/**
+ * The library, loaded by the first passkey call: with its certificate parsers it is the largest
+ * the API loads (about 300 modules, 0.2 CPU-seconds), and every server, command and test that
+ * never signs a member in would pay for it at each start.
+ */
+const webAuthn = () => import('@simplewebauthn/server');
+
 export interface RegistrationChallenge {
   challenge: string;
   /** The WebAuthn user handle of the person registering: random, never their e-mail. */
@@ -24,6 +24,7 @@ export interface RegistrationChallenge {
 }
 
 export async function registrationOptions(origin: StaffOrigin, email: string, userId: string, existing: readonly string[]) {
+  const { generateRegistrationOptions } = await webAuthn();
   return generateRegistrationOptions({
     rpName: origin.rpName,
     rpID: origin.rpId,
@@ -37,6 +38,7 @@ export async function registrationOptions(origin: StaffOrigin, email: string, us
 
 /** The new credential, when the browser's answer proves it; undefined otherwise. */
 export async function verifyRegistration(origin: StaffOrigin, challenge: string, credential: unknown) {
+  const { verifyRegistrationResponse } = await webAuthn();
   try {
     const result = await verifyRegistrationResponse({
       response: credential as RegistrationResponseJSON,
@@ -75,7 +77,8 @@ export async function passkeyIdsOf(db: Db, memberId: number): Promise<string[]> 
   return rows.map((row) => row.id);
 }
 
-export function signInOptions(origin: StaffOrigin) {
+export async function signInOptions(origin: StaffOrigin) {
+  const { generateAuthenticationOptions } = await webAuthn();
   return generateAuthenticationOptions({ rpID: origin.rpId, userVerification: 'required', allowCredentials: [] });
 }
 
@@ -90,6 +93,7 @@ export async function verifySignIn(db: Db, origin: StaffOrigin, challenge: strin
     .where('removed_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
+  const { verifyAuthenticationResponse } = await webAuthn();
   try {
     const result = await verifyAuthenticationResponse({
       response,

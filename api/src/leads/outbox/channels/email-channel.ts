@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { EmailConfig } from '../../../config/leads';
 import { leadText } from '../../lead/lead-text';
 import type { LeadChannel } from './lead-channel';
@@ -12,7 +12,10 @@ function domainOf(address: string): string {
 
 /** E-mails each lead to LEADS_EMAIL_TO through SMTP_URL; a reply goes straight to the visitor. */
 export function emailChannel(config: EmailConfig): LeadChannel {
-  const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
+  // Loaded when e-mail is configured (SMTP_URL), not by every process that never sends one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronously, as the channel is made
+  const mailer: typeof nodemailer = require('nodemailer');
+  const transport = mailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
   return {
     name: 'email',
     async deliver(lead, signal) {
