@@ -1,8 +1,9 @@
 // The test loop (docs/testing.md):
 //   npm test                  lint, folder cycles, type-check and every jest suite (unit, API on
 //                             SQLite and PostgreSQL, browser end-to-end); the container suites run
-//                             beside the rest, since they mostly wait on the engine, and the static
-//                             checks beside everything, on the CPU the suites leave
+//                             beside the rest, since they mostly wait on the engine, then the
+//                             suites that count renders, and the static checks beside everything,
+//                             on the CPU the suites leave
 //   npm test -- <jest args>   only the jest suites those select (`npm test -- e2e/forms`), nothing else
 //   npm run test:quick        lint, folder cycles, type-check, unit suites and the API on SQLite
 // It ends with the slowest steps and suites, and the line `N passed, N failed` summed over all.
@@ -229,24 +230,30 @@ async function main() {
     await jest('selected', `jest ${args.join(' ')}`, args);
   } else {
     // The container suites wait on a Docker engine most of their time: they run beside the rest,
-    // one after the other, their output kept until the end.
+    // one after the other, their output kept until the end. The suites that count renders of
+    // other processes follow them in that lane, at its priority: above the main lane's, so
+    // processes beside them take what CPU they leave rather than delaying what they count.
     const containerLog = path.join(resultsDir, 'container-suites.log');
-    console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}) beside the rest; their output follows at the end (${path.relative(root, containerLog)})`);
-    const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), { logFile: containerLog });
+    const sensitiveLog = path.join(resultsDir, 'contention-sensitive-suites.log');
+    const containerLane = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
+    console.log(`\n▶ ${containerLane.join(', ')} beside the rest; their output follows at the end (${path.relative(root, containerLog)}, ${path.relative(root, sensitiveLog)})`);
+    const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), { logFile: containerLog }).then(() =>
+      jest('sensitive', 'jest: suites that count renders of other processes, after the container suites', browserSuites(CONTENTION_SENSITIVE_SUITES), { logFile: sensitiveLog }),
+    );
     const checks = staticChecks({ niceness: STATIC_CHECKS_NICENESS, logged: true });
-    const ownRun = [...CONTAINER_SUITES, ...CONTENTION_SENSITIVE_SUITES];
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
       // Two suites at a time, beside the container lane: one at a time leaves a core idle while
       // a suite waits on its servers, databases and timers; three at a time overload the two
       // cores (docs/testing.md).
       '--maxWorkers=2',
       '--testPathIgnorePatterns',
-      ...ownRun.map((file) => `/${file.replaceAll('.', '\\.')}$`),
+      ...containerLane.map((file) => `/${file.replaceAll('.', '\\.')}$`),
     ], { niceness: BESIDE_CONTAINERS_NICENESS });
     await Promise.all([containers, checks]);
-    await jest('sensitive', 'jest: suites that count renders of other processes, alone', browserSuites(CONTENTION_SENSITIVE_SUITES));
-    console.log(`\n▶ container suites (${CONTAINER_SUITES.join(', ')}), run beside the rest:`);
-    console.log(readFileSync(containerLog, 'utf8'));
+    for (const [suites, log] of [[CONTAINER_SUITES, containerLog], [CONTENTION_SENSITIVE_SUITES, sensitiveLog]]) {
+      console.log(`\n▶ ${suites.join(', ')}, run beside the rest:`);
+      console.log(readFileSync(log, 'utf8'));
+    }
   }
   for (const { label, output } of failedStepOutput) console.log(`\n▶ ${label} (failed):\n${output}`);
   printTimings();

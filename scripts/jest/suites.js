@@ -10,8 +10,9 @@ module.exports = {
   CONTAINER_SUITES: ['e2e/docker-compose.e2e.test.ts', 'e2e/docker-swarm.e2e.test.ts'],
   /**
    * Suites that count renders and read headers of several processes behind nginx while pages load:
-   * `npm test` runs them on their own once everything else is over. Beside other suites this one
-   * once counted a render too many, and once got a page without its headers.
+   * `npm test` runs them after the container suites, in their lane, at a priority above the rest.
+   * Beside the container suites this one once counted a render too many, and once got a page
+   * without its headers.
    */
   CONTENTION_SENSITIVE_SUITES: ['e2e/container-topology.e2e.test.ts'],
   /** `npm run test:quick`: what needs neither a browser, PostgreSQL nor a container engine. */
