@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { SECTION_IDS } from '@agency/shared';
 import type { Page } from 'playwright-core';
 import type { AppName } from '../api/src/delivery';
+import { eventually } from '../api/test/helpers/eventually';
 import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import { TEASER_ERROR, TEASER_SOURCE, throwingBlogBuild } from './support/changed-blog-build';
 import { releaseStatusReader } from './support/release-status';
@@ -54,40 +55,22 @@ describeInBrowser('release health from visitors’ browsers', () => {
     return current.id;
   }
 
-  /** Polls --status until `check` passes or `ms` have gone by; returns the last report. */
-  async function statusUntil(ms: number, check: (report: StatusReport) => boolean): Promise<StatusReport> {
-    const deadline = Date.now() + ms;
-    let report = await status();
-    while (!check(report) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      report = await status();
-    }
-    return report;
-  }
+  /** The blog's --status report once `check` passes (`what` it waits for, in a failure's message). */
+  const statusOnce = (what: string, check: (report: StatusReport) => boolean, timeoutMs: number) =>
+    eventually(`blog --status to report ${what}`, () => status(), check, timeoutMs, 250);
 
   /**
-   * Polls the current release of `app` until `check` passes or 60 s have gone by; returns the last.
-   * A page view is counted once its page is left, the beacon received and the next write done:
-   * seconds on an idle machine; 15 s once fell short on CI's busy one.
+   * The current release of `app` once `check` passes, within 60 s. A page view is counted once its
+   * page is left, the beacon received and the next write done: seconds on an idle machine; 15 s
+   * once fell short on CI's busy one.
    */
-  async function currentHealthUntil(app: AppName, check: (health: StatusReport['releases'][number]) => boolean) {
-    const deadline = Date.now() + 60_000;
-    let health = await currentHealth(app);
-    while (!check(health) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      health = await currentHealth(app);
-    }
-    return health;
-  }
+  const currentHealthOnce = (app: AppName, what: string, check: (health: StatusReport['releases'][number]) => boolean) =>
+    eventually(`the current ${app} release to report ${what}`, () => currentHealth(app), check, 60_000, 250);
 
+  /** Waits until the site's remotes.json names blog release `id`. */
   async function blogReleaseServed(id: string): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const remotes = (await (await fetch(`${suite.site.baseUrl}/remotes.json`)).json()) as { remotes: { blog: { release: string } } };
-      if (remotes.remotes.blog.release === id) return;
-      if (Date.now() > deadline) throw new Error(`the site still serves blog ${remotes.remotes.blog.release}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const servedBlog = async () => ((await (await fetch(`${suite.site.baseUrl}/remotes.json`)).json()) as { remotes: { blog: { release: string } } }).remotes.blog.release;
+    await eventually(`the site to serve blog ${id}`, servedBlog, (release) => release === id, 10_000, 100);
   }
 
   /** A visitor on the home page scrolls down to the blog's section and taps the page. */
@@ -172,7 +155,7 @@ describeInBrowser('release health from visitors’ browsers', () => {
     const page = await visitHomeAndScrollToBlog();
     await page.locator(`#${SECTION_IDS.blog} [data-remote-unavailable="blog/BlogTeaser"]`).waitFor();
     const shown = Date.now();
-    const report = await statusUntil(10_000, (current) => (current.releases.find((entry) => entry.id === bad)?.errors ?? 0) > 0);
+    const report = await statusOnce('errors of the broken release', (current) => (current.releases.find((entry) => entry.id === bad)?.errors ?? 0) > 0, 10_000);
     expect(Date.now() - shown).toBeLessThan(10_000);
 
     const badHealth = report.releases.find((entry) => entry.id === bad)!;
@@ -194,7 +177,7 @@ describeInBrowser('release health from visitors’ browsers', () => {
 
     await leave(page);
     // Page views and vitals arrive as the pages are left, for both releases.
-    const afterVisits = await statusUntil(10_000, (current) => current.releases.every((entry) => entry.page_views > 0 && entry.vitals.ttfb_p75_ms !== null));
+    const afterVisits = await statusOnce('page views and vitals of every release', (current) => current.releases.every((entry) => entry.page_views > 0 && entry.vitals.ttfb_p75_ms !== null), 60_000);
     for (const entry of afterVisits.releases) {
       expect(entry.page_views).toBeGreaterThan(0);
       expect(entry.vitals.ttfb_p75_ms).not.toBeNull();
@@ -220,7 +203,7 @@ describeInBrowser('release health from visitors’ browsers', () => {
 
       for (let visit = 0; visit < VISITS; visit += 1) await flingThroughHome(false);
       for (const app of ['shell', 'blog'] as const) {
-        const after = await currentHealthUntil(app, (health) => health.page_views >= before[app].page_views + VISITS && health.vitals_samples.lcp >= before[app].vitals_samples.lcp + VISITS);
+        const after = await currentHealthOnce(app, `${VISITS} more page views and LCPs`, (health) => health.page_views >= before[app].page_views + VISITS && health.vitals_samples.lcp >= before[app].vitals_samples.lcp + VISITS);
         expect({ app, blogBuild, pageViews: after.page_views - before[app].page_views }).toEqual({ app, blogBuild, pageViews: VISITS });
         // Every page view had a largest paint, so each one reports it.
         expect({ app, blogBuild, lcp: after.vitals_samples.lcp - before[app].vitals_samples.lcp }).toEqual({ app, blogBuild, lcp: VISITS });
@@ -235,7 +218,7 @@ describeInBrowser('release health from visitors’ browsers', () => {
 
     const beforeTaps = await currentHealth('shell');
     for (let visit = 0; visit < 2; visit += 1) await flingThroughHome(true);
-    const afterTaps = await currentHealthUntil('shell', (health) => health.vitals_samples.inp >= beforeTaps.vitals_samples.inp + 2);
+    const afterTaps = await currentHealthOnce('shell', 'two more INPs', (health) => health.vitals_samples.inp >= beforeTaps.vitals_samples.inp + 2);
     expect(afterTaps.vitals_samples.inp - beforeTaps.vitals_samples.inp).toBe(2);
     expect(afterTaps.vitals.inp_p75_ms).toEqual(expect.any(Number));
   }, 300_000);
