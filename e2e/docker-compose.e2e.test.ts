@@ -382,6 +382,11 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await openBefore.goto(`${site()}/`);
     const postLink = openBefore.locator(`#${SECTION_IDS.blog} a[href="/blog/${post.id}"]`).first();
     await waitForHydration(postLink);
+    // Loaded to the end before the deploy. Recreating a container adds and removes network
+    // interfaces on the machine this browser runs on, and Chromium then fails what it is still
+    // fetching with ERR_NETWORK_CHANGED (once a section's CSS and two fonts): a visitor's browser,
+    // on another machine, never sees that.
+    await openBefore.waitForLoadState('networkidle');
 
     changeBlogSource(project.dir, OLD_BACK_LINK, NEW_BACK_LINK);
     await project.timed('docker compose build mfe-blog', () => project.compose(['build', 'mfe-blog']));
