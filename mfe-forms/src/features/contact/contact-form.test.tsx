@@ -29,7 +29,7 @@ function unavailable(status: number): AxiosError {
 }
 
 function renderForm() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter>
       <ContactForm />
@@ -139,7 +139,7 @@ describe('ContactForm', () => {
 
     const root = await act(async () => hydrateRoot(container, page));
     // Still on screen, now in the form's hands: another field's edit does not wipe them.
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(field(/^Компанія/), 'Кава на Ринку');
     expect(field(/^Імʼя/)).toHaveValue('Андрій Шевчук');
     expect(screen.getByText('Лідогенерація')).toBeInTheDocument();

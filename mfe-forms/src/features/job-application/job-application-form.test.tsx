@@ -15,7 +15,7 @@ const A_KEY = expect.stringMatching(/^[0-9a-f]{32}$/);
 const POSITION = VACANCY_TITLES[1] as string;
 
 function renderForm(initialEntry = '/') {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   render(
     <MemoryRouter initialEntries={[initialEntry]}>
       <JobApplicationForm />

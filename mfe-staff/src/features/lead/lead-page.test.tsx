@@ -64,7 +64,7 @@ describe('a lead’s page', () => {
 
   it('says what changed when someone else saved the lead first, and keeps the page usable', async () => {
     renderLead();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.selectOptions(await screen.findByLabelText('Статус'), 'won');
     send.mockRejectedValueOnce(conflict({ ...LEAD, status: 'lost', version: 2, assignee: { id: 2, email: 'colleague@khvylia.example', role: 'editor' } }));
     await user.click(screen.getByRole('button', { name: 'Зберегти' }));

@@ -27,7 +27,7 @@ function renderPage() {
       </StaffSessionProvider>
     </MemoryRouter>,
   );
-  return userEvent.setup();
+  return userEvent.setup({ delay: null });
 }
 
 describe('the sign-in page', () => {
