@@ -22,10 +22,13 @@ const OWN_INPUTS = ['src', 'public', 'webpack.config.js', 'package.json', 'tscon
 
 export { WORKSPACES };
 
+// Test files sit beside the sources they test but are never built: editing one rebuilds nothing.
+const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
+
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stats = statSync(target);
-  if (!stats.isDirectory()) return stats.mtimeMs;
+  if (!stats.isDirectory()) return TEST_FILE.test(target) ? 0 : stats.mtimeMs;
   let newest = stats.mtimeMs;
   for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
