@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkExposes, editedFile, formatDiagnostics } = require('./check-exposes.js');
+const { checkExposes, editedFile, formatDiagnostics, shellCheckCovers } = require('./check-exposes.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { REMOTES } = require('../webpack/apps.js');
 
@@ -40,5 +42,34 @@ describe('checkExposes (the remotes keep the federation contract)', () => {
       remote.id === 'blog' ? { ...remote, exposes: { ...remote.exposes, BlogTeaser: './src/features/blog-teaser/Gone.tsx' } } : remote,
     );
     expect(report(checkExposes({ tsconfig: SHELL_TSCONFIG, remotes }))).toMatch(/Cannot find module '..\/mfe-blog\/src\/features\/blog-teaser\/Gone'/);
+  });
+});
+
+describe('shellCheckCovers (when a remote may leave its check to the shell\'s)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-check-exposes-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** A remote's tsconfig outside the tree: the blog's sources, with `compilerOptions` added. */
+  function blogTsconfig(name: string, compilerOptions: Record<string, unknown>): string {
+    const file = path.join(dir, name);
+    const include = [path.join(ROOT, 'mfe-blog/src'), path.join(ROOT, 'shared/types')];
+    fs.writeFileSync(file, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.json'), compilerOptions, include }));
+    return file;
+  }
+
+  it('covers every remote as the tree stands', () => {
+    for (const remote of REMOTES as { folder: string }[]) {
+      expect([remote.folder, shellCheckCovers(path.join(ROOT, remote.folder, 'tsconfig.json'), SHELL_TSCONFIG)]).toEqual([remote.folder, true]);
+    }
+  });
+
+  it('does not cover a remote compiled with other options, or with other ambient declarations', () => {
+    expect(shellCheckCovers(blogTsconfig('same.json', {}), SHELL_TSCONFIG)).toBe(true);
+    expect(shellCheckCovers(blogTsconfig('stricter.json', { exactOptionalPropertyTypes: true }), SHELL_TSCONFIG)).toBe(false);
+    const declarations = path.join(dir, 'more.d.ts');
+    fs.writeFileSync(declarations, 'declare module "*.yaml";\n');
+    const withMore = path.join(dir, 'more.json');
+    fs.writeFileSync(withMore, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.json'), include: [path.join(ROOT, 'mfe-blog/src'), path.join(ROOT, 'shared/types'), declarations] }));
+    expect(shellCheckCovers(withMore, SHELL_TSCONFIG)).toBe(false);
   });
 });
