@@ -48,12 +48,19 @@ const NODE_COMPILE_CACHE = path.join(root, '.tmp', 'node-compile-cache');
 const BESIDE_CONTAINERS_NICENESS = 5;
 
 /**
- * The priority of the static checks in `npm test`, which run beside everything else: they take
- * what CPU the suites leave (the main lane waits on its servers, browsers and timers a fifth of
- * its time near its end), at a tenth of the main lane's weight while both want the cores, so
- * they neither hold up the suites nor wait for them to start.
+ * The priority of the static checks in `npm test`, which run beside the main lane once the
+ * container lane is over: they take what CPU the suites leave (the browser suites, last in the
+ * main lane, wait on pages and timers a fifth of their time), at a tenth of the main lane's
+ * weight while both want the cores, so they neither hold up the suites nor wait for them to end.
  */
 const STATIC_CHECKS_NICENESS = 15;
+
+/**
+ * Set for the static checks, which type-check the shell too: the shell's type-check checks the
+ * federation contract of every remote it composes, with the same compiler options as each
+ * remote's own, so the remotes' type-checks leave theirs to it (shared/typecheck/check-exposes.js).
+ */
+const CONTRACT_CHECKED_BY_SHELL = { FEDERATION_CONTRACT_CHECKED_BY_SHELL: '1' };
 
 /**
  * Runs a command; resolves with whether it exited 0. Its output goes to this terminal, or to
@@ -121,7 +128,7 @@ async function staticChecks(options) {
     ['type-check e2e', 'npx', ['tsc', '-p', path.join('e2e', 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', path.join('.tmp', 'tsc', 'e2e.tsbuildinfo')]],
   ];
   const next = async () => {
-    for (let step = steps.shift(); step; step = steps.shift()) await check(...step, options);
+    for (let step = steps.shift(); step; step = steps.shift()) await check(...step, { ...options, env: CONTRACT_CHECKED_BY_SHELL });
   };
   await Promise.all([next(), next()]);
 }
@@ -243,7 +250,10 @@ async function main() {
     const containers = jest('containers', 'jest: container suites', browserSuites(CONTAINER_SUITES), { logFile: containerLog }).then(() =>
       jest('sensitive', 'jest: suites that count renders of other processes, after the container suites', browserSuites(CONTENTION_SENSITIVE_SUITES), { logFile: sensitiveLog }),
     );
-    const checks = staticChecks({ niceness: STATIC_CHECKS_NICENESS, logged: true });
+    // Not from the start: until the container lane is over, every core is wanted (the API suites
+    // beside the containers) and what the checks took delayed the suites; after it, the browser
+    // suites leave CPU idle.
+    const checks = containers.then(() => staticChecks({ niceness: STATIC_CHECKS_NICENESS, logged: true }));
     await jest('main', 'jest: unit, API (SQLite + PostgreSQL) and browser suites', [
       // Two suites at a time, beside the container lane: one at a time leaves a core idle while
       // a suite waits on its servers, databases and timers; three at a time overload the two
