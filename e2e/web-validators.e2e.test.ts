@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { BRAND, SITE_ICONS, VACANCIES, WEB_APP_MANIFEST_PATH } from '@agency/shared';
-import { describeInBrowser, loadEverything, openPage } from './support/browser';
+import { describeInBrowser, loadEverything, openPage, violationsAxe } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 import { nuHtmlFindings, servedPages, structuredDataFailures, type ServedPage } from './support/web-validators';
 
@@ -100,7 +99,7 @@ describeInBrowser('the web validators on every page the server sends', () => {
       const page = await openPage(suite.browser, undefined, { viewport: { width, height: 800 }, lazySections: true });
       await page.goto(`${suite.site.baseUrl}${path}`);
       await loadEverything(page);
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+      const results = await violationsAxe(page).withTags(AXE_TAGS).analyze();
       if (results.violations.length > 0) {
         violations[path] = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       }

@@ -94,9 +94,18 @@ export async function waitForHydration(locator: Locator): Promise<void> {
     );
 }
 
+/**
+ * axe-core for the page, reporting violations in full: a test reads nothing else, and axe then
+ * names one element, not every element, of each rule that passed or did not apply, which is most
+ * of its time on a long page.
+ */
+export function violationsAxe(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+}
+
 /** Runs axe-core and fails on serious or critical violations, listing them readably. */
 export async function expectNoSeriousA11yViolations(page: Page, include?: string): Promise<void> {
-  let builder = new AxeBuilder({ page });
+  let builder = violationsAxe(page);
   if (include) builder = builder.include(include);
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
