@@ -2,7 +2,7 @@
 //   npm test                  lint, folder cycles, type-check and every jest suite (unit, API on
 //                             SQLite and PostgreSQL, browser end-to-end); the container suites run
 //                             beside the rest, since they mostly wait on the engine, then the
-//                             suites that count renders, and the static checks beside everything,
+//                             suites that count renders; the static checks once those are over,
 //                             on the CPU the suites leave
 //   npm test -- <jest args>   only the jest suites those select (`npm test -- e2e/forms`), nothing else
 //   npm run test:quick        lint, folder cycles, type-check, unit suites and the API on SQLite
