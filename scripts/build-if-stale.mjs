@@ -11,19 +11,11 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const { SHARED_FOLDER, WORKSPACES } = require('../shared/webpack/apps.js');
 const { STAMP_FILE, gitRevision, writeBuildStamp } = require('../shared/webpack/build-stamp.js');
+const { TEST_FILE, buildInputs } = require('./build-inputs.cjs');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// Inputs every workspace shares: the shared package and the lockfile.
-const COMMON_INPUTS = ['src', 'webpack', 'styles', 'package.json']
-  .map((input) => `${SHARED_FOLDER}/${input}`)
-  .concat(['package-lock.json', 'tsconfig.json']);
-const OWN_INPUTS = ['src', 'public', 'webpack.config.js', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-
 export { WORKSPACES };
-
-// Test files sit beside the sources they test but are never built: editing one rebuilds nothing.
-const TEST_FILE = /\.test\.[cm]?[jt]sx?$/;
 
 function newestMtime(target) {
   if (!existsSync(target)) return 0;
@@ -38,8 +30,7 @@ export function isStale(workspace) {
   const stamp = path.join(root, workspace, 'dist', STAMP_FILE);
   if (!existsSync(stamp)) return true;
   const builtAt = statSync(stamp).mtimeMs;
-  const inputs = [...COMMON_INPUTS.map((p) => path.join(root, p)), ...OWN_INPUTS.map((p) => path.join(root, workspace, p))];
-  return inputs.some((input) => newestMtime(input) > builtAt);
+  return buildInputs(root, workspace).some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
 /** The workspaces of `only` and shared, in build order. */

@@ -64,21 +64,13 @@ export const TEASER_SOURCE = 'mfe-blog/src/features/blog-teaser/BlogTeaser.tsx';
 /** Where throwing builds are kept between suites and runs, one folder per state of their sources. */
 const THROWING_BUILDS = path.join(os.tmpdir(), 'agency-throwing-blog');
 
-/** What a blog build is made from: the blog, the shared package, the lockfile and the root tsconfig. */
-const BLOG_BUILD_INPUTS = ['mfe-blog', 'shared', 'package-lock.json', 'tsconfig.json'];
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS, shared with build-if-stale
+const { buildInputFiles } = require('../../scripts/build-inputs.cjs') as { buildInputFiles: (root: string, workspace: string) => string[] };
 
-/** A hash of every file a build of the blog reads (not builds, not installed packages). */
+/** A hash of every file a build of the blog reads, as build-if-stale knows them (not its tests). */
 function blogSourcesHash(): string {
   const hash = createHash('sha256');
-  const add = (relative: string) => {
-    const full = path.join(ROOT, relative);
-    if (statSync(full).isDirectory()) {
-      for (const entry of readdirSync(full).sort()) if (entry !== 'dist' && entry !== 'node_modules') add(path.join(relative, entry));
-      return;
-    }
-    hash.update(`${relative}\0`).update(readFileSync(full)).update('\0');
-  };
-  BLOG_BUILD_INPUTS.forEach(add);
+  for (const file of buildInputFiles(ROOT, 'mfe-blog')) hash.update(`${file}\0`).update(readFileSync(path.join(ROOT, file))).update('\0');
   return hash.update(TEASER_ERROR).digest('hex').slice(0, 16);
 }
 
