@@ -35,4 +35,4 @@ function buildInputFiles(root, workspace) {
   return files;
 }
 
-module.exports = { COMMON_INPUTS, OWN_INPUTS, TEST_FILE, buildInputs, buildInputFiles };
+module.exports = { TEST_FILE, buildInputs, buildInputFiles };

@@ -33,18 +33,23 @@ function contractCheckSource(remotes, fromDir, appRoot) {
 /** Source files read from disk, by path and parse options (createProgram's host). */
 const parsedFiles = new Map();
 
+/** `tsconfig` with what it extends, as `tsc -p` reads it; an unreadable one throws. */
+function parseTsconfig(tsconfig) {
+  return ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+}
+
 /**
  * A program over `rootNames` (default: every file of `tsconfig`) with the compiler options of
  * `tsconfig`. `files` replaces file contents in memory (absolute path → text), which is how tests
  * try a renamed expose or a changed prop without touching the tree.
  */
 function createProgram({ tsconfig, files = {}, rootNames }) {
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-    },
-  });
+  const parsed = parseTsconfig(tsconfig);
   const overrides = new Map(Object.entries(files).map(([file, text]) => [path.resolve(file), text]));
   const host = ts.createCompilerHost(parsed.options, true);
   const original = { readFile: host.readFile, fileExists: host.fileExists, getSourceFile: host.getSourceFile };
@@ -104,8 +109,7 @@ const CHECKED_BY_SHELL = 'FEDERATION_CONTRACT_CHECKED_BY_SHELL';
 
 /** What a check with `tsconfig` depends on besides the sources: compiler options and ambient declarations. */
 function checkSetup(tsconfig) {
-  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-  if (!parsed) return undefined;
+  const parsed = parseTsconfig(tsconfig);
   // Where the tsconfig is differs by app and changes nothing a check sees.
   const options = { ...parsed.options, configFilePath: undefined };
   const declarations = parsed.fileNames.filter((file) => file.endsWith('.d.ts')).sort();
@@ -114,8 +118,7 @@ function checkSetup(tsconfig) {
 
 /** Whether a check with `shellTsconfig` covers one with `remoteTsconfig` exactly: the same options and declarations. */
 function shellCheckCovers(remoteTsconfig, shellTsconfig) {
-  const own = checkSetup(remoteTsconfig);
-  return own !== undefined && own === checkSetup(shellTsconfig);
+  return checkSetup(remoteTsconfig) === checkSetup(shellTsconfig);
 }
 
 function main() {

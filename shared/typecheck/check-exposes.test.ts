@@ -49,10 +49,10 @@ describe('shellCheckCovers (when a remote may leave its check to the shell\'s)',
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-check-exposes-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** A remote's tsconfig outside the tree: the blog's sources, with `compilerOptions` added. */
-  function blogTsconfig(name: string, compilerOptions: Record<string, unknown>): string {
+  /** A remote's tsconfig outside the tree: the blog's sources, with `compilerOptions` and `moreFiles` added. */
+  function blogTsconfig(name: string, compilerOptions: Record<string, unknown>, moreFiles: string[] = []): string {
     const file = path.join(dir, name);
-    const include = [path.join(ROOT, 'mfe-blog/src'), path.join(ROOT, 'shared/types')];
+    const include = [path.join(ROOT, 'mfe-blog/src'), path.join(ROOT, 'shared/types'), ...moreFiles];
     fs.writeFileSync(file, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.json'), compilerOptions, include }));
     return file;
   }
@@ -68,8 +68,6 @@ describe('shellCheckCovers (when a remote may leave its check to the shell\'s)',
     expect(shellCheckCovers(blogTsconfig('stricter.json', { exactOptionalPropertyTypes: true }), SHELL_TSCONFIG)).toBe(false);
     const declarations = path.join(dir, 'more.d.ts');
     fs.writeFileSync(declarations, 'declare module "*.yaml";\n');
-    const withMore = path.join(dir, 'more.json');
-    fs.writeFileSync(withMore, JSON.stringify({ extends: path.join(ROOT, 'tsconfig.json'), include: [path.join(ROOT, 'mfe-blog/src'), path.join(ROOT, 'shared/types'), declarations] }));
-    expect(shellCheckCovers(withMore, SHELL_TSCONFIG)).toBe(false);
+    expect(shellCheckCovers(blogTsconfig('more.json', {}, [declarations]), SHELL_TSCONFIG)).toBe(false);
   });
 });
