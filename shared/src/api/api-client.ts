@@ -7,8 +7,8 @@ import type {
   CreatedResponse,
   JobApplication,
   Service,
-} from '../types';
-import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_HEADER } from '../types';
+} from '../contracts/types';
+import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_HEADER } from '../contracts/types';
 import { readSessionAttribution } from '../attribution/session-attribution';
 import { SUBMISSION_ATTEMPT_TIMEOUT_MS } from './submission-retry';
 

@@ -1,4 +1,4 @@
-import type { BlogCategoryCount, BlogListing, BlogPost, BlogPostSummary, Service } from '../types';
+import type { BlogCategoryCount, BlogListing, BlogPost, BlogPostSummary, Service } from '../contracts/types';
 
 // Run-time checks of the API's answers, so a malformed response is treated as a failed load rather
 // than crashing a component. Plain functions, not the TypeBox schemas, so no browser bundle carries

@@ -1,6 +1,6 @@
 import type { Attribution } from '../contracts/attribution';
+import { ATTRIBUTION_KEYS } from '../contracts/attribution-keys';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
-import { ATTRIBUTION_KEYS } from './attribution-keys';
 
 /**
  * Where this browser session's visit came from, kept in sessionStorage (no cookie, gone when the

@@ -6,7 +6,7 @@ import {
   type ArticleOwner,
   type ArticleRevisionKind,
   type ArticleState,
-} from '../staff/article-constants';
+} from './article-constants';
 import { ApiErrorBodySchema } from './errors';
 import { ARTICLE_LIMITS } from './limits';
 import { SLUG_PATTERN } from './patterns';

@@ -1,6 +1,6 @@
 import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
-import { ATTRIBUTION_KEYS, type AttributionKey } from '../attribution/attribution-keys';
 import { RANDOM_ID_PATTERN } from '../util/random-id';
+import { ATTRIBUTION_KEYS, type AttributionKey } from './attribution-keys';
 import { ATTRIBUTION_VALUE_MAX } from './limits';
 import { HOST_PATTERN, ISO_UTC_TIME_PATTERN, NO_CONTROL_CHARACTERS_PATTERN, SITE_PATH_PATTERN } from './patterns';
 

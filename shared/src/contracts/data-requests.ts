@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CORRECTABLE_FIELDS, type CorrectableField } from '../staff/staff-constants';
 import { FIELD_LIMITS } from './limits';
 import { StringEnum } from './schema-builders';
 import { LeadDetailSchema } from './staff';
+import { CORRECTABLE_FIELDS, type CorrectableField } from './staff-constants';
 
 /**
  * A person's requests about their data (`/api/staff/data-requests`, admins only): everything the

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from '../staff/staff-constants';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN } from './patterns';
 import { StringEnum } from './schema-builders';
+import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from './staff-constants';
 
 /**
  * The staff console's API (`/api/staff/*`). Bodies are closed objects except the WebAuthn

@@ -1,5 +1,4 @@
 import { Value } from '@sinclair/typebox/value';
-import { VACANCY_TITLES } from '../constants/vacancies';
 import { HONEYPOT_FIELD } from './honeypot';
 import { FIELD_LIMITS } from './limits';
 import {
@@ -12,6 +11,7 @@ import {
   JobApplicationBodySchema,
   JobApplicationSchema,
 } from './submissions';
+import { VACANCY_TITLES } from './vacancies';
 
 const MESSAGE = { name: 'Олена', email: 'olena@example.com', phone: '+380 67 123 45 67', message: 'Добрий день' };
 

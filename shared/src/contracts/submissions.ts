@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SERVICE_TYPE_VALUES, type ServiceType } from '../constants/service-types';
-import { VACANCY_TITLES } from '../constants/vacancies';
 import { HONEYPOT_FIELD } from './honeypot';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency-key';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns';
 import { OptionalText, RequiredText, StringEnum } from './schema-builders';
+import { SERVICE_TYPE_VALUES, type ServiceType } from './service-types';
+import { VACANCY_TITLES } from './vacancies';
 
 /**
  * What visitors submit. Objects are closed (`additionalProperties: false`): with Ajv's

@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
-import { APP_NAMES, HOST_NAME, REMOTE_NAMES } from '../federation/remotes';
 import { BROWSER_ERROR_KINDS, UNKNOWN_PAGE, VITAL_NAMES } from '../telemetry/telemetry-events';
+import { APP_NAMES, HOST_NAME, REMOTE_NAMES } from './app-names';
 import { TELEMETRY_LIMITS } from './limits';
 import { TelemetryBatchSchema, type TelemetryBatch, type TelemetryError, type TelemetryPageView, type TelemetryVital } from './telemetry';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { APP_NAMES } from '../federation/remotes';
 import { BROWSER_ERROR_KINDS, UNKNOWN_PAGE, VITAL_NAMES } from '../telemetry/telemetry-events';
+import { APP_NAMES } from './app-names';
 import { VisitSessionSchema } from './attribution';
 import { TELEMETRY_LIMITS } from './limits';
 import { StringEnum } from './schema-builders';

@@ -1,4 +1,4 @@
-import type { BlogListing, BlogPost, BlogPostSummary, Service } from '../types';
+import type { BlogListing, BlogPost, BlogPostSummary, Service } from '../contracts/types';
 import type { BlogListingLocation } from '../constants/blog';
 import {
   blogListingApiPath,

@@ -7,8 +7,8 @@
 import type { ComponentType } from 'react';
 import type registry from './registry.json';
 import type { BlogListingLocation } from '../constants/blog';
-import type { BlogPost, Service } from '../types';
-import type { RemoteName } from './remotes';
+import type { RemoteName } from '../contracts/app-names';
+import type { BlogPost, Service } from '../contracts/types';
 
 export interface BlogPostPageProps {
   postId: string;

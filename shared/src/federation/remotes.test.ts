@@ -1,4 +1,5 @@
-import { REMOTE_NAMES, remoteFederationName, remotesForPage, remoteUrlOverrides, remoteUrlVariable, type RemotesDocument } from './remotes';
+import { REMOTE_NAMES } from '../contracts/app-names';
+import { remoteFederationName, remotesForPage, remoteUrlOverrides, remoteUrlVariable, type RemotesDocument } from './remotes';
 
 describe('remotes', () => {
   it('names every remote of the registry with its own federation name and URL variable', () => {

@@ -1,20 +1,12 @@
 /**
  * The remotes of the site, read from `registry.json` (the one place that names them), and the
  * document the server answers `/remotes.json` with: where the shell finds each remote at run time.
+ * The apps' names are in ../contracts/app-names.ts, as the telemetry contract needs them too.
  */
+import { HOST_NAME, REMOTE_NAMES, type RemoteName } from '../contracts/app-names';
 import registry from './registry.json';
 
 export const FEDERATION_REGISTRY = registry;
-
-export type RemoteName = keyof typeof registry.remotes;
-
-export const REMOTE_NAMES = Object.keys(registry.remotes) as RemoteName[];
-
-/** The host's id (`shell`). */
-export const HOST_NAME = registry.host.id;
-
-/** Every app of the site, each built, released and monitored on its own: the host, then the remotes. */
-export const APP_NAMES: readonly string[] = [HOST_NAME, ...REMOTE_NAMES];
 
 /** Module Federation `name` of each remote's build. */
 export function remoteFederationName(name: RemoteName): string {

@@ -1,4 +1,4 @@
-import type { BlogPost, Service } from '../types';
+import type { BlogPost, Service } from '../contracts/types';
 
 /**
  * The staff console's previews: a page of the shell (`/staff/preview/<kind>`), framed by the

@@ -1,6 +1,6 @@
 /**
  * What the site remembers of a visitor's landing for the browser session, and sends with each
- * lead, as plain values a browser bundle may import. The schema is in ../contracts/attribution.ts.
+ * lead, as plain values a browser bundle may import. The schema is in ./attribution.ts.
  */
 
 /** The landing address's query parameters that say which campaign or ad brought the visitor. */

@@ -1,0 +1,56 @@
+/**
+ * Data contracts between the API and the browser apps, as TypeScript types. Each is derived from
+ * its TypeBox schema in this folder (what the API validates and serializes with) and re-exported
+ * here as a type only, so importing them never pulls TypeBox into a browser bundle. This is what
+ * `@agency/shared` exports; `@agency/shared/contracts` (./index.ts) exports the schemas' files.
+ */
+export type { ApiErrorBody } from './errors';
+export type { BlogCategoryCount, BlogListing, BlogPost, BlogPostSummary, Service } from './content';
+export type {
+  ContactMessage,
+  ContactMessageInput,
+  CreatedResponse,
+  JobApplication,
+  JobApplicationInput,
+  ServiceType,
+} from './submissions';
+export type { Attribution, VisitSession } from './attribution';
+export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital } from './telemetry';
+export { HONEYPOT_FIELD } from './honeypot';
+export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
+export type {
+  AuditEntry,
+  AuditPage,
+  CredentialOptionsResponse,
+  InvitationAccepted,
+  InvitationInfo,
+  InviteResponse,
+  LeadChange,
+  LeadConflict,
+  LeadDetail,
+  LeadFilter,
+  LeadNote,
+  LeadPage,
+  LeadSummary,
+  LeadUpdate,
+  MemberList,
+  RecoveryCodesResponse,
+  SessionInfo,
+  StaffMember,
+  StaffSession,
+  TotpSetupResponse,
+} from './staff';
+export type { Correction, DataSubjectReport, ErasureResult, SubjectLead } from './data-requests';
+export type {
+  ArticleConflict,
+  ArticleCreate,
+  ArticleDetail,
+  ArticleFields,
+  ArticleRevision,
+  ArticleRevisionSummary,
+  ArticleSave,
+  ArticleSchedule,
+  ArticleSummary,
+  UploadedImage,
+} from './articles';
+export type { ServiceConflict, ServiceCreate, ServiceFields, ServiceSave, StaffService } from './staff-services';
