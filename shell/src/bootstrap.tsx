@@ -2,18 +2,22 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from '@agency/shared/router';
 import { App } from './app/App';
-import { ToastHost } from './features/toasts/ToastHost';
-import { afterFirstVisitorAction } from './features/toasts/first-visitor-action';
-import { keepServerRenderedTitle } from './features/page/page-render-context';
-import { captureLanding } from './features/attribution/attribution-capture';
-import { startTelemetry } from './features/telemetry/telemetry-capture';
+import { ToastHost } from './frame/toasts/ToastHost';
+import { afterFirstVisitorAction } from './frame/toasts/first-visitor-action';
+import { keepServerRenderedTitle } from './frame/page/page-render-context';
+import { captureLanding } from './frame/attribution/attribution-capture';
+import { reportError, startTelemetry } from './frame/telemetry/telemetry-capture';
+import { reportRemoteErrorsTo } from './frame/federation/remote-error-reporting';
 import './styles/global.css';
 
 // Before the router reads the address: the campaign tags are taken out of it.
 captureLanding();
 
-// From here on, errors count against the release they happen in (see features/telemetry).
+// From here on, errors count against the release they happen in (see frame/telemetry), those of
+// remotes' loads and slots too: federation is handed telemetry's reporter rather than importing it,
+// since telemetry reads the remotes' releases from federation.
 startTelemetry();
+reportRemoteErrorsTo(reportError);
 
 // The toast code is fetched at the visitor's first action from now on: React reaches the toast
 // host's waiting markup only at a low priority, and an action before that would not count.

@@ -1,7 +1,7 @@
 // Asynchronous boundary: the shared React, router and toast singletons are negotiated
 // before any of them is used. The remotes' locations are requested at the same time.
 import { afterFirstPaint } from './app/after-first-paint';
-import { registerRuntimeRemotes } from './features/federation/remotes-config';
+import { registerRuntimeRemotes } from './frame/federation/remotes-config';
 
 void registerRuntimeRemotes();
 // The page's code and its libraries (React DOM alone is about 55 KiB) are asked for once the

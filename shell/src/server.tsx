@@ -4,9 +4,9 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '@agency/shared/router';
 import type { ShellServerBundle } from '@agency/shared';
 import { App } from './app/App';
-import { SiteToastContainer } from './features/toasts/SiteToastContainer';
-import { ToastHost } from './features/toasts/ToastHost';
-import { PageRenderContext, type PageRenderCollector } from './features/page/page-render-context';
+import { SiteToastContainer } from './frame/toasts/SiteToastContainer';
+import { ToastHost } from './frame/toasts/ToastHost';
+import { PageRenderContext, type PageRenderCollector } from './frame/page/page-render-context';
 
 export const renderPage: ShellServerBundle['renderPage'] = (url, serverSlots) => {
   const collector: PageRenderCollector = { serverSlots, slots: [], status: 200 };

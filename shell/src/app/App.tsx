@@ -1,18 +1,18 @@
 import { PAGE_ROUTES, STAFF_PATHS, STAFF_PREVIEW_PATH } from '@agency/shared';
 import { Route, Routes } from '@agency/shared/router';
-import { SiteHeader } from '../features/layout/SiteHeader';
-import { SiteFooter } from '../features/layout/SiteFooter';
-import { HomePage } from '../features/home/HomePage';
-import { BlogPostRoute } from '../features/blog/BlogPostRoute';
-import { BlogListRoute } from '../features/blog/BlogListRoute';
-import { NotFoundPage } from '../features/not-found/NotFoundPage';
-import { PrivacyPage } from '../features/privacy/PrivacyPage';
-import { FormResultPage } from '../features/form-result/FormResultPage';
-import { StaffPreviewRoute } from '../features/staff/StaffPreviewRoute';
-import { StaffRoute } from '../features/staff/StaffRoute';
-import { useScrollManagement } from '../features/navigation/use-scroll-management';
-import { usePageViews } from '../features/telemetry/use-page-views';
-import styles from './App.module.css';
+import { SiteHeader } from '../frame/layout/SiteHeader';
+import { SiteFooter } from '../frame/layout/SiteFooter';
+import { HomePage } from '../pages/home/HomePage';
+import { BlogPostRoute } from '../pages/blog/BlogPostRoute';
+import { BlogListRoute } from '../pages/blog/BlogListRoute';
+import { NotFoundPage } from '../pages/not-found/NotFoundPage';
+import { PrivacyPage } from '../pages/privacy/PrivacyPage';
+import { FormResultPage } from '../pages/form-result/FormResultPage';
+import { StaffPreviewRoute } from '../pages/staff/StaffPreviewRoute';
+import { StaffRoute } from '../pages/staff/StaffRoute';
+import { useScrollManagement } from '../frame/navigation/use-scroll-management';
+import { usePageViews } from '../frame/telemetry/use-page-views';
+import styles from '../frame/layout/page-frame.module.css';
 
 /** The public site's frame: header, the routed page and footer. */
 function PublicSite() {

@@ -2,7 +2,7 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { loadRemoteModule, RETRY_DELAYS_MS } from './load-remote-module';
 import { refreshRemote, registeredRemote } from './remotes-config';
 import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
-import { reportError } from '../telemetry/telemetry-capture';
+import { reportRemoteErrorsTo, type ReportRemoteError } from './remote-error-reporting';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ loadRemote: jest.fn(), registerRemotes: jest.fn() }));
 jest.mock('./remotes-config', () => ({
@@ -10,12 +10,13 @@ jest.mock('./remotes-config', () => ({
   registeredRemote: jest.fn(),
   refreshRemote: jest.fn(),
 }));
-jest.mock('../telemetry/telemetry-capture', () => ({ reportError: jest.fn() }));
 
 const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
 const mockedRefresh = refreshRemote as jest.MockedFunction<typeof refreshRemote>;
 const mockedRegistered = registeredRemote as jest.MockedFunction<typeof registeredRemote>;
-const mockedReportError = reportError as jest.MockedFunction<typeof reportError>;
+// The reporter the page passes in (telemetry's reportError).
+const mockedReportError: jest.MockedFunction<ReportRemoteError> = jest.fn();
+reportRemoteErrorsTo(mockedReportError);
 
 const Post = () => null;
 

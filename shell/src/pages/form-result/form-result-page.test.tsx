@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from '@agency/shared/router';
 import { BRAND, FORM_RESULT_ROUTE, TOAST_MESSAGES } from '@agency/shared';
-import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
+import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { FormResultPage } from './FormResultPage';
 
 function renderAt(path: string) {

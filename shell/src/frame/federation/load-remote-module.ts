@@ -3,7 +3,7 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { remoteOfModule, type RemoteModuleId } from '@agency/shared';
 import { refreshRemote, registeredRemote, registerRuntimeRemotes } from './remotes-config';
 import { REMOTE_UNAVAILABLE } from './remote-fallback-plugin';
-import { reportError } from '../telemetry/telemetry-capture';
+import { reportRemoteError } from './remote-error-reporting';
 
 type RemoteModule = { default?: unknown } & Record<string, unknown>;
 
@@ -51,7 +51,7 @@ export async function loadRemoteModule(id: RemoteModuleId): Promise<LoadedRemote
     if ('component' in loaded) return { component: loaded.component, release };
     const delay = RETRY_DELAYS_MS[attempt];
     // Counted against the release that failed to load; a retry may move to another one.
-    reportError(delay === undefined ? 'load_failure' : 'load_retry', loaded.error, remote);
+    reportRemoteError(delay === undefined ? 'load_failure' : 'load_retry', loaded.error, remote);
     if (delay === undefined) throw new Error(`Remote module ${id} is unavailable`);
     const moved = await refreshRemote(remote).catch(() => false);
     if (!moved) await wait(delay);

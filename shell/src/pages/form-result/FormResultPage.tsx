@@ -1,7 +1,7 @@
 import { FORM_NOT_SENT_HINT, FORM_RESULTS, formResultPageMeta, readFormResult, typeset, type FormName, type FormOutcome } from '@agency/shared';
 import { useParams } from '@agency/shared/router';
-import { usePageMeta } from '../page/page-render-context';
-import { MessagePage } from '../page/MessagePage';
+import { usePageMeta } from '../../frame/page/page-render-context';
+import { MessagePage } from '../../frame/page/MessagePage';
 import { NotFoundPage } from '../not-found/NotFoundPage';
 
 /**

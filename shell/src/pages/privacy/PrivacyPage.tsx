@@ -17,7 +17,7 @@ import {
   typeset,
   VISIT_SESSION_RETENTION_MONTHS,
 } from '@agency/shared';
-import { usePageMeta } from '../page/page-render-context';
+import { usePageMeta } from '../../frame/page/page-render-context';
 import styles from './PrivacyPage.module.css';
 
 interface PolicySection {

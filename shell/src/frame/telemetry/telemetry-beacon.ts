@@ -40,7 +40,7 @@ export function pageReleases(remotes: readonly string[]): Record<string, string>
   return releases;
 }
 
-/** The browser session's visit and where it came from, as a beacon carries it (see features/attribution). */
+/** The browser session's visit and where it came from, as a beacon carries it (see frame/attribution). */
 function visitOf(kept: SessionAttribution): VisitSession {
   return { id: kept.sessionId, ...trafficSource(kept.attribution) };
 }

@@ -1,7 +1,7 @@
 import { useLocation } from '@agency/shared/router';
 import { NOT_FOUND_TEXT, notFoundPageMeta, typeset } from '@agency/shared';
-import { usePageMeta } from '../page/page-render-context';
-import { MessagePage } from '../page/MessagePage';
+import { usePageMeta } from '../../frame/page/page-render-context';
+import { MessagePage } from '../../frame/page/MessagePage';
 
 /** Any path the site does not have: answered 404 by the server, with a way home. */
 export function NotFoundPage() {

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { isPreviewMessage, previewReadyMessage, STAFF_PREVIEW_KINDS, type PageMeta, type StaffPreviewContent, type StaffPreviewKind } from '@agency/shared';
 import { useParams } from '@agency/shared/router';
-import appStyles from '../../app/App.module.css';
+import frameStyles from '../../frame/layout/page-frame.module.css';
 import postStyles from '../blog/BlogPostRoute.module.css';
 import homeStyles from '../home/HomePage.module.css';
-import { RemoteSlot } from '../federation/remote-slot';
-import { SiteFooter } from '../layout/SiteFooter';
-import { SiteHeader } from '../layout/SiteHeader';
-import { usePageMeta } from '../page/page-render-context';
+import { RemoteSlot } from '../../frame/federation/remote-slot';
+import { SiteFooter } from '../../frame/layout/SiteFooter';
+import { SiteHeader } from '../../frame/layout/SiteHeader';
+import { usePageMeta } from '../../frame/page/page-render-context';
 
 const PREVIEW_META: PageMeta = { title: 'Попередній перегляд', description: '', path: '/staff/preview', type: 'website', noindex: true };
 
@@ -54,9 +54,9 @@ export function StaffPreviewRoute() {
     );
   }
   return (
-    <div className={appStyles.page}>
+    <div className={frameStyles.page}>
       <SiteHeader />
-      <main id="main" className={appStyles.main}>
+      <main id="main" className={frameStyles.main}>
         {body}
       </main>
       <SiteFooter />

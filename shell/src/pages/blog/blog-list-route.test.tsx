@@ -2,11 +2,11 @@ import { render, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { MemoryRouter } from '@agency/shared/router';
 import type { BlogListPageProps } from '@agency/shared';
-import { loadRemoteModule } from '../federation/load-remote-module';
-import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
+import { loadRemoteModule } from '../../frame/federation/load-remote-module';
+import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { BlogListRoute } from './BlogListRoute';
 
-jest.mock('../federation/load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
+jest.mock('../../frame/federation/load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
 const mockedLoad = jest.mocked(loadRemoteModule);
 
 function FakeListPage({ category, page }: BlogListPageProps) {

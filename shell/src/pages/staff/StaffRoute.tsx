@@ -1,6 +1,6 @@
 import { BRAND, STAFF_PATHS, type PageMeta } from '@agency/shared';
-import { RemoteSlot } from '../federation/remote-slot';
-import { usePageMeta } from '../page/page-render-context';
+import { RemoteSlot } from '../../frame/federation/remote-slot';
+import { usePageMeta } from '../../frame/page/page-render-context';
 
 const STAFF_PAGE_META: PageMeta = {
   title: `Консоль команди «${BRAND.name}»`,

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
 import { BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
-import { PageRenderContext, type PageRenderCollector } from '../page/page-render-context';
+import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
 function renderPage(collector: PageRenderCollector | null = null) {

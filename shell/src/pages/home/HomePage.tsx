@@ -1,7 +1,7 @@
 import { HOME_PAGE_META, SECTION_IDS } from '@agency/shared';
-import { RemoteSlot } from '../federation/remote-slot';
-import { useHydrateOnNavigation } from '../federation/use-hydrate-on-navigation';
-import { usePageMeta } from '../page/page-render-context';
+import { RemoteSlot } from '../../frame/federation/remote-slot';
+import { useHydrateOnNavigation } from '../../frame/federation/use-hydrate-on-navigation';
+import { usePageMeta } from '../../frame/page/page-render-context';
 import styles from './HomePage.module.css';
 
 /**

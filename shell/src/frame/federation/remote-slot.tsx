@@ -1,9 +1,9 @@
 import { Component, lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { remoteOfModule, SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, type NoProps, type PropsOf, type RemoteModuleId, type SlotRequest } from '@agency/shared';
 import { usePageRenderCollector, type PageRenderCollector } from '../page/page-render-context';
-import { reportError } from '../telemetry/telemetry-capture';
 import { loadRemoteModule } from './load-remote-module';
 import { whenNearViewport } from './near-viewport';
+import { reportRemoteError } from './remote-error-reporting';
 import { slotElementInPage, slotInPage } from './slot-in-page';
 import { useNearViewport } from './use-near-viewport';
 import styles from './remote-slot.module.css';
@@ -137,7 +137,7 @@ class RemoteErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error(`[federation] remote "${this.props.id}" failed to render`, error, info.componentStack);
-    if (!loadErrors.has(error)) reportError('boundary', error, remoteOfModule(this.props.id));
+    if (!loadErrors.has(error)) reportRemoteError('boundary', error, remoteOfModule(this.props.id));
   }
 
   override render(): ReactNode {

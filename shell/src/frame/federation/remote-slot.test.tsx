@@ -6,13 +6,14 @@ import { PageRenderContext, type PageRenderCollector } from '../page/page-render
 import { loadRemoteModule, type LoadedRemoteModule } from './load-remote-module';
 import { RemoteSlot, REMOTE_UNAVAILABLE_MESSAGE } from './remote-slot';
 import { SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, type RemoteModuleId } from '@agency/shared';
-import { reportError } from '../telemetry/telemetry-capture';
+import { reportRemoteErrorsTo, type ReportRemoteError } from './remote-error-reporting';
 
 jest.mock('./load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
-jest.mock('../telemetry/telemetry-capture', () => ({ reportError: jest.fn() }));
 
 const mockedLoad = loadRemoteModule as jest.MockedFunction<typeof loadRemoteModule>;
-const mockedReportError = reportError as jest.MockedFunction<typeof reportError>;
+// The reporter the page passes in (telemetry's reportError).
+const mockedReportError: jest.MockedFunction<ReportRemoteError> = jest.fn();
+reportRemoteErrorsTo(mockedReportError);
 
 function loaded(component: ComponentType<never>, release = 'r1'): Promise<LoadedRemoteModule> {
   return Promise.resolve({ component: component as ComponentType<object>, release });

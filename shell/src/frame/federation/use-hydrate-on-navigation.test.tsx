@@ -9,7 +9,6 @@ import { RemoteSlot } from './remote-slot';
 import { useHydrateOnNavigation } from './use-hydrate-on-navigation';
 
 jest.mock('./load-remote-module', () => ({ loadRemoteModule: jest.fn() }));
-jest.mock('../telemetry/telemetry-capture', () => ({ reportError: jest.fn() }));
 const mockedLoad = jest.mocked(loadRemoteModule);
 
 /** A lower section reading the address, as the forms do (`?position=` chooses a vacancy). */

@@ -1,6 +1,6 @@
 import { useParams } from '@agency/shared/router';
 import { POST_LOADING_TEXT } from '@agency/shared';
-import { RemoteSlot } from '../federation/remote-slot';
+import { RemoteSlot } from '../../frame/federation/remote-slot';
 import styles from './BlogPostRoute.module.css';
 
 export const BLOG_UNAVAILABLE_MESSAGE = 'Не вдалося завантажити статтю. Спробуйте оновити сторінку пізніше.';

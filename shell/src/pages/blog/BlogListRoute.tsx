@@ -1,7 +1,7 @@
 import { useLocation } from '@agency/shared/router';
 import { BLOG_LISTING_FAILED_TEXT, blogListingPageMeta, parseBlogListingSearch } from '@agency/shared';
-import { RemoteSlot } from '../federation/remote-slot';
-import { usePageMeta } from '../page/page-render-context';
+import { RemoteSlot } from '../../frame/federation/remote-slot';
+import { usePageMeta } from '../../frame/page/page-render-context';
 import styles from './BlogListRoute.module.css';
 
 /**
