@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { SECTION_IDS, TOAST_MESSAGES, type DataSubjectReport } from '@agency/shared';
-import { createDatabase } from '../api/src/db/connection';
-import { webhookSignature } from '../api/src/lib/webhook-signature';
+import { createDatabase } from '../api/src/platform/db/connection';
+import { webhookSignature } from '../api/src/platform/lib/webhook-signature';
 import { textColumnsHolding } from '../api/test/helpers/database';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';

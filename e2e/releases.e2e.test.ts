@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
-import { createDatabase, type Database } from '../api/src/db/connection';
+import { createDatabase, type Database } from '../api/src/platform/db/connection';
 import { compactHistory } from '../api/src/delivery/releases/prune';
 import { commitReleaseChange } from '../api/src/delivery/releases/release-change';
 import { loadAppReleases } from '../api/src/delivery/releases/release-repository';

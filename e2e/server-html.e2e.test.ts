@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { FORM_RESULTS, FORM_WITHOUT_SCRIPT_NOTE, SECTION_IDS, typeset, VACANCIES, type BlogPostSummary, type Service } from '@agency/shared';
-import { createDatabase } from '../api/src/db/connection';
+import { createDatabase } from '../api/src/platform/db/connection';
 import { describeInBrowser, openPage } from './support/browser';
 import { setUpSiteAndBrowser } from './support/suite';
 

@@ -125,7 +125,7 @@ async function measureMisses(base, databaseFile) {
 /** Milliseconds per call of a page's data request, in-process (inject) and over loopback HTTP. */
 async function measureDataTransport(workDir) {
   const { buildApp } = requireFromApi('./dist/app.js');
-  const { loadConfig } = requireFromApi('./dist/config/index.js');
+  const { loadConfig } = requireFromApi('./dist/platform/config/index.js');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', ...apiSettings(fs.mkdtempSync(path.join(workDir, 'transport-'))) });
   const app = await buildApp({ config });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -155,7 +155,7 @@ async function measureDataTransport(workDir) {
  */
 async function publish(api, app, dir, { cliRoot, dataDir }) {
   if (cliRoot) {
-    const run = spawnSync(process.execPath, [path.join(cliRoot, 'api/dist/cli/release.js'), app, '--dist', dir], {
+    const run = spawnSync(process.execPath, [path.join(cliRoot, 'api/dist/delivery/cli/release.js'), app, '--dist', dir], {
       cwd: cliRoot,
       env: { ...process.env, ...apiSettings(dataDir) },
       encoding: 'utf8',

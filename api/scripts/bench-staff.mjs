@@ -31,7 +31,7 @@ async function seed(databaseUrl, count) {
   const now = new Date();
   const seconds = await seedLeads(databaseUrl, { count, from: new Date(now.getTime() - yearMs), to: now, lastActivity: () => now });
   // A member and a session to ask as.
-  const { createDatabase } = await loadApiModule('db/connection.js');
+  const { createDatabase } = await loadApiModule('platform/db/connection.js');
   const { insertMember } = await loadApiModule('staff/accounts/members-repository.js');
   const { createSession } = await loadApiModule('staff/sessions/session-store.js');
   const db = createDatabase(databaseUrl, { poolSize: 1 });

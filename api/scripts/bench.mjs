@@ -123,7 +123,7 @@ async function load(baseUrl, scenarios = SCENARIOS) {
 
 /** Every acknowledged submission must be in the database: a fast POST that loses leads is no result. */
 async function assertStored(databaseUrl, acknowledged) {
-  const { createDatabase } = await import(pathToFileURL(path.join(API_DIR, 'dist/db/connection.js')).href);
+  const { createDatabase } = await import(pathToFileURL(path.join(API_DIR, 'dist/platform/db/connection.js')).href);
   const db = createDatabase(databaseUrl);
   try {
     const row = await db.kysely

@@ -43,9 +43,9 @@ function random(seed) {
  * Resolves to the seconds it took.
  */
 export async function seedLeads(databaseUrl, { count, from, to, statuses = ALL_STATUSES, lastActivity = (arrival) => arrival, withNotifications = false }) {
-  const { createDatabase } = await loadApiModule('db/connection.js');
-  const { migrateToLatest } = await loadApiModule('db/migrate.js');
-  const { leadSearchText } = await loadApiModule('leads/lead/lead-index.js');
+  const { createDatabase } = await loadApiModule('platform/db/connection.js');
+  const { migrateToLatest } = await loadApiModule('platform/db/migrate.js');
+  const { leadSearchText } = await loadApiModule('site/leads/lead/lead-index.js');
   const { sql } = await import('kysely');
   const db = createDatabase(databaseUrl, { poolSize: 2 });
   await migrateToLatest(db);

@@ -1,26 +1,19 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AppConfig } from './config';
-import type { Database } from './db/connection';
-import { loggerOptions } from './logger-options';
-import contentPlugin from './content/content-plugin';
 import { deliveryPlugin } from './delivery';
-import { healthRoutes } from './health/health-routes';
-import { leadsPlugin } from './leads/leads-plugin';
-import { outboxBacklog } from './leads/outbox/outbox-repository';
-import pagesPlugin from './pages/pages-plugin';
-import databasePlugin from './plugins/database';
-import errorHandler from './plugins/error-handler';
-import metricsPlugin from './plugins/metrics';
-import { metricsRoutes } from './plugins/metrics-route';
-import rateLimit from './plugins/rate-limit';
-import securityHeaders from './plugins/security-headers';
-import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './plugins/server-lifecycle';
-import { sharedSchemaCompilers } from './http/schema-compilers';
-import { seoRoutes } from './seo/seo-routes';
-import { staffPlugin } from './staff/staff-plugin';
-import { registerStatic } from './static/static-files';
-import { readMedia } from './content/media-store';
+import type { AppConfig } from './platform/config';
+import type { Database } from './platform/db/connection';
+import { sharedSchemaCompilers } from './platform/http/schema-compilers';
+import { loggerOptions } from './platform/http/logger-options';
+import metricsPlugin from './platform/metrics/metrics-plugin';
+import { metricsRoutes } from './platform/metrics/metrics-route';
+import databasePlugin from './platform/plugins/database';
+import errorHandler from './platform/plugins/error-handler';
+import rateLimit from './platform/plugins/rate-limit';
+import securityHeaders from './platform/plugins/security-headers';
+import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './platform/plugins/server-lifecycle';
+import { outboxBacklog, sitePlugin } from './site';
+import { staffPlugin } from './staff';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -31,9 +24,11 @@ export interface BuildAppOptions {
 }
 
 /**
- * The API and the site in one process: cross-cutting plugins first (database, metrics, headers,
- * drain, compression, rate limit, errors), then each feature with its routes and background work.
- * Closing runs the features' onClose hooks (pending work written) before the database closes.
+ * The API and the site in one process: the platform's cross-cutting plugins first (database,
+ * metrics, headers, drain, compression, rate limit, errors), then each product with its routes
+ * and background work: delivery (releases, each visitor's choice of them, their health), the
+ * public site (which renders pages from delivery's releases) and the staff console. Closing runs
+ * the products' onClose hooks (pending work written) before the database closes.
  */
 export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -65,13 +60,8 @@ export async function buildApp({ config, database }: BuildAppOptions): Promise<F
   await app.register(errorHandler);
   if (config.metricsToken) await app.register(metricsRoutes, { registry: app.metrics.registry, token: config.metricsToken });
 
-  await app.register(healthRoutes, { db: app.db, watch: app.databaseWatch });
-  await app.register(contentPlugin, { config });
-  await app.register(seoRoutes, { db: app.db, siteUrl: config.siteUrl });
-  await app.register(leadsPlugin, { config });
   await app.register(deliveryPlugin, { config });
+  await app.register(sitePlugin, { config });
   await app.register(staffPlugin, { config });
-  await registerStatic(app, { staticRoot: config.staticRoot, releasesOf: app.delivery.releasesOf, mediaDir: config.mediaDir, readMedia: (name) => readMedia(app.db, name) });
-  await app.register(pagesPlugin, { config });
   return app;
 }

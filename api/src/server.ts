@@ -1,6 +1,6 @@
 import { buildApp } from './app';
-import { loadConfig } from './config';
-import { shutDown } from './plugins/server-lifecycle';
+import { loadConfig } from './platform/config';
+import { shutDown } from './platform/plugins/server-lifecycle';
 
 /** Entry point: `node dist/server.js` (or `tsx src/server.ts`). */
 async function main(): Promise<void> {

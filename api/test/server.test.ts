@@ -1,8 +1,8 @@
-import { articleFiles } from '../src/content/content-sync';
-import { SEED_SERVICES } from '../src/content/services';
-import { createDatabase } from '../src/db/connection';
-import { listBlogPosts, listServices } from '../src/content/content-repository';
-import { listContactMessages } from '../src/leads/submissions/submissions-repository';
+import { articleFiles } from '../src/site/content/content-sync';
+import { SEED_SERVICES } from '../src/site/content/services';
+import { createDatabase } from '../src/platform/db/connection';
+import { listBlogPosts, listServices } from '../src/site/content/content-repository';
+import { listContactMessages } from '../src/site/leads/submissions/submissions-repository';
 import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';

@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 /** What the submissions command (`npm run submissions -- <args>`) prints for the site's database. */
 async function submissionsCommand(site: { databaseUrl: string }, ...args: string[]): Promise<string> {
-  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/submissions.ts', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/site/cli/submissions.ts', args);
   const { stdout } = await run(command, commandArgs, { cwd, env: { ...process.env, DATABASE_URL: site.databaseUrl } });
   return stdout;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { callReleaseApi } from '../../api/src/cli/release-client';
+import { callReleaseApi } from '../../api/src/delivery/cli/release-client';
 import type { AppName } from '../../api/src/delivery';
 import { DEFAULT_STATUS_WINDOW_MS } from '../../api/src/delivery/status/release-status';
 import type { RunningSite } from './site';

@@ -204,7 +204,7 @@ export async function startSite(env: Record<string, string> = {}, { siteHost = '
  * an operator runs it on the server; returns what it printed, or throws with its output.
  */
 export function runRelease(site: RunningSite, ...args: string[]): string {
-  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/release.ts', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/delivery/cli/release.ts', args);
   const result = spawnSync(command, commandArgs, { cwd, env: { ...process.env, ...site.releaseEnv }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
@@ -212,7 +212,7 @@ export function runRelease(site: RunningSite, ...args: string[]): string {
 
 /** The staff command (`npm run staff -- <args>`) on `site` (its database and SITE_URL), as an admin runs it on the server. */
 export function runStaffCommand(site: RunningSite, ...args: string[]): string {
-  const { command, args: commandArgs, cwd } = apiProcessCommand('src/cli/staff.ts', args);
+  const { command, args: commandArgs, cwd } = apiProcessCommand('src/staff/cli/staff.ts', args);
   const result = spawnSync(command, commandArgs, { cwd, env: { ...process.env, ...site.releaseEnv }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`staff ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import { BRAND } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../platform/config';
 import { accountRoutes } from './accounts/account-routes';
 import { articleRoutes } from './articles/article-routes';
 import { startArticleSchedule } from './articles/article-schedule';

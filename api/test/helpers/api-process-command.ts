@@ -3,7 +3,7 @@ import path from 'node:path';
 export const API_DIR = path.resolve(__dirname, '../..');
 
 /**
- * How production runs an entry point of the API named by its source (`src/cli/release.ts`): this
+ * How production runs an entry point of the API named by its source (`src/delivery/cli/release.ts`): this
  * Node on its compiled file in `dist/`, in the API's folder, as its npm scripts do. Kept apart from
  * server-process.ts, which the browser suites do not load (it brings the whole app with it).
  */

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { VACANCY_TITLES } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
-import { DEFAULT_PAGE_CACHE_MB, loadContentConfig, type AppConfig } from '../../src/config';
-import { createDatabase, type Database } from '../../src/db/connection';
+import { DEFAULT_PAGE_CACHE_MB, loadContentConfig, type AppConfig } from '../../src/platform/config';
+import { createDatabase, type Database } from '../../src/platform/db/connection';
 import { createMigratedTestDatabase, type TestDatabase } from './database';
 import { httpRequest, type HttpRequestOptions, type HttpResponse } from './http';
 

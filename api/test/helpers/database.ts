@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { createDatabase, type Database, type Db } from '../../src/db/connection';
-import { migrateToLatest } from '../../src/db/migrate';
-import type { DatabaseSchema } from '../../src/db/schema';
+import { createDatabase, type Database, type Db } from '../../src/platform/db/connection';
+import { migrateToLatest } from '../../src/platform/db/migrate';
+import type { DatabaseSchema } from '../../src/platform/db/schema';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -39,7 +39,7 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
 /** The template's name, found or made once per test file rather than per database. */
 let migratedTemplate: Promise<string> | undefined;
 
-const DB_SOURCE_DIR = path.join(__dirname, '../../src/db');
+const DB_SOURCE_DIR = path.join(__dirname, '../../src/platform/db');
 
 /** A hash of everything that decides what a migrated database holds, and of the dialect. */
 function schemaHash(): string {

@@ -1,6 +1,6 @@
 import { Migrator, type MigrationProvider } from 'kysely';
-import { createDatabase, type Database } from '../../src/db/connection';
-import { migrations } from '../../src/db/migrations';
+import { createDatabase, type Database } from '../../src/platform/db/connection';
+import { migrations } from '../../src/platform/db/migrations';
 import { createTestDatabase, type TestDatabase } from './database';
 
 /**

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT, type AppConfig } from '../../src/config';
-import { createDatabase, type Database } from '../../src/db/connection';
+import { REPO_ROOT, type AppConfig } from '../../src/platform/config';
+import { createDatabase, type Database } from '../../src/platform/db/connection';
 import { FileArtifactStore } from '../../src/delivery/artifacts/file-store';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/delivery/releases/apps';
 import { readBuildFolder } from '../../src/delivery/releases/build-folder';

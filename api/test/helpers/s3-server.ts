@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import { loadDeliveryConfig, type S3Config } from '../../src/config';
+import { loadDeliveryConfig, type S3Config } from '../../src/platform/config';
 import { s3Client } from '../../src/delivery/artifacts/open-artifact-store';
 
 export interface S3Server {

@@ -7,7 +7,7 @@ import { TEST_MEDIA_DIR } from './app';
 export { API_DIR };
 
 /**
- * Runs an entry point of the API (named by its source, `src/cli/release.ts`) as production does:
+ * Runs an entry point of the API (named by its source, `src/delivery/cli/release.ts`) as production does:
  * compiled, from `dist/`, in its own Node process. Each API suite's global setup brings the build
  * up to date first (build-global-setup.mjs); compiling in every process instead (tsx) cost about a
  * second of CPU per process, and the suites start a few hundred.

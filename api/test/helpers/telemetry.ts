@@ -1,5 +1,5 @@
 import { randomId, type TelemetryBatch, type TelemetryError } from '@agency/shared';
-import type { Database } from '../../src/db/connection';
+import type { Database } from '../../src/platform/db/connection';
 import type { TestContext } from './app';
 import { eventually } from './eventually';
 

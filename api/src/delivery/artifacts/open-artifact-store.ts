@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config';
+import type { S3Config } from '../../platform/config';
 import type { ArtifactStore } from './artifact-store';
 import { FileArtifactStore } from './file-store';
 import { keyProblem } from './object-key';

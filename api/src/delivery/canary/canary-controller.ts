@@ -1,12 +1,12 @@
 import { UNRELEASED } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/connection';
+import type { Database } from '../../platform/db/connection';
 import { APP_NAMES } from '../releases/apps';
 import { decideCandidate, type ReleaseContext } from '../releases/commands';
 import { ConcurrentChangeError } from '../releases/refused-error';
 import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
-import { SiteLease } from '../../db/site-lease';
+import { SiteLease } from '../../platform/scheduling/site-lease';
 import type { ReleaseDecisionMessage } from './ops-webhook';
 
 /** How often the process holding the lease looks at every canary. */

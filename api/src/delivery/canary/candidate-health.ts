@@ -1,9 +1,9 @@
 import { UNRELEASED } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import type { AppName } from '../releases/apps';
 import type { AppReleases } from '../releases/release-repository';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
-import { toMinute } from '../../lib/minutes';
+import { toMinute } from '../../platform/lib/minutes';
 import { judgeCandidate, type Verdict } from './canary-judge';
 
 export interface CandidateHealth {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { OpsWebhookConfig } from '../../config';
-import { webhookSignature } from '../../lib/webhook-signature';
+import type { OpsWebhookConfig } from '../../platform/config';
+import { webhookSignature } from '../../platform/lib/webhook-signature';
 
 /** The JSON body of each message. */
 export interface ReleaseDecisionMessage {

@@ -1,6 +1,6 @@
 import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
 import { sql } from 'kysely';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
 import { PAGES_COUNTED_PER_CLIENT } from './telemetry-limits';
 import { CLIENT_EVIDENCE, PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';

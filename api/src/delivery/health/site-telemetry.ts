@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { TelemetryConfig } from '../../config';
-import type { Database } from '../../db/connection';
-import { siteSecret } from '../../db/site-secrets';
+import type { TelemetryConfig } from '../../platform/config';
+import type { Database } from '../../platform/db/connection';
+import { siteSecret } from '../../platform/db/site-secrets';
 import type { ReleaseMetrics } from './release-metrics';
 import type { ReleaseReader } from '../releases/reader';
 import { telemetryRoutes } from './telemetry-routes';

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/connection';
-import type { DatabaseSchema } from '../../db/schema';
-import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../config/telemetry';
+import type { Database } from '../../platform/db/connection';
+import type { DatabaseSchema } from '../../platform/db/schema';
+import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../platform/config/telemetry';
 
 /**
  * The order each table's rows go in: by the minute they age by, the oldest first, then by their

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { LOAD_ERROR_KINDS, maskEmailAddresses, maskPersonalData, maskStack, type TelemetryBatch, type TelemetryError } from '@agency/shared';
 import { sql, type Insertable, type Transaction } from 'kysely';
-import type { Database } from '../../db/connection';
-import type { DatabaseSchema, TelemetryClientsTable, TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../../db/schema';
+import type { Database } from '../../platform/db/connection';
+import type { DatabaseSchema, TelemetryClientsTable, TelemetryErrorsTable, TelemetryMinutesTable, VisitSessionsTable } from '../../platform/db/schema';
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { TelemetryBudgetKeeper } from './telemetry-budget';
 import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
-import { toMinute } from '../../lib/minutes';
-import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../config/telemetry';
+import { toMinute } from '../../platform/lib/minutes';
+import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../platform/config/telemetry';
 import { ERROR_SAMPLES_PER_HOUR } from './telemetry-limits';
 
 /** How often what browsers reported is written to the database. */

@@ -1,8 +1,8 @@
 import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/connection';
-import { daysBefore, monthsBefore } from '../../lib/calendar';
-import { toMinute } from '../../lib/minutes';
+import type { Database } from '../../platform/db/connection';
+import { daysBefore, monthsBefore } from '../../platform/lib/calendar';
+import { toMinute } from '../../platform/lib/minutes';
 
 /** How often old telemetry is deleted (also once at start). */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;

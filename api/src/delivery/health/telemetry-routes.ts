@@ -5,8 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Judged } from '../releases/judged-releases';
 import type { DropReason, ReportAdmission, ReportingClient } from './report-admission';
 import type { RecordedBatch, TelemetryRecorder } from './telemetry-recorder';
-import { ApiError, MESSAGES } from '../../http/api-error';
-import { requireJson } from '../../http/require-json';
+import { ApiError, MESSAGES } from '../../platform/http/api-error';
+import { requireJson } from '../../platform/http/require-json';
 
 export interface TelemetryRoutesOptions {
   recorder: TelemetryRecorder;

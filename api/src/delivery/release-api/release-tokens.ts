@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../../db/connection';
-import type { DatabaseSchema } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { DatabaseSchema } from '../../platform/db/schema';
 import { APP_NAMES, isAppName, type AppName } from '../releases/apps';
 
 /**

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { REMOTE_NAMES, UNRELEASED, type RemoteName } from '@agency/shared';
 import semver from 'semver';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { distDir, SHELL, type AppName } from './apps';
 import type { ReleaseChange } from './release-change';

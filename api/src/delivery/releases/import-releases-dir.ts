@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/connection';
+import type { Database } from '../../platform/db/connection';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { storeReleaseFiles } from '../artifacts/release-files';
-import { SiteLease } from '../../db/site-lease';
+import { SiteLease } from '../../platform/scheduling/site-lease';
 import { APP_NAMES, type AppName } from './apps';
 import { readBuildFolder } from './build-folder';
 import { moveReleasesRevision } from './release-change';

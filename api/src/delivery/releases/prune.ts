@@ -1,5 +1,5 @@
 import { PREVIEW_TOKEN_HOURS } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { AppName } from './apps';
 import { UPLOAD_LEASE_MS } from './publish';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { contentDigest, storeReleaseFiles } from '../artifacts/release-files';
 import { entryFile, type AppName } from './apps';

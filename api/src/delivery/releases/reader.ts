@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { APP_NAMES, type AppName } from './apps';
 import { loadReleases, readReleasesRevision, withFolders, type AppReleases, type ReleaseInfo, type ReleaseRecord } from './release-repository';
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/connection';
-import type { ReleasesTable } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { ReleasesTable } from '../../platform/db/schema';
 import { APP_NAMES, type AppName } from './apps';
 import { EVENTS_KEPT, isCandidate, isDeliveryAction, type Candidate, type DeliveryEvent, type ReleaseState } from './state';
 

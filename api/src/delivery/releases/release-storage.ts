@@ -1,4 +1,4 @@
-import { REPO_ROOT, type DeliveryConfig } from '../../config';
+import { REPO_ROOT, type DeliveryConfig } from '../../platform/config';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { openArtifactStore } from '../artifacts/open-artifact-store';
 import { ReleaseCache } from '../artifacts/release-files';

@@ -1,5 +1,5 @@
 import { UNRELEASED } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import type { AppName } from '../releases/apps';
 import { candidateHealth } from '../canary/candidate-health';
 import type { Verdict } from '../canary/canary-judge';
@@ -7,8 +7,8 @@ import type { DeliveryEvent } from '../releases/state';
 import type { AppReleases, ReleaseInfo } from '../releases/release-repository';
 import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
 import { createSourceLocator } from '../health/source-locations';
-import { parseDuration } from '../../lib/duration';
-import { toMinute } from '../../lib/minutes';
+import { parseDuration } from '../../platform/lib/duration';
+import { toMinute } from '../../platform/lib/minutes';
 
 /** The window `--status` reports by default. */
 export const DEFAULT_STATUS_WINDOW_MS = 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { PREVIEW_BANNER, PREVIEW_EXIT_PATH, PREVIEW_QUERY_PARAM } from '@agency/shared';
-import { escapeHtml } from '../../lib/escape-html';
+import { escapeHtml } from '../../platform/lib/escape-html';
 import type { VisitorReleases } from './visitor-releases';
 
 /** Where the exit link returns the visitor to: the page's own path, without the preview link's token. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREVIEW_QUERY_PARAM, PREVIEW_TOKEN_HOURS } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import { siteSecret } from '../../db/site-secrets';
+import type { Db } from '../../platform/db/connection';
+import { siteSecret } from '../../platform/db/site-secrets';
 import { isAppName, type AppName } from '../releases/apps';
 import { isReleaseId } from '../releases/release-repository';
 

@@ -10,8 +10,8 @@ import {
 } from '@agency/shared/contracts';
 import { BRAND } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';

@@ -11,10 +11,10 @@ import {
 import { BRAND } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { isUniqueViolation } from '../../db/database-errors';
-import type { AppKysely } from '../../db/schema';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { isUniqueViolation } from '../../platform/db/database-errors';
+import type { AppKysely } from '../../platform/db/schema';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { startSession } from '../sessions/session-cookie';
 import { dropChallenge, putChallenge, readChallenge, type ChallengePurpose } from '../credentials/challenges';

@@ -1,6 +1,6 @@
 import type { StaffMember, StaffRole } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 
 /** The agency's people as stored: live members only, unless said otherwise. */
 

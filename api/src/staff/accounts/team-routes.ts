@@ -11,9 +11,9 @@ import {
 } from '@agency/shared/contracts';
 import type { StaffMember, StaffRole } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { endMemberSessions, endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';

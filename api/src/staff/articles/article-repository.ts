@@ -1,7 +1,7 @@
 import type { ArticleDetail, ArticleRevision, ArticleRevisionSummary, ArticleState, ArticleSummary } from '@agency/shared';
-import { draftFields } from '../../content/article-publishing';
-import type { Db } from '../../db/connection';
-import type { ArticleDraftsTable } from '../../db/schema';
+import { draftFields } from '../../site/content';
+import type { Db } from '../../platform/db/connection';
+import type { ArticleDraftsTable } from '../../platform/db/schema';
 
 /**
  * Reading the console's articles: every post (a file's or the console's), with the state an

@@ -20,14 +20,12 @@ import {
 import { ARTICLE_LIMITS, IMAGE_UPLOAD } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
-import { previewPost } from '../../content/article-publishing';
-import { acceptImageBodies, preparedOrRefused, prepareUploadedImage, UPLOAD_MESSAGES } from '../../content/image-uploads';
-import { keepUpload } from '../../content/media-store';
+import { acceptImageBodies, keepUpload, preparedOrRefused, prepareUploadedImage, previewPost, UPLOAD_MESSAGES } from '../../site/content';
 import { findArticle, findRevision, listArticles, listRevisions } from './article-repository';
 import { createArticle, publishArticle, restoreRevision, saveArticle, scheduleArticle, takeOverArticle, unpublishArticle } from './article-work';
 

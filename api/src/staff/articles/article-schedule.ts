@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { draftFields, publishingProblems, writeLiveVersion } from '../../content/article-publishing';
-import type { Database, Db } from '../../db/connection';
-import { startSiteSchedule, type SiteSchedule } from '../../db/site-schedule';
+import { draftFields, publishingProblems, writeLiveVersion } from '../../site/content';
+import type { Database, Db } from '../../platform/db/connection';
+import { startSiteSchedule, type SiteSchedule } from '../../platform/scheduling/site-schedule';
 import { recordAudit } from '../audit/audit-log';
 
 /**

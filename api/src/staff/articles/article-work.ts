@@ -1,11 +1,11 @@
 import { ARTICLE_EDITING, type ArticleCreate, type ArticleDetail, type ArticleFields, type ArticleRevisionKind, type ArticleSave } from '@agency/shared';
 import { slugFromTitle } from '@agency/shared/slug';
 import { SLUG_PATTERN } from '@agency/shared/contracts';
-import { publishingProblems, writeLiveVersion } from '../../content/article-publishing';
-import type { Db } from '../../db/connection';
-import { isUniqueViolation } from '../../db/database-errors';
-import type { AppKysely, ArticleDraftsTable } from '../../db/schema';
-import { ApiError } from '../../http/api-error';
+import { publishingProblems, writeLiveVersion } from '../../site/content';
+import type { Db } from '../../platform/db/connection';
+import { isUniqueViolation } from '../../platform/db/database-errors';
+import type { AppKysely, ArticleDraftsTable } from '../../platform/db/schema';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit, type AuditAction } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';

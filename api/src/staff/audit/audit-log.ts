@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 
 /**
  * The append-only record of what staff did: sign-ins (and failed ones), invitations, role

@@ -1,6 +1,6 @@
 import { AuditPageSchema, AuditQuerySchema, ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { readAudit } from './audit-log';
 
 /** Entries per page of the audit log in the console. */

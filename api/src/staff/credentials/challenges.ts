@@ -1,5 +1,5 @@
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 import { randomToken } from '../common/staff-secrets';
 
 /**

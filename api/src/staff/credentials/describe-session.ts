@@ -1,5 +1,5 @@
 import type { StaffMember, StaffSession } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { passkeyIdsOf } from './passkeys';
 import { recoveryCodesLeft } from './recovery-codes';
 import { hasTotp } from './totp';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { STAFF_LIMITS } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 import { hashToken } from '../common/staff-secrets';
 
 /**

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 
 /**
  * Codes from an authenticator app (RFC 6238 through `otpauth`): SHA-1, 6 digits, 30-second steps,

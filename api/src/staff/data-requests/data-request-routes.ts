@@ -11,8 +11,8 @@ import {
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import type { AuditActor } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';

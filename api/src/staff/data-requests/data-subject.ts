@@ -1,10 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { EMAIL_PATTERN } from '@agency/shared/contracts';
-import type { Db } from '../../db/connection';
-import { siteSecret } from '../../db/site-secrets';
-import { PHONE_KEY_DIGITS, phoneKey } from '../../leads/lead/lead-index';
-import type { LeadRef } from '../../leads/retention/lead-removal';
-import { SUBMISSION_TABLES } from '../../leads/submissions/submissions-repository';
+import type { Db } from '../../platform/db/connection';
+import { siteSecret } from '../../platform/db/site-secrets';
+import { type LeadRef, PHONE_KEY_DIGITS, phoneKey, SUBMISSION_TABLES } from '../../site/leads';
 import { leadSearchCondition } from '../inbox/lead-search-query';
 
 /**

@@ -1,12 +1,9 @@
 import type { Correction, LeadDetail } from '@agency/shared';
 import { ContactMessageSchema } from '@agency/shared/contracts';
 import type { TString } from '@sinclair/typebox';
-import type { Db } from '../../db/connection';
-import { ApiError, MESSAGES, validationError, type ValidationIssue } from '../../http/api-error';
-import { reindexLead } from '../../leads/lead/lead-index';
-import type { SubmittedLead } from '../../leads/lead/lead-payload';
-import { SUBMISSION_TABLES } from '../../leads/submissions/submissions-repository';
-import { normalizeTextInput } from '../../leads/submissions/text-input';
+import type { Db } from '../../platform/db/connection';
+import { ApiError, MESSAGES, validationError, type ValidationIssue } from '../../platform/http/api-error';
+import { normalizeTextInput, reindexLead, SUBMISSION_TABLES, type SubmittedLead } from '../../site/leads';
 import { recordAudit } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadDetail } from '../inbox/lead-detail';

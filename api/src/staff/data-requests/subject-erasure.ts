@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErasureResult } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import { idempotencyKey } from '../../leads/lead/lead-payload';
-import { enqueueErasure } from '../../leads/outbox/outbox-repository';
-import { removeLeads } from '../../leads/retention/lead-removal';
+import type { Db } from '../../platform/db/connection';
+import { enqueueErasure, idempotencyKey, removeLeads } from '../../site/leads';
 import { recordAudit, type AuditActor } from '../audit/audit-log';
 import { findSubjectLeads, subjectHash, type DataSubject } from './data-subject';
 import { erasureTarget } from './subject-report';

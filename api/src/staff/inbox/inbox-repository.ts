@@ -1,7 +1,7 @@
 import { SERVICE_TYPES, type LeadFilter, type LeadKind, type LeadStatus, type LeadSummary } from '@agency/shared';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../db/connection';
-import type { DatabaseSchema } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { DatabaseSchema } from '../../platform/db/schema';
 import { kyivDayStart } from './kyiv-days';
 import { leadSearchCondition } from './lead-search-query';
 

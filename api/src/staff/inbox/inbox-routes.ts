@@ -17,8 +17,8 @@ import {
 import { STAFF_LIMITS, type LeadFilter } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { sessionOf } from '../sessions/staff-guard';
 import { STAFF_MESSAGES } from '../common/staff-messages';

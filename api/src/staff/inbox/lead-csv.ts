@@ -1,7 +1,7 @@
 import { LEAD_KINDS, type LeadFilter, type LeadKind } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import { SUBMISSION_COLUMNS } from '../../leads/submissions/submission-columns';
-import { BOM, csvCell } from '../../lib/csv-cell';
+import type { Db } from '../../platform/db/connection';
+import { SUBMISSION_COLUMNS } from '../../site/leads';
+import { BOM, csvCell } from '../../platform/lib/csv-cell';
 import { applyLeadFilter } from './inbox-repository';
 
 /**

@@ -1,5 +1,5 @@
 import { ATTRIBUTION_KEYS, LEAD_FIELDS, SERVICE_TYPES, type LeadDetail } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { findLeadRow, leadSummaries } from './inbox-repository';
 
 const SERVICE_LABELS: Record<string, string> = Object.fromEntries(SERVICE_TYPES.map((type) => [type.value, type.label]));

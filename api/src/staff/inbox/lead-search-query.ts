@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { DialectName } from '../../db/dialect';
-import { phoneKey, searchWords } from '../../leads/lead/lead-index';
+import type { DialectName } from '../../platform/db/dialect';
+import { phoneKey, searchWords } from '../../site/leads';
 
 /**
  * A person's search → a full-text condition on leads.id: every word must start a word of the

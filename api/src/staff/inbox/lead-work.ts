@@ -1,7 +1,7 @@
 import { LEAD_STATUS_LABELS, type LeadSummary, type LeadUpdate, type StaffMember } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadSummary } from './inbox-repository';

@@ -13,11 +13,9 @@ import {
 } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { acceptImageBodies, preparedOrRefused } from '../../content/image-uploads';
-import { keepUpload } from '../../content/media-store';
-import { ICON_MESSAGES, prepareServiceIcon } from '../../content/service-icons';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import { acceptImageBodies, ICON_MESSAGES, keepUpload, preparedOrRefused, prepareServiceIcon } from '../../site/content';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';

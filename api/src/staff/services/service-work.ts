@@ -1,10 +1,10 @@
 import type { ServiceCreate, ServiceFields, ServiceSave, StaffService } from '@agency/shared';
 import { SLUG_PATTERN } from '@agency/shared/contracts';
 import { slugFromTitle } from '@agency/shared/slug';
-import type { Db } from '../../db/connection';
-import { isUniqueViolation } from '../../db/database-errors';
-import type { AppKysely } from '../../db/schema';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { isUniqueViolation } from '../../platform/db/database-errors';
+import type { AppKysely } from '../../platform/db/schema';
+import { ApiError } from '../../platform/http/api-error';
 import { recordAudit, type AuditAction } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';

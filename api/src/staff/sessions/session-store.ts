@@ -1,6 +1,6 @@
 import { STAFF_LIMITS, type SessionInfo, type StaffMember } from '@agency/shared';
-import type { Db } from '../../db/connection';
-import type { AppKysely } from '../../db/schema';
+import type { Db } from '../../platform/db/connection';
+import type { AppKysely } from '../../platform/db/schema';
 import { hashToken, randomToken } from '../common/staff-secrets';
 
 /**

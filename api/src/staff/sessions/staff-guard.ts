@@ -1,7 +1,7 @@
 import { roleAllows, STAFF_CSRF_HEADER, STAFF_SESSION_COOKIE, type StaffRole } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { StaffOrigin } from '../common/staff-origin';
 import { sameSecret } from '../common/staff-secrets';

@@ -1,5 +1,5 @@
 import { STAFF_LIMITS } from '@agency/shared';
-import type { Db } from '../../db/connection';
+import type { Db } from '../../platform/db/connection';
 import { normalizeEmail } from '../accounts/members-repository';
 
 /**

@@ -9,8 +9,8 @@ import {
 import type { StaffMember } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/connection';
-import { ApiError } from '../../http/api-error';
+import type { Db } from '../../platform/db/connection';
+import { ApiError } from '../../platform/http/api-error';
 import { findMemberByEmail } from '../accounts/members-repository';
 import { recordAudit } from '../audit/audit-log';
 import { clearSessionCookie, startSession } from '../sessions/session-cookie';

@@ -7,7 +7,7 @@ import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-ke
 import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
 import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
 import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
-import { loadDeliveryConfig } from '../../../src/config';
+import { loadDeliveryConfig } from '../../../src/platform/config';
 
 /** S3 settings of a site that names no S3 store. */
 const NO_S3 = loadDeliveryConfig({}).s3;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import Fastify from 'fastify';
-import type { Database } from '../../../src/db/connection';
+import type { Database } from '../../../src/platform/db/connection';
 import { ReleaseCache } from '../../../src/delivery/artifacts/release-files';
 import { startCanaryController } from '../../../src/delivery/canary/canary-controller';
 import { createOpsWebhook, type ReleaseDecisionMessage } from '../../../src/delivery/canary/ops-webhook';

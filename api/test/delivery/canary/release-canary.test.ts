@@ -1,6 +1,6 @@
-import { parseReleaseArgs } from '../../../src/cli/release';
-import { formatReleaseResult } from '../../../src/cli/release-text';
-import { UsageError } from '../../../src/cli/parse-cli-args';
+import { parseReleaseArgs } from '../../../src/delivery/cli/release';
+import { formatReleaseResult } from '../../../src/delivery/cli/release-text';
+import { UsageError } from '../../../src/platform/cli/parse-cli-args';
 import {
   abort,
   canary,

@@ -1,7 +1,7 @@
 import { TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS, type TelemetryBatch } from '@agency/shared';
-import type { Database } from '../../../src/db/connection';
+import type { Database } from '../../../src/platform/db/connection';
 import { readReleaseHealth, readVitalsP75, TOP_ERRORS, type LocateSource } from '../../../src/delivery/health/release-health';
-import { toMinute } from '../../../src/lib/minutes';
+import { toMinute } from '../../../src/platform/lib/minutes';
 import { ERROR_SAMPLES_PER_HOUR, PAGES_COUNTED_PER_CLIENT } from '../../../src/delivery/health/telemetry-limits';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
 import { pruneTelemetry } from '../../../src/delivery/health/telemetry-retention';

@@ -1,7 +1,7 @@
 import { randomId } from '@agency/shared';
 import { sql } from 'kysely';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../../src/config/telemetry';
+import { createDatabase, type Database } from '../../../src/platform/db/connection';
+import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../../src/platform/config/telemetry';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../../helpers/database';
 import { browserError } from '../../helpers/telemetry';

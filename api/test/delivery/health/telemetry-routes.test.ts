@@ -3,7 +3,7 @@ import { ATTRIBUTION_VALUE_MAX, TELEMETRY_LIMITS } from '@agency/shared/contract
 import { bucketRange } from '../../../src/delivery/health/histogram';
 import { CLIENT_LIMITS } from '../../../src/delivery/health/telemetry-limits';
 import { FLUSH_INTERVAL_MS } from '../../../src/delivery/health/telemetry-recorder';
-import { toMinute } from '../../../src/lib/minutes';
+import { toMinute } from '../../../src/platform/lib/minutes';
 import { startTestApp, testConfig, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';

@@ -1,6 +1,6 @@
 import { APP_NAMES } from '@agency/shared';
 import { createHash } from 'node:crypto';
-import type { Database } from '../../../src/db/connection';
+import type { Database } from '../../../src/platform/db/connection';
 import {
   createReleaseToken,
   listReleaseTokens,

@@ -1,8 +1,8 @@
 import { REMOTE_NAMES } from '@agency/shared';
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatReleaseResult } from '../../../src/cli/release-text';
-import { REPO_ROOT } from '../../../src/config';
+import { formatReleaseResult } from '../../../src/delivery/cli/release-text';
+import { REPO_ROOT } from '../../../src/platform/config';
 import { RELEASE_MANIFEST } from '../../../src/delivery/artifacts/release-files';
 import { readBuildFolder } from '../../../src/delivery/releases/build-folder';
 import { list, promote, publish, RefusedError, rollback, type ReleaseContext } from '../../../src/delivery/releases/commands';

@@ -1,8 +1,8 @@
 import { APP_NAMES } from '@agency/shared';
 import { SourceMapGenerator } from 'source-map';
-import { main } from '../../../src/cli/release';
-import type { Io } from '../../../src/cli/parse-cli-args';
-import type { Database } from '../../../src/db/connection';
+import { main } from '../../../src/delivery/cli/release';
+import type { Io } from '../../../src/platform/cli/parse-cli-args';
+import type { Database } from '../../../src/platform/db/connection';
 import type { ReleaseStatus } from '../../../src/delivery/status/release-status';
 import { parseSince } from '../../../src/delivery/status/release-status';
 import { TelemetryRecorder } from '../../../src/delivery/health/telemetry-recorder';

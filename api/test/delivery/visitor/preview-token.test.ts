@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { PREVIEW_TOKEN_HOURS } from '@agency/shared';
-import { createDatabase, type Database } from '../../../src/db/connection';
-import { migrateToLatest } from '../../../src/db/migrate';
+import { createDatabase, type Database } from '../../../src/platform/db/connection';
+import { migrateToLatest } from '../../../src/platform/db/migrate';
 import { loadPreviewSecret, previewUrl, signPreviewToken, verifyPreviewToken } from '../../../src/delivery/visitor/preview-token';
 import { countRows, createTestDatabase, type TestDatabase } from '../../helpers/database';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PAGE_DATA_IDS, PREVIEW_BANNER, PREVIEW_COOKIE, RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, remotesForPage } from '@agency/shared';
 import { loadPreviewSecret, previewUrl, signPreviewToken } from '../../../src/delivery/visitor/preview-token';
-import { CANARY_PAGE_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../../../src/pages/serve-page';
+import { CANARY_PAGE_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../../../src/site/pages/serve-page';
 import { distDir, SHELL } from '../../../src/delivery/releases/apps';
 import { abort, canary, stage } from '../../../src/delivery/releases/commands';
 import { TEST_SITE_URL } from '../../helpers/app';
@@ -10,7 +10,7 @@ import { eventually } from '../../helpers/eventually';
 import type { HttpResponse } from '../../helpers/http';
 import { SHELL_BUNDLE, SHELL_TEMPLATE } from '../../helpers/page-builds';
 import { publishFixture, setUpReleaseSuite } from '../../helpers/releases';
-import { formatReleaseResult } from '../../../src/cli/release-text';
+import { formatReleaseResult } from '../../../src/delivery/cli/release-text';
 
 // How the server chooses each visitor's releases, over HTTP: the current ones; a canary's
 // candidate for a browser whose bucket cookie falls in its share (a browser's first navigation is

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { syncContent } from '../../../src/content/content-sync';
+import { syncContent } from '../../../src/site/content/content-sync';
 import { REPO_CONTENT_DIR, startTestApp, TEST_MEDIA_DIR, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import { writeCutJpeg } from '../../helpers/articles';

@@ -1,5 +1,5 @@
 import type { ApiErrorBody, DataSubjectReport, ErasureResult, LeadDetail } from '@agency/shared';
-import { webhookSignature } from '../../../src/lib/webhook-signature';
+import { webhookSignature } from '../../../src/platform/lib/webhook-signature';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../../helpers/app';
 import { sqliteSearchIndexHolds, textColumnsHolding } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';

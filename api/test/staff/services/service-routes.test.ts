@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { ApiErrorBody, Service, ServiceConflict, StaffService } from '@agency/shared';
-import { PUBLIC_DIR } from '../../../src/config';
+import { PUBLIC_DIR } from '../../../src/platform/config';
 import { startTestApp, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import { joinWithApp, type JoinedMember } from '../../helpers/staff';

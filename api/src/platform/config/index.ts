@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { loadDatabaseConfig, type DatabaseConfig } from './database';
+import { loadDeliveryConfig, type DeliveryConfig } from './delivery';
+import type { Env } from './env';
+import { loadLeadsConfig, type LeadsConfig } from './leads';
+import { loadPagesConfig, type PagesConfig } from './pages';
+import { loadServerConfig, type ServerConfig } from './server';
+import { loadSiteConfig, type SiteConfig } from './site';
+import { loadStaffConfig, type StaffConfig } from './staff';
+import { loadTelemetryConfig, type TelemetryConfig } from './telemetry';
+
+export { REPO_ROOT, type Env } from './env';
+export { ensureParentDir, loadDatabaseConfig, type DatabaseConfig } from './database';
+export { loadDeliveryConfig, type DeliveryConfig, type OpsWebhookConfig, type S3Config } from './delivery';
+export { type LeadsConfig } from './leads';
+export { DEFAULT_PAGE_CACHE_MB, type PagesConfig } from './pages';
+export { type LogFormat, type ServerConfig, type TrustProxy } from './server';
+export { loadContentConfig, resolveSiteUrl, type SiteConfig } from './site';
+export { type StaffConfig } from './staff';
+export { loadTelemetryConfig, TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryConfig, type TelemetryTable } from './telemetry';
+
+/** Folder of the images the seed content points to (served under /media/). */
+export const PUBLIC_DIR = path.resolve(__dirname, '../../../public');
+
+/** Every setting of the server, one section per file of this folder. */
+export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, PagesConfig, DeliveryConfig {
+  /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
+  leads: LeadsConfig;
+  telemetry: TelemetryConfig;
+  staff: StaffConfig;
+}
+
+/**
+ * The server's settings from the environment, read once at start: any malformed variable stops
+ * the start with a message naming it.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const server = loadServerConfig(env);
+  return {
+    ...server,
+    ...loadDatabaseConfig(env),
+    ...loadSiteConfig(env, server.port),
+    ...loadPagesConfig(env),
+    ...loadDeliveryConfig(env),
+    leads: loadLeadsConfig(env),
+    telemetry: loadTelemetryConfig(env),
+    staff: loadStaffConfig(env),
+  };
+}

@@ -1,0 +1,134 @@
+import type { ArticleOwner, AttributionKey } from '@agency/shared';
+import type { ColumnType, Generated } from 'kysely';
+import type { EditableTimestamp, JsonText, Timestamp } from './column-types';
+
+export interface ServicesTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  description: string;
+  icon_url: string;
+  features: JsonText;
+  price_from: number | null;
+  sort_order: number;
+  created_at: Timestamp;
+  /** Set while the service is off the home page (migration 0015); ISO 8601 text. */
+  unpublished_at: ColumnType<string | null, string | null | undefined, string | null>;
+  version: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_by: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface BlogPostsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  excerpt: string;
+  category: string;
+  image_url: string;
+  author: string;
+  content: string;
+  created_at: EditableTimestamp;
+  /** Set while the post is not published (its file was removed or made a draft); migration 0005. */
+  unpublished_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  updated_at: ColumnType<unknown, string | Date | undefined, string | Date>;
+  /** What the content sync last wrote, hashed; null for posts written otherwise. */
+  source_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who writes the post: the content folder's sync, or the staff console (migration 0014). */
+  owner: ColumnType<ArticleOwner, ArticleOwner | undefined, ArticleOwner>;
+  /** The Markdown the live post was rendered from; null until a sync fills it for an older post. */
+  markdown: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Where a lead's visitor came from, one column per attribution key; NULL where it did not say (migration 0008). */
+type AttributionColumns = { [Key in AttributionKey]: ColumnType<string | null, string | null | undefined, never> };
+
+export interface JobApplicationsTable extends AttributionColumns {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string;
+  city: string;
+  position: string;
+  resume_text: string;
+  user_agent: string | null;
+  referrer: string | null;
+  created_at: Timestamp;
+  /** The client's key for this submission, and a hash of what was stored under it (migration 0006). */
+  idempotency_key: ColumnType<string | null, string | null | undefined, never>;
+  request_hash: ColumnType<string | null, string | null | undefined, never>;
+}
+
+export interface ContactMessagesTable extends AttributionColumns {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  service_type: string;
+  message: string;
+  user_agent: string | null;
+  referrer: string | null;
+  created_at: Timestamp;
+  /** The client's key for this submission, and a hash of what was stored under it (migration 0006). */
+  idempotency_key: ColumnType<string | null, string | null | undefined, never>;
+  request_hash: ColumnType<string | null, string | null | undefined, never>;
+}
+
+/** One row, moved by triggers on every change of services or blog posts (migration 0002). */
+export interface ContentRevisionTable {
+  id: number;
+  /** bigint on PostgreSQL (read as a string), integer on SQLite. */
+  revision: ColumnType<unknown, number, never>;
+}
+
+/** One row the health check rewrites to prove the database takes writes (migration 0003). */
+export interface HealthProbeTable {
+  id: number;
+  checked_at: ColumnType<unknown, string | Date, string | Date>;
+}
+
+/** One notification of one submission through one channel (migration 0004). */
+export interface LeadOutboxTable {
+  id: Generated<number>;
+  submission_kind: 'contact' | 'applications';
+  submission_id: number;
+  channel: string;
+  /** JSON text of what is delivered, frozen when the submission is stored. */
+  payload: string;
+  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | 'delivered' | 'failed' | undefined>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<unknown, string | Date, string | Date>;
+  /** A worker's lease on the row while it delivers; past or null when nobody holds it. */
+  locked_until: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  give_up_at: ColumnType<unknown, string | Date, string | Date>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<unknown, string | Date, never>;
+  delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
+  /** `lead.created`, or `lead.erased` for the erasure of a person's leads (migration 0013). */
+  event: ColumnType<OutboxEvent, OutboxEvent | undefined, never>;
+  /** When the delivered or given-up row's copy of the lead lost its personal fields (migration 0013). */
+  payload_removed_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type OutboxEvent = 'lead.created' | 'lead.erased';
+
+/** Images uploaded in the console, as served (migration 0014). */
+export interface MediaFilesTable {
+  name: string;
+  bytes: Buffer;
+  created_at: string;
+  created_by: number | null;
+}
+
+/** The public site's tables: its content, the leads visitors send and their notifications, uploaded images, the liveness probe. */
+export interface SiteTables {
+  services: ServicesTable;
+  blog_posts: BlogPostsTable;
+  job_applications: JobApplicationsTable;
+  contact_messages: ContactMessagesTable;
+  content_revision: ContentRevisionTable;
+  health_probe: HealthProbeTable;
+  lead_outbox: LeadOutboxTable;
+  media_files: MediaFilesTable;
+}

@@ -1,0 +1,169 @@
+import type { ArticleRevisionKind, LeadKind, LeadStatus, StaffRole } from '@agency/shared';
+import type { ColumnType, Generated } from 'kysely';
+
+/** The staff console (migration 0012): every timestamp ISO 8601 text in UTC. */
+export interface StaffMembersTable {
+  id: Generated<number>;
+  email: string;
+  role: StaffRole;
+  created_at: string;
+  removed_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffInvitationsTable {
+  token_hash: string;
+  email: string;
+  role: StaffRole;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffPasskeysTable {
+  id: string;
+  member_id: number;
+  public_key: string;
+  counter: ColumnType<number | string, number, number>;
+  transports: string;
+  created_at: string;
+  last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffTotpTable {
+  member_id: number;
+  secret: string;
+  last_step: ColumnType<number | string, number, number>;
+  created_at: string;
+}
+
+export interface StaffRecoveryCodesTable {
+  code_hash: string;
+  member_id: number;
+  created_at: string;
+  used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface StaffCodeFailuresTable {
+  email: string;
+  at: string;
+}
+
+export interface StaffCodeLockoutsTable {
+  email: string;
+  until: string;
+}
+
+export interface StaffSessionsTable {
+  id_hash: string;
+  member_id: number;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string;
+  address: string;
+}
+
+export interface StaffChallengesTable {
+  id: string;
+  purpose: string;
+  value: string;
+  expires_at: string;
+}
+
+export interface StaffAuditTable {
+  seq: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  actor: string;
+  action: string;
+  target: string;
+  address: string;
+  detail: string;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  kind: LeadKind;
+  submission_id: number;
+  received_at: string;
+  source: string;
+  status: LeadStatus;
+  assignee_id: number | null;
+  version: number;
+  updated_at: string;
+  /** The arrival or the latest work on the lead; retention counts from it (migration 0013). */
+  last_activity_at: string;
+}
+
+export interface LeadNotesTable {
+  id: Generated<number>;
+  lead_id: number;
+  author_id: number;
+  text: string;
+  created_at: string;
+}
+
+export interface LeadHistoryTable {
+  id: Generated<number>;
+  lead_id: number;
+  actor_id: number | null;
+  at: string;
+  change: string;
+  old_value: string | null;
+  new_value: string | null;
+}
+
+/** The fields of an article an editor writes, as a working copy and each revision keep them. */
+interface ArticleFieldColumns {
+  title: string;
+  category: string;
+  excerpt: string;
+  author: string;
+  cover_url: string;
+  markdown: string;
+}
+
+/** A console article's working copy (migration 0014); ISO 8601 text timestamps. */
+export interface ArticleDraftsTable extends ArticleFieldColumns {
+  post_id: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  updated_by: number | null;
+  publish_at: string | null;
+  published_version: number | null;
+  first_published_at: string | null;
+}
+
+export interface ArticleRevisionsTable extends ArticleFieldColumns {
+  id: Generated<number>;
+  post_id: number;
+  version: number;
+  at: string;
+  actor_id: number | null;
+  actor: string;
+  kind: ArticleRevisionKind;
+  restored_from: number | null;
+  slug: string;
+}
+
+/** The staff console's tables: members and their credentials, sessions, the audit log, the work on leads and on articles. */
+export interface StaffTables {
+  staff_members: StaffMembersTable;
+  staff_invitations: StaffInvitationsTable;
+  staff_passkeys: StaffPasskeysTable;
+  staff_totp: StaffTotpTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_code_failures: StaffCodeFailuresTable;
+  staff_code_lockouts: StaffCodeLockoutsTable;
+  staff_sessions: StaffSessionsTable;
+  staff_challenges: StaffChallengesTable;
+  staff_audit: StaffAuditTable;
+  leads: LeadsTable;
+  lead_notes: LeadNotesTable;
+  lead_history: LeadHistoryTable;
+  article_drafts: ArticleDraftsTable;
+  article_revisions: ArticleRevisionsTable;
+}

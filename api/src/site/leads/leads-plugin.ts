@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../platform/config';
+import { createChannels } from './outbox/channels';
+import { startOutboxWorker } from './outbox/outbox-worker';
+import { startRetentionPurge } from './retention/retention-schedule';
+import { submissionRoutes } from './submissions/submission-routes';
+import { formPostRoutes } from './submissions/form-post-routes';
+
+export interface LeadsPluginOptions {
+  config: Pick<AppConfig, 'leads' | 'rateLimitMax' | 'rateLimitWindow'>;
+}
+
+/**
+ * Contact messages and job applications: stored by their routes, then sent to the agency from
+ * the outbox, not from the request, so a receiver that is down never fails or slows a submission,
+ * and what is stored is delivered after a restart. The worker's deliveries in flight end (and are
+ * recorded) on close, before the database closes. Leads past the privacy page's retention periods
+ * are deleted every hour by one process of the site (retention/).
+ */
+export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginOptions): Promise<void> {
+  const { db } = app;
+  const channels = createChannels(config.leads);
+  const outbox = startOutboxWorker({ db, channels, log: app.log });
+  app.addHook('onClose', () => outbox.stop());
+  const retention = startRetentionPurge(db, app.log);
+  app.addHook('onClose', () => retention.stop());
+  const intake = {
+    db,
+    rateLimitMax: config.rateLimitMax,
+    rateLimitWindow: config.rateLimitWindow,
+    leadChannels: channels.map((channel) => channel.name),
+    onLeadStored: outbox.wake,
+  };
+  await app.register(submissionRoutes, intake);
+  await app.register(formPostRoutes, intake);
+}

@@ -1,0 +1,32 @@
+import type { ChannelName } from '../../../../platform/config/leads';
+import type { LeadErasedMessage, LeadPayload } from '../../lead/lead-payload';
+
+/** One way a lead reaches a person. `deliver` resolves once the receiver has accepted the lead. */
+export interface LeadChannel {
+  name: ChannelName;
+  /** Throws on any failure; `signal` aborts at the delivery deadline or at shutdown. */
+  deliver(lead: LeadPayload, signal: AbortSignal): Promise<void>;
+  /** Tells the receiver a person's leads were erased: only a channel that can act on it (the webhook) has this. */
+  deliverErasure?(message: LeadErasedMessage, signal: AbortSignal): Promise<void>;
+  close?(): void;
+}
+
+/** A failed delivery; `retryAfterMs` when the receiver said when to come back. */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}
+
+/** `Retry-After` as seconds or an HTTP date → milliseconds from now; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

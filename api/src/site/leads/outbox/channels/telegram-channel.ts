@@ -1,0 +1,47 @@
+import type { TelegramConfig } from '../../../../platform/config/leads';
+import { clip, leadText, TELEGRAM_TEXT_MAX } from '../../lead/lead-text';
+import { DeliveryError, type LeadChannel } from './lead-channel';
+
+interface BotApiAnswer {
+  ok?: boolean;
+  description?: string;
+  parameters?: { retry_after?: number };
+}
+
+/** Sends each lead as a readable message to a Telegram chat through the Bot API's sendMessage. */
+export function telegramChannel(config: TelegramConfig): LeadChannel {
+  const endpoint = `${config.apiUrl}/bot${config.botToken}/sendMessage`;
+  // The token is part of the URL: keep it out of every error that may be logged or stored.
+  const redact = (text: string) => text.split(config.botToken).join('<token>');
+  return {
+    name: 'telegram',
+    async deliver(lead, signal) {
+      const { text } = leadText(lead);
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          // Plain text (no parse_mode): nothing a visitor types can break the markup.
+          body: JSON.stringify({
+            chat_id: config.chatId,
+            text: clip(text, TELEGRAM_TEXT_MAX),
+            link_preview_options: { is_disabled: true },
+          }),
+          signal,
+          redirect: 'manual',
+        });
+      } catch (error) {
+        throw new DeliveryError(redact(`telegram: ${error instanceof Error ? error.message : String(error)}`));
+      }
+      const answer = (await response.json().catch(() => ({}))) as BotApiAnswer;
+      if (!response.ok || answer.ok !== true) {
+        const retryAfter = answer.parameters?.retry_after;
+        throw new DeliveryError(
+          redact(`telegram answered ${response.status}${answer.description ? `: ${answer.description}` : ''}`),
+          retryAfter === undefined ? undefined : retryAfter * 1000,
+        );
+      }
+    },
+  };
+}
