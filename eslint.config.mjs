@@ -7,12 +7,42 @@ import { createRequire } from 'node:module';
 
 const { BROWSER_APP_FOLDERS } = createRequire(import.meta.url)('./shared/webpack/apps.js');
 
-// The API's delivery module (api/src/delivery) is entered through its index only, and uses no
-// folder of api/src but these shared ones: nothing of the site (content, leads, pages, …).
-const DELIVERY_MAY_USE = ['config', 'db', 'http', 'lib'];
-const API_SOURCE_ENTRIES = fs.readdirSync(new URL('./api/src', import.meta.url)).map((entry) => entry.replace(/\.ts$/, ''));
-const DELIVERY_MUST_NOT_USE = API_SOURCE_ENTRIES.filter((entry) => entry !== 'delivery' && !DELIVERY_MAY_USE.includes(entry));
-const DELIVERY_MAX_DEPTH = 4;
+// The API's products and what each may import of api/src, one way only: the platform (config,
+// database, HTTP, metrics, CLI kit) imports no product; delivery uses only the platform; the site
+// uses the platform and delivery's entry; the staff console uses the platform and the entries of
+// the site's content and leads. Only app.ts composes products; server.ts starts app.ts.
+const API_SRC = new URL('./api/src/', import.meta.url);
+const API_FENCES = {
+  platform: { mayUse: [], message: 'The platform imports no product (delivery, site, staff).' },
+  delivery: { mayUse: ['platform'], message: 'Delivery uses only the platform.' },
+  site: { mayUse: ['platform', 'delivery'], message: "The site uses only the platform and delivery's entry (api/src/delivery/index.ts)." },
+  staff: {
+    mayUse: ['platform', 'site/content', 'site/leads'],
+    message: "The staff console uses only the platform and the site's entries for it (api/src/site/content/index.ts, api/src/site/leads/index.ts).",
+  },
+};
+const API_TOP = ['app', 'server'];
+
+/** How many folders deep the files of api/src/<room> go (0: directly in it). */
+function folderDepth(folder) {
+  const below = fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return below.length === 0 ? 0 : 1 + Math.max(...below.map((entry) => folderDepth(new URL(`${entry.name}/`, folder))));
+}
+
+/**
+ * The imports a file `depth` folders below api/src/<room> must not make. Such a file reaches
+ * api/src through depth + 1 `../`, so the rule reads specifiers, not resolved paths. The platform,
+ * where allowed, may be used anywhere; any other allowed entry (`delivery`, `site/content`) only
+ * through its index.
+ */
+function fenceRegex(room, depth) {
+  const up = `(?:\\.\\./){${depth + 1}}`;
+  const { mayUse } = API_FENCES[room];
+  const whole = mayUse.filter((entry) => entry === 'platform');
+  const entryOnly = mayUse.filter((entry) => entry !== 'platform');
+  const allowed = [...whole.map((entry) => `${entry}(?:/.*)?`), ...entryOnly.map((entry) => `${entry}(?:/index(?:\\.js)?)?`)];
+  return `^${up}(?!(?:${allowed.join('|') || '(?!)'})$)(?:${[...Object.keys(API_FENCES), ...API_TOP].filter((entry) => entry !== room).join('|')})(?:/.*|\\.js)?$`;
+}
 
 export default tseslint.config(
   {
@@ -54,33 +84,21 @@ export default tseslint.config(
       ],
     },
   })),
+  ...Object.keys(API_FENCES).flatMap((room) =>
+    Array.from({ length: folderDepth(new URL(`${room}/`, API_SRC)) + 1 }, (_, depth) => ({
+      files: [`api/src/${room}/${'*/'.repeat(depth)}*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: fenceRegex(room, depth), message: API_FENCES[room].message }] }] },
+    })),
+  ),
   {
-    files: ['api/src/**/*.ts'],
-    ignores: ['api/src/delivery/**'],
+    files: ['api/src/server.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/delivery/**'], message: 'Use delivery through its entry (api/src/delivery/index.ts) only.' }] },
+        { patterns: [{ regex: `^\\./(?:${Object.keys(API_FENCES).filter((room) => room !== 'platform').join('|')})(?:/.*)?$`, message: 'server.ts starts app.ts, which alone composes the products.' }] },
       ],
     },
   },
-  // A file n folders below api/src/delivery reaches the rest of api/src through n + 1 `../`.
-  ...Array.from({ length: DELIVERY_MAX_DEPTH }, (_, depth) => ({
-    files: [`api/src/delivery/${'*/'.repeat(depth)}*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: DELIVERY_MUST_NOT_USE.flatMap((entry) => [`${'../'.repeat(depth + 1)}${entry}`, `${'../'.repeat(depth + 1)}${entry}/**`]),
-              message: `Delivery uses no code of the site: only ${DELIVERY_MAY_USE.join(', ')} of api/src.`,
-            },
-          ],
-        },
-      ],
-    },
-  })),
   {
     files: ['**/*.{js,cjs}'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
