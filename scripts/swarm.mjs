@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const { HOST, API, REMOTES } = createRequire(import.meta.url)('../shared/webpack/apps.js');
+const require = createRequire(import.meta.url);
+const { HOST, API, REMOTES } = require('../shared/webpack/apps.js');
+const { STATIC_APP_DOCKERFILE, staticAppBuildArgs } = require('../shared/deploy/static-app-image.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STACK_FILE = 'docker-stack.yml';
@@ -26,8 +28,9 @@ const USAGE = `Usage: npm run swarm -- <command>
 Environment: REGISTRY (as the machines pull from it), PUSH_REGISTRY (as this machine pushes to it,
 when that differs), SWARM_HOST, SITE_URL, STACK, TAG; secrets' values in docs/operations.md.`;
 
-/** Every image the stack runs from REGISTRY: each app, built from its folder's Dockerfile. */
-const APP_FOLDERS = [HOST.folder, ...REMOTES.map((remote) => remote.folder), API.folder];
+/** Every image the stack runs from REGISTRY: each app (the static apps from one Dockerfile, the API from its own). */
+const STATIC_APP_FOLDERS = [HOST.folder, ...REMOTES.map((remote) => remote.folder)];
+const APP_FOLDERS = [...STATIC_APP_FOLDERS, API.folder];
 const OBJECT_STORE = { name: 'object-store', dockerfile: 'swarm/object-store/Dockerfile', context: 'swarm/object-store' };
 /** The prefix of the local images' names (`agency-build-api`…). */
 const BUILD_PROJECT = 'agency-build';
@@ -67,17 +70,20 @@ const imageName = (registry, name, imageTag) => `${registry}/agency-${name}:${im
 
 /**
  * Builds the given app folders (and the object store) on this machine, one after the other, with
- * the classic builder; returns their local image names. Not BuildKit: Docker 20.10's BuildKit syncs
- * a build's Dockerfile incrementally per context, by name, size and modification time, so after
- * mfe-home/Dockerfile it took mfe-blog/Dockerfile (same size, same checkout time) for unchanged
- * and built the blog's image from the home's Dockerfile.
+ * the classic builder, as the compose suite does, so that both share one build cache; returns
+ * their local image names. (When each static app had a Dockerfile of its own, Docker 20.10's
+ * BuildKit, which syncs a Dockerfile incrementally by name, size and modification time, took
+ * mfe-blog/Dockerfile for mfe-home/Dockerfile and built the blog's image from the home's.)
  */
 function build(folders, withObjectStore) {
   const classic = { env: { ...process.env, DOCKER_BUILDKIT: '0' } };
   const built = {};
   for (const folder of folders) {
     built[folder] = `${BUILD_PROJECT}-${folder}`;
-    run('docker', ['build', '--quiet', '--tag', built[folder], '--file', `${folder}/Dockerfile`, '.'], classic);
+    const file = STATIC_APP_FOLDERS.includes(folder)
+      ? [STATIC_APP_DOCKERFILE, ...Object.entries(staticAppBuildArgs(folder)).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`])]
+      : [`${folder}/Dockerfile`];
+    run('docker', ['build', '--quiet', '--tag', built[folder], '--file', ...file, '.'], classic);
   }
   if (withObjectStore) {
     built[OBJECT_STORE.name] = `${BUILD_PROJECT}-${OBJECT_STORE.name}`;

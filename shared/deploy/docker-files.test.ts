@@ -2,8 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { ENTRYPOINT, NGINX_COMMON_DIR, NGINX_CONF_DIR, SITE_TEMPLATE_NAME, SITE_TEMPLATES } from './static-app-files';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { STATIC_APP_DOCKERFILE, staticAppBuildArgs } = require('./static-app-image.js') as {
+  STATIC_APP_DOCKERFILE: string;
+  staticAppBuildArgs: (folder: string) => { APP_FOLDER: string; RELEASE_APP: string };
+};
 
-// docker-compose.yml, docker-compose.dev.yml and every app's Dockerfile, read as files: the rules
+// docker-compose.yml, docker-compose.dev.yml and the Dockerfiles (the API's, the static apps'), read as files: the rules
 // they keep (ports, health checks, users, volumes), checked in milliseconds and with no engine.
 // e2e/docker-compose.e2e.test.ts runs them for real.
 
@@ -18,6 +23,7 @@ const STATIC_APPS = [apps.HOST.folder, ...apps.REMOTES.map((remote) => remote.fo
 /** The name the release API knows each static app's folder by (`mfe-blog` → `blog`). */
 const RELEASE_NAMES: Record<string, string> = Object.fromEntries([apps.HOST, ...apps.REMOTES].map((app) => [app.folder, app.id]));
 const APP_FOLDERS = [...STATIC_APPS, apps.API.folder];
+const API_DOCKERFILE = `${apps.API.folder}/Dockerfile`;
 const DEV_PORTS = [apps.HOST, apps.API, ...apps.REMOTES].map((app) => app.devPort);
 /** The Node lines `engines.node` supports (`^22.13.0 || ^24.0.0` → 22, 24). */
 const SUPPORTED_NODE_MAJORS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node
@@ -25,7 +31,7 @@ const SUPPORTED_NODE_MAJORS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'packa
   .map((range) => Number(/\d+/.exec(range)?.[0]));
 
 interface Service {
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   image?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -82,8 +88,8 @@ interface Stage {
 }
 
 /** A Dockerfile's stages: each `FROM` and the instructions below it (continuation lines joined). */
-function readDockerfile(folder: string): Stage[] {
-  const text = fs.readFileSync(path.join(ROOT, folder, 'Dockerfile'), 'utf8').replace(/\\\n(\s*#.*\n)*/g, ' ');
+function readDockerfile(file: string): Stage[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/\\\n(\s*#.*\n)*/g, ' ');
   const stages: Stage[] = [];
   for (const line of text.split('\n').map((each) => each.trim())) {
     if (line === '' || line.startsWith('#')) continue;
@@ -107,16 +113,18 @@ describe('docker-compose.yml', () => {
   const compose = readCompose('docker-compose.yml');
   const { services } = compose;
 
-  it('runs each app in a service of its own, built from its own Dockerfile, next to the database and the rate-limit store', () => {
+  it('runs each app in a service of its own, the API built from its Dockerfile, every static app from theirs told the app, next to the database and the rate-limit store', () => {
     expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey', 'prometheus'].sort());
-    for (const folder of APP_FOLDERS) {
-      expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: `${folder}/Dockerfile` }]);
+    expect(services[apps.API.folder]!.build).toEqual({ context: '.', dockerfile: API_DOCKERFILE });
+    for (const folder of STATIC_APPS) {
+      expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: STATIC_APP_DOCKERFILE, args: staticAppBuildArgs(folder) }]);
+      expect(staticAppBuildArgs(folder).RELEASE_APP).toBe(RELEASE_NAMES[folder]);
     }
   });
 
   it('gives every service a health check, in the file or in its image', () => {
     for (const [name, service] of Object.entries(services)) {
-      const inImage = service.build && readDockerfile(path.dirname(service.build.dockerfile)).at(-1)!.lines.some((line) => line.startsWith('HEALTHCHECK '));
+      const inImage = service.build && readDockerfile(service.build.dockerfile).at(-1)!.lines.some((line) => line.startsWith('HEALTHCHECK '));
       expect([name, Boolean(service.healthcheck ?? inImage)]).toEqual([name, true]);
     }
   });
@@ -168,7 +176,7 @@ describe('docker-compose.yml', () => {
       .split(/\s+/)
       .map((entry) => /^([^=]+)=([^:]*):(.+)$/.exec(entry)!)
       .map(([, , appList, token]) => ({ apps: appList!.split(','), token: token! }));
-    const apiPort = readDockerfile(apps.API.folder).at(-1)!.lines.find((line) => line.startsWith('ENV '))!.match(/\bPORT=(\d+)/)![1];
+    const apiPort = readDockerfile(API_DOCKERFILE).at(-1)!.lines.find((line) => line.startsWith('ENV '))!.match(/\bPORT=(\d+)/)![1];
     for (const folder of STATIC_APPS) {
       const environment = services[folder]!.environment!;
       expect([folder, environment.RELEASE_API]).toEqual([folder, `http://api:${apiPort}`]);
@@ -185,7 +193,7 @@ describe('docker-compose.yml', () => {
 
   it('shares no volume between the API and any app’s container; the release store is a volume of the API’s', () => {
     for (const folder of STATIC_APPS) expect([folder, services[folder]!.volumes]).toEqual([folder, undefined]);
-    const apiImage = readDockerfile(apps.API.folder).at(-1)!.lines.filter((line) => line.startsWith('ENV ')).join(' ');
+    const apiImage = readDockerfile(API_DOCKERFILE).at(-1)!.lines.filter((line) => line.startsWith('ENV ')).join(' ');
     const store = /\bRELEASE_STORE=file:(\S+)/.exec(apiImage)![1];
     expect(services.api!.volumes).toContain(`release-store:${store}`);
     expect(withDefaults(services.api!.environment!.RELEASE_STORE!)).toBe(`file:${store}`);
@@ -286,14 +294,19 @@ describe('docker-compose.dev.yml', () => {
   });
 });
 
-describe.each(APP_FOLDERS)('%s/Dockerfile', (folder) => {
-  const stages = readDockerfile(folder);
+describe.each([API_DOCKERFILE, STATIC_APP_DOCKERFILE])('%s', (file) => {
+  const stages = readDockerfile(file);
   const final = stages.at(-1)!;
+  /** The static apps' Dockerfile names its app by build arguments: read once for each app. */
+  const builds = file === STATIC_APP_DOCKERFILE ? STATIC_APPS.map((folder) => staticAppBuildArgs(folder)) : [{}];
+  const withArgs = (text: string, args: Record<string, string>) => text.replace(/\$\{(\w+)\}/g, (whole, name: string) => args[name] ?? whole);
 
   it('copies only files that exist in the repo', () => {
-    for (const stage of stages) {
-      for (const { sources } of contextCopies(stage)) {
-        for (const source of sources) expect([source, fs.existsSync(path.join(ROOT, source))]).toEqual([source, true]);
+    for (const args of builds) {
+      for (const stage of stages) {
+        for (const { sources } of contextCopies(stage)) {
+          for (const source of sources.map((each) => withArgs(each, args))) expect([source, fs.existsSync(path.join(ROOT, source))]).toEqual([source, true]);
+        }
       }
     }
   });
@@ -309,28 +322,49 @@ describe.each(APP_FOLDERS)('%s/Dockerfile', (folder) => {
     expect(final.lines.some((line) => line.startsWith('HEALTHCHECK '))).toBe(true);
   });
 
-  if (folder === apps.API.folder) {
+  if (file === API_DOCKERFILE) {
     it('ships production dependencies only, and the blog’s articles', () => {
       expect(stages.some((stage) => stage.lines.some((line) => /npm ci --omit=dev/.test(line)))).toBe(true);
       expect(final.lines).toContain('COPY content content');
     });
   } else {
     it('serves the app’s build with nginx and the repo’s configuration', () => {
-      const copies = contextCopies(final);
-      const site = folder === apps.HOST.folder ? SITE_TEMPLATES.shell : SITE_TEMPLATES.remote;
-      expect(copies).toEqual(
+      expect(contextCopies(final)).toEqual(
         expect.arrayContaining([
           { sources: [`${NGINX_COMMON_DIR}/`], target: `${NGINX_CONF_DIR}/` },
-          { sources: [site], target: `${NGINX_CONF_DIR}/${SITE_TEMPLATE_NAME}` },
           { sources: [ENTRYPOINT], target: '/usr/local/bin/static-app-entrypoint' },
         ]),
       );
-      expect(final.lines).toContain(`COPY --from=build /app/${folder}/dist /srv/app`);
+      // The build stage puts the app's build and its server block where the image wants them, copied as one.
+      const own = stages[0]!.lines.find((line) => line.includes(SITE_TEMPLATE_NAME))!;
+      expect(own).toContain('mv ${APP_FOLDER}/dist /image/srv/app');
+      expect(own).toContain(`/image${NGINX_CONF_DIR}/${SITE_TEMPLATE_NAME}`);
+      expect(final.lines).toContain('COPY --from=build /image/ /');
       const env = final.lines.find((line) => line.startsWith('ENV '));
-      expect(env).toContain(`APP_FOLDER=${folder}`);
+      expect(env).toContain('APP_FOLDER=${APP_FOLDER}');
       // The name the release API knows the app by, and curl, with which the entrypoint publishes.
-      expect(env).toContain(`RELEASE_APP=${RELEASE_NAMES[folder]}`);
+      expect(env).toContain('RELEASE_APP=${RELEASE_APP}');
       expect(final.lines.find((line) => line.startsWith('RUN apt-get'))).toMatch(/\bcurl\b/);
+    });
+
+    it('gives the shell its own server block and every remote the one they share', () => {
+      // The build stage takes the app's own deploy/nginx-site.conf.template, else the remotes'.
+      const choice = stages[0]!.lines.find((line) => line.includes(SITE_TEMPLATE_NAME))!;
+      expect(choice).toContain('${APP_FOLDER}/deploy/nginx-site.conf.template');
+      expect(choice).toContain(SITE_TEMPLATES.remote);
+      for (const folder of STATIC_APPS) {
+        const own = `${folder}/deploy/nginx-site.conf.template`;
+        const taken = fs.existsSync(path.join(ROOT, own)) ? own : SITE_TEMPLATES.remote;
+        expect([folder, taken]).toEqual([folder, folder === apps.HOST.folder ? SITE_TEMPLATES.shell : SITE_TEMPLATES.remote]);
+      }
+    });
+
+    it('declares the app only after the layers every app shares, so that they are built once', () => {
+      for (const stage of stages) {
+        const firstArg = stage.lines.findIndex((line) => line.startsWith('ARG '));
+        expect(stage.lines.slice(0, firstArg).filter((line) => line.includes('${'))).toEqual([]);
+      }
+      expect(final.lines.findIndex((line) => line.startsWith('RUN apt-get'))).toBeLessThan(final.lines.findIndex((line) => line.startsWith('ARG ')));
     });
   }
 });

@@ -1,5 +1,5 @@
-// What a static app's image (the shell or a remote) is assembled from: its Dockerfile copies these
-// (docker-files.test.ts checks that), and the topology e2e suite runs them the same way.
+// What a static app's image (the shell or a remote) is assembled from: static-app.Dockerfile copies
+// these (docker-files.test.ts checks that), and the topology e2e suite runs them the same way.
 
 /** Common nginx configuration, copied whole into NGINX_CONF_DIR. */
 export const NGINX_COMMON_DIR = 'shared/deploy/nginx/common';
