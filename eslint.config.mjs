@@ -7,21 +7,20 @@ import { createRequire } from 'node:module';
 
 const { BROWSER_APP_FOLDERS } = createRequire(import.meta.url)('./shared/webpack/apps.js');
 
-// The API's products and what each may import of api/src, one way only: the platform (config,
-// database, HTTP, metrics, CLI kit) imports no product; delivery uses only the platform; the site
-// uses the platform and delivery's entry; the staff console uses the platform and the entries of
-// the site's content and leads. Only app.ts composes products; server.ts starts app.ts.
+// The rooms of api/src and what each may import of it, one way only: the platform whole, any
+// other entry through its index only. Only app.ts composes the products; server.ts starts app.ts.
 const API_SRC = new URL('./api/src/', import.meta.url);
 const API_FENCES = {
-  platform: { mayUse: [], message: 'The platform imports no product (delivery, site, staff).' },
-  delivery: { mayUse: ['platform'], message: 'Delivery uses only the platform.' },
-  site: { mayUse: ['platform', 'delivery'], message: "The site uses only the platform and delivery's entry (api/src/delivery/index.ts)." },
-  staff: {
-    mayUse: ['platform', 'site/content', 'site/leads'],
-    message: "The staff console uses only the platform and the site's entries for it (api/src/site/content/index.ts, api/src/site/leads/index.ts).",
-  },
+  platform: [],
+  delivery: ['platform'],
+  site: ['platform', 'delivery'],
+  staff: ['platform', 'site/content', 'site/leads'],
 };
 const API_TOP = ['app', 'server'];
+const fenceMessage = (room) =>
+  API_FENCES[room].length === 0
+    ? `api/src/${room} imports no product.`
+    : `api/src/${room} may use ${API_FENCES[room].map((entry) => (entry === 'platform' ? 'the platform' : `api/src/${entry}/index.ts`)).join(', ')}, nothing else of api/src.`;
 
 /** How many folders deep the files of api/src/<room> go (0: directly in it). */
 function folderDepth(folder) {
@@ -37,7 +36,7 @@ function folderDepth(folder) {
  */
 function fenceRegex(room, depth) {
   const up = `(?:\\.\\./){${depth + 1}}`;
-  const { mayUse } = API_FENCES[room];
+  const mayUse = API_FENCES[room];
   const whole = mayUse.filter((entry) => entry === 'platform');
   const entryOnly = mayUse.filter((entry) => entry !== 'platform');
   const allowed = [...whole.map((entry) => `${entry}(?:/.*)?`), ...entryOnly.map((entry) => `${entry}(?:/index(?:\\.js)?)?`)];
@@ -87,9 +86,18 @@ export default tseslint.config(
   ...Object.keys(API_FENCES).flatMap((room) =>
     Array.from({ length: folderDepth(new URL(`${room}/`, API_SRC)) + 1 }, (_, depth) => ({
       files: [`api/src/${room}/${'*/'.repeat(depth)}*.ts`],
-      rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: fenceRegex(room, depth), message: API_FENCES[room].message }] }] },
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: fenceRegex(room, depth), message: fenceMessage(room) }] }] },
     })),
   ),
+  {
+    files: ['api/src/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^\\./(?:${Object.keys(API_FENCES).filter((room) => room !== 'platform').join('|')})/.+$`, message: 'app.ts composes the products through their entries (index.ts) only.' }] },
+      ],
+    },
+  },
   {
     files: ['api/src/server.ts'],
     rules: {

@@ -64,7 +64,7 @@ function checkTree(tree) {
     }
   }
   console.log(`${tree}: ${files.length} files, ${found} folder cycle${found === 1 ? '' : 's'}`);
-return found;
+  return found;
 }
 
 /** Strongly connected components with more than one node (Tarjan). */

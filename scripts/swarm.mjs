@@ -17,7 +17,7 @@ const stack = process.env.STACK?.trim() || 'agency';
 const tag = process.env.TAG?.trim() || 'latest';
 
 const USAGE = `Usage: npm run swarm -- <command>
-  push                 build every image (each app's Dockerfile and the stand-in object store)
+  push                 build every image (the API's, each static app's and the stand-in object store)
                        and push it to REGISTRY as :TAG (default latest)
   deploy               create the missing secrets, then deploy docker-stack.yml as STACK (default agency)
   release <folder>     build one app's image (shell, mfe-home, mfe-blog, mfe-forms, mfe-staff, api), push it under a

@@ -113,12 +113,11 @@ describe('docker-compose.yml', () => {
   const compose = readCompose('docker-compose.yml');
   const { services } = compose;
 
-  it('runs each app in a service of its own, the API built from its Dockerfile, every static app from theirs told the app, next to the database and the rate-limit store', () => {
+  it('runs each app in a service of its own, the API built from its Dockerfile and every static app from static-app.Dockerfile told the app, next to the database and the rate-limit store', () => {
     expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey', 'prometheus'].sort());
     expect(services[apps.API.folder]!.build).toEqual({ context: '.', dockerfile: API_DOCKERFILE });
     for (const folder of STATIC_APPS) {
       expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: STATIC_APP_DOCKERFILE, args: staticAppBuildArgs(folder) }]);
-      expect(staticAppBuildArgs(folder).RELEASE_APP).toBe(RELEASE_NAMES[folder]);
     }
   });
 
@@ -362,7 +361,7 @@ describe.each([API_DOCKERFILE, STATIC_APP_DOCKERFILE])('%s', (file) => {
     it('declares the app only after the layers every app shares, so that they are built once', () => {
       for (const stage of stages) {
         const firstArg = stage.lines.findIndex((line) => line.startsWith('ARG '));
-        expect(stage.lines.slice(0, firstArg).filter((line) => line.includes('${'))).toEqual([]);
+        expect(stage.lines.slice(0, firstArg < 0 ? undefined : firstArg).filter((line) => line.includes('${'))).toEqual([]);
       }
       expect(final.lines.findIndex((line) => line.startsWith('RUN apt-get'))).toBeLessThan(final.lines.findIndex((line) => line.startsWith('ARG ')));
     });

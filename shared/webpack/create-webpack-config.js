@@ -146,7 +146,7 @@ function browserConfig(app, packageJson, production) {
     entry: './src/index.ts',
     // Production: source maps (with the original source) beside the bundles in dist, for error
     // reporting, but hidden: no sourceMappingURL in the bundles, and the server never serves
-    // `*.map` (api/src/static). Development keeps fast eval source maps.
+    // `*.map` (api/src/site/pages/static-files.ts). Development keeps fast eval source maps.
     devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     output: {
       path: path.join(app.appDir, 'dist'),

@@ -1,9 +1,9 @@
 /**
  * The one entry into delivery (releases, each visitor's choice of them, release health, canary
- * decisions, the release API) for the rest of the API: the plugin, and what the site's pages and
- * files ask of it. Delivery imports nothing of the site or the console, and they use delivery
- * through this file only: lint rules keep both directions. Its command (`npm run release`) lives
- * inside it, in cli/.
+ * decisions, the release API) for the rest of the API: the plugin (for app.ts), and what the site's
+ * pages and files ask of it. Delivery imports nothing of the site or the console; the site uses
+ * delivery through this file only, the console not at all: lint rules keep each direction. Its
+ * command (`npm run release`) lives inside it, in cli/.
  */
 export { default as deliveryPlugin, type Delivery, type DeliveryPluginOptions } from './delivery-plugin';
 export type { SentPage } from './health/evidence-intake';

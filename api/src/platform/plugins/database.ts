@@ -86,7 +86,7 @@ async function databasePlugin(app: FastifyInstance, { databaseUrl, database }: D
   // Every plugin has started (onReady runs after them all): from now on a connection is waited
   // for as long as a request may wait.
   if (!database) app.addHook('onReady', async () => db.setConnectTimeout(DATABASE_CONNECT_TIMEOUT_MS));
-  // Registered first, so closed last: every feature's onClose (writing what is pending) runs before.
+  // Registered first, so closed last: every product's onClose (writing what is pending) runs before.
   app.addHook('onClose', close);
 }
 

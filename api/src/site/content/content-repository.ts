@@ -5,7 +5,7 @@ import type { BlogPostsTable, ServicesTable } from '../../platform/db/schema';
 
 /**
  * The site's content in the database: services and blog posts, and the revision every change of
- * them moves. Shared by both dialects (see ../db/dialect.ts for what differs). Blog HTML is
+ * them moves. Shared by both dialects (see ../../platform/db/dialect.ts for what differs). Blog HTML is
  * stored as given: the content sync sanitizes it before it writes (./content-sync.ts), and so
  * does publishing from the console (./article-publishing.ts).
  */

@@ -83,6 +83,7 @@ export interface StaffAuditTable {
   detail: string;
 }
 
+/** A lead in the console's inbox, worked there (status, assignee, version); the site adds one as it stores a submission. */
 export interface LeadsTable {
   id: Generated<number>;
   kind: LeadKind;

@@ -7,7 +7,7 @@ import type { SubmissionKind } from '../lead/lead-payload';
 /**
  * The leads the site's forms send, as stored: contact messages and job applications, with the
  * client's idempotency key and the visit's attribution beside each. Shared by both dialects (see
- * ../../db/dialect.ts for what differs).
+ * ../../../platform/db/dialect.ts for what differs).
  */
 
 /** A row as the application sees it: a numeric id and an ISO 8601 `created_at` (dialects differ). */
