@@ -148,6 +148,12 @@ async function measureDataTransport(workDir) {
   }
 }
 
+/** The compiled release command of the checkout at `cliRoot`, as its `npm run release` runs it (where it lives has moved). */
+function releaseCommandFile(cliRoot) {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(cliRoot, 'package.json'), 'utf8'));
+  return /\bnode (\S+\.js)$/.exec(scripts.release)[1];
+}
+
 /**
  * Publishes `dir` as a release of `app`: through the release API (a .tar.gz upload with the team
  * token, as a team's CI or container does), or with the release command of the checkout at
@@ -155,7 +161,7 @@ async function measureDataTransport(workDir) {
  */
 async function publish(api, app, dir, { cliRoot, dataDir }) {
   if (cliRoot) {
-    const run = spawnSync(process.execPath, [path.join(cliRoot, 'api/dist/delivery/cli/release.js'), app, '--dist', dir], {
+    const run = spawnSync(process.execPath, [path.join(cliRoot, releaseCommandFile(cliRoot)), app, '--dist', dir], {
       cwd: cliRoot,
       env: { ...process.env, ...apiSettings(dataDir) },
       encoding: 'utf8',
