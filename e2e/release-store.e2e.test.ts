@@ -6,8 +6,8 @@ import { RELEASE_BUCKET_COOKIE, RELEASE_BUCKETS, SECTION_IDS, UNRELEASED, type R
 import type { Browser, Page } from 'playwright-core';
 import { loadDeliveryConfig } from '../api/src/platform/config';
 import { createDatabase, type Database } from '../api/src/platform/db/connection';
-import { s3Client } from '../api/src/delivery/artifacts/open-artifact-store';
-import { S3ArtifactStore } from '../api/src/delivery/artifacts/s3-store';
+import { s3Client } from '../api/src/platform/object-store/open-object-store';
+import { S3ObjectStore } from '../api/src/platform/object-store/s3-object-store';
 import { packReleaseArchive } from '../api/src/delivery/release-api/release-archive';
 import { startS3Server, type S3Server } from '../api/test/helpers/s3-server';
 import { HOSTILE_BLOG_ARCHIVES, SMALLEST_BLOG_BUILD, tarball } from '../api/test/helpers/tarballs';
@@ -68,7 +68,7 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
   const cleanUp: string[] = [];
   let db: Database;
   let bucketClient: ReturnType<typeof s3Client> | undefined;
-  let store: S3ArtifactStore;
+  let store: S3ObjectStore;
   /** Each process's RELEASE_CACHE_DIR. */
   const caches: string[] = [];
 
@@ -99,7 +99,7 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
     proxy = await startSiteProxy({ port: proxyPort, backends: () => [`127.0.0.1:${siteA().port}`, `127.0.0.1:${siteB().port}`] });
     db = createDatabase(postgres.url, { poolSize: 2 });
     bucketClient = s3Client(loadDeliveryConfig(s3.env).s3);
-    store = new S3ArtifactStore({ bucket: s3.bucket, prefix: STORE_PREFIX, client: bucketClient });
+    store = new S3ObjectStore({ bucket: s3.bucket, prefix: STORE_PREFIX, client: bucketClient });
   });
 
   afterAll(async () => {

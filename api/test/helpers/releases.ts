@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, type AppConfig } from '../../src/platform/config';
 import { createDatabase, type Database } from '../../src/platform/db/connection';
-import { FileArtifactStore } from '../../src/delivery/artifacts/file-store';
+import { FileObjectStore } from '../../src/platform/object-store/file-object-store';
 import { APP_NAMES, appFolder, distDir, isRemote, type AppName } from '../../src/delivery/releases/apps';
 import { readBuildFolder } from '../../src/delivery/releases/build-folder';
 import { publish, type ReleaseBuild, type ReleaseContext } from '../../src/delivery/releases/commands';
@@ -136,7 +136,7 @@ export async function createReleaseFixture(): Promise<ReleaseFixture> {
     db,
     context: {
       db,
-      store: new FileArtifactStore(storeDir),
+      store: new FileObjectStore(storeDir),
       staticRoot,
       remoteUrls: {},
       keep: 5,

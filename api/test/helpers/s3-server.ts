@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { loadDeliveryConfig, type S3Config } from '../../src/platform/config';
-import { s3Client } from '../../src/delivery/artifacts/open-artifact-store';
+import { s3Client } from '../../src/platform/object-store/open-object-store';
 
 export interface S3Server {
   /** `http://127.0.0.1:<port>` */

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ObjectExistsError, type ArtifactStore } from './artifact-store';
+import { ObjectExistsError, type ObjectStore } from '../../platform/object-store/object-store';
 import { forEachLimited } from './for-each-limited';
-import { isErrno, syncFolder, writeNewFileSynced } from './local-files';
-import { checkKeySegment, checkObjectKey, compareKeys, keyProblem } from './object-key';
+import { isErrno, syncFolder, writeNewFileSynced } from '../../platform/object-store/local-files';
+import { checkKeySegment, checkObjectKey, compareKeys, keyProblem } from '../../platform/object-store/object-key';
 
 /**
  * The object listing a stored release's files. It is written last, so a release whose manifest
@@ -139,7 +139,7 @@ function manifestBytes(manifest: ReleaseManifest): Buffer {
  * interrupted earlier attempt) is accepted when its bytes are the same, so storing is retried
  * safely; objects are still never replaced.
  */
-export async function storeReleaseFiles(store: ArtifactStore, app: string, id: string, files: ReadonlyMap<string, Buffer>): Promise<StoredRelease> {
+export async function storeReleaseFiles(store: ObjectStore, app: string, id: string, files: ReadonlyMap<string, Buffer>): Promise<StoredRelease> {
   const prefix = releasePrefix(app, id);
   const paths = [...files.keys()].sort(compareKeys);
   checkReleasePaths(paths);
@@ -176,13 +176,13 @@ export async function storeReleaseFiles(store: ArtifactStore, app: string, id: s
 }
 
 /** The manifest's bytes and content, or undefined when the release is not (completely) stored. */
-async function fetchManifest(store: ArtifactStore, app: string, id: string): Promise<{ bytes: Buffer; manifest: ReleaseManifest } | undefined> {
+async function fetchManifest(store: ObjectStore, app: string, id: string): Promise<{ bytes: Buffer; manifest: ReleaseManifest } | undefined> {
   const bytes = await store.get(releasePrefix(app, id) + RELEASE_MANIFEST);
   return bytes === undefined ? undefined : { bytes, manifest: parseManifest(bytes, app, id, store.location) };
 }
 
 /** The release's manifest, or undefined when the store does not hold the release (completely). */
-export async function readReleaseManifest(store: ArtifactStore, app: string, id: string): Promise<ReleaseManifest | undefined> {
+export async function readReleaseManifest(store: ObjectStore, app: string, id: string): Promise<ReleaseManifest | undefined> {
   return (await fetchManifest(store, app, id))?.manifest;
 }
 
@@ -196,7 +196,7 @@ async function isFolder(folder: string): Promise<boolean> {
 }
 
 export interface ReleaseCacheOptions {
-  store: ArtifactStore;
+  store: ObjectStore;
   /** Folder of this machine the releases of a remote store are downloaded to. */
   dir: string;
 }
@@ -208,7 +208,7 @@ export interface ReleaseCacheOptions {
  * evicts it.
  */
 export class ReleaseCache {
-  readonly store: ArtifactStore;
+  readonly store: ObjectStore;
   readonly dir: string;
   /** Downloads in progress, by `<app>/<id>`: a second caller waits for the first one's. */
   private readonly downloads = new Map<string, Promise<string>>();

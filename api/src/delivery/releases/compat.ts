@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, UNRELEASED, type RemoteName } from '@agency/shared';
 import semver from 'semver';
 import type { Db } from '../../platform/db/connection';
-import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import { distDir, SHELL, type AppName } from './apps';
 import type { ReleaseChange } from './release-change';
 import { loadAppReleases } from './release-repository';
@@ -25,7 +25,7 @@ export interface AppBuild {
 
 export interface GateContext {
   db: Db;
-  store: ArtifactStore;
+  store: ObjectStore;
   /** Where unreleased apps' dist folders are (what the server serves). */
   staticRoot: string;
   /** Remotes loaded from elsewhere: this server does not know their builds. */

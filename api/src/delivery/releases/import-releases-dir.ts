@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../platform/db/connection';
-import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import { storeReleaseFiles } from '../artifacts/release-files';
 import { SiteLease } from '../../platform/scheduling/site-lease';
 import { APP_NAMES, type AppName } from './apps';
@@ -63,7 +63,7 @@ async function folderState(appDir: string): Promise<FolderState> {
 }
 
 /** Stores one folder release under its own id, unless an earlier (interrupted) import stored it already. */
-async function importRelease(db: Database, store: ArtifactStore, app: AppName, release: FolderRelease): Promise<void> {
+async function importRelease(db: Database, store: ObjectStore, app: AppName, release: FolderRelease): Promise<void> {
   const existing = await db.kysely.selectFrom('releases').select('status').where('app', '=', app).where('id', '=', release.id).executeTakeFirst();
   if (existing?.status === 'stored') return;
   // The import lease makes this process the only one writing these ids: what an interrupted
@@ -98,7 +98,7 @@ async function importRelease(db: Database, store: ArtifactStore, app: AppName, r
  * database has releases of its own already is never overwritten: the folder is then left alone.
  * Returns the number of releases imported, or undefined when there was nothing to do.
  */
-export async function importReleasesDir(db: Database, store: ArtifactStore, releasesDir: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<number | undefined> {
+export async function importReleasesDir(db: Database, store: ObjectStore, releasesDir: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<number | undefined> {
   const marker = await db.kysely.selectFrom('release_revision').select('imported_at').where('id', '=', 1).executeTakeFirst();
   if (marker?.imported_at) return undefined;
   const found = new Map<AppName, FolderRelease[]>();

@@ -1,6 +1,6 @@
 import { PREVIEW_TOKEN_HOURS } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
-import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import type { AppName } from './apps';
 import { UPLOAD_LEASE_MS } from './publish';
 import { commitReleaseChange } from './release-change';
@@ -42,7 +42,7 @@ export function prunable(app: AppReleases, keep: number, now: number): ReleaseRe
  * about to vanish), then its files from the store. Uploads that crashed (their id taken longer than
  * an upload may take) go too. A change that lands meanwhile wins: pruning waits for the next command.
  */
-export async function pruneReleases(db: Db, store: ArtifactStore, app: AppName, keep: number, actor: string, now = Date.now()): Promise<ReleaseRecord[]> {
+export async function pruneReleases(db: Db, store: ObjectStore, app: AppName, keep: number, actor: string, now = Date.now()): Promise<ReleaseRecord[]> {
   const state = await loadAppReleases(db, app);
   const doomed = prunable(state, keep, now);
   if (doomed.length > 0) {

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/connection';
-import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ObjectStore } from '../../platform/object-store/object-store';
 import { contentDigest, storeReleaseFiles } from '../artifacts/release-files';
 import { entryFile, type AppName } from './apps';
 import { moveReleasesRevision } from './release-change';
@@ -50,7 +50,7 @@ async function reserveId(db: Db, input: NewRelease, id: string, digest: string, 
  * then is the release marked stored: before that no command and no visitor sees it, so a
  * half-uploaded release never exists. A failed upload leaves nothing behind.
  */
-export async function createRelease(db: Db, store: ArtifactStore, input: NewRelease): Promise<{ release: ReleaseRecord; created: boolean }> {
+export async function createRelease(db: Db, store: ObjectStore, input: NewRelease): Promise<{ release: ReleaseRecord; created: boolean }> {
   if (!input.files.has(entryFile(input.app))) throw new Error(`A ${input.app} build needs ${entryFile(input.app)} at its root.`);
   const digest = contentDigest(input.files);
   const same = await findStoredRelease(db, input.app, { digest });

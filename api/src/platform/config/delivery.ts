@@ -2,23 +2,12 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { remoteUrlOverrides, type RemoteName } from '@agency/shared';
 import { integer, invalid, optionalText, readEnv, REPO_ROOT, repoPath, text, variable, type Env } from './env';
+import { loadS3Config, type S3Config } from './object-store';
 
 /** OPS_WEBHOOK_URL (and OPS_WEBHOOK_SECRET): where the team hears of the site's automatic release decisions. */
 export interface OpsWebhookConfig {
   url: string;
   secret?: string;
-}
-
-/** How an `s3://` RELEASE_STORE is reached (credentials: the AWS SDK's own chain, e.g. AWS_ACCESS_KEY_ID). */
-export interface S3Config {
-  /** S3_ENDPOINT: another S3-compatible store (Cloudflare R2, MinIO, Ceph RGW); unset: AWS S3. */
-  endpoint?: string;
-  /** AWS_REGION (`auto` for R2). */
-  region: string;
-  /** S3_FORCE_PATH_STYLE: `bucket` in the path, not the host name; by default when S3_ENDPOINT is set. */
-  forcePathStyle: boolean;
-  /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN); unset: the AWS SDK's own chain. */
-  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
 /** Which builds visitors get, where releases are kept and who hears of automatic decisions. */
@@ -79,25 +68,11 @@ export const DeliveryEnv = Type.Object({
   STATIC_ROOT: variable((value) => path.resolve(value.trim() || REPO_ROOT)),
   REMOTE_BUILDS_DIR: variable((value) => (value.trim() ? path.resolve(value.trim()) : undefined)),
   RELEASES_DIR: repoPath('data/releases'),
-  // Checked when the store is opened (delivery/artifacts/open-artifact-store), relative to the repo.
+  // Checked when the store is opened (platform/object-store/open-object-store), relative to the repo.
   RELEASE_STORE: text('file:data/release-store'),
   RELEASE_CACHE_DIR: repoPath('data/release-cache'),
   RELEASE_UPLOAD_MAX_MB: integer(100, 1),
   RELEASE_TOKENS: optionalText(),
-  S3_ENDPOINT: variable((value) => {
-    const url = value.trim();
-    if (url && (!/^https?:\/\//i.test(url) || !URL.canParse(url))) invalid(`must be an http(s) URL, got "${url}"`);
-    return url || undefined;
-  }),
-  AWS_REGION: text('us-east-1'),
-  S3_FORCE_PATH_STYLE: variable((value) => {
-    const flag = value.trim().toLowerCase();
-    if (!['', 'true', 'false', '1', '0'].includes(flag)) invalid(`must be true or false, got "${value}"`);
-    return flag === '' ? undefined : flag === 'true' || flag === '1';
-  }),
-  AWS_ACCESS_KEY_ID: optionalText(),
-  AWS_SECRET_ACCESS_KEY: optionalText(),
-  AWS_SESSION_TOKEN: optionalText(),
   RELEASES_KEEP: integer(5, 1),
   RELEASE_PREVIEW_SECRET: previewSecret,
   OPS_WEBHOOK_URL: opsWebhookUrl,
@@ -108,7 +83,6 @@ export const DeliveryEnv = Type.Object({
 export function loadDeliveryConfig(env: Env = process.env): DeliveryConfig {
   const vars = readEnv(DeliveryEnv, env);
   if (!vars.OPS_WEBHOOK_URL && vars.OPS_WEBHOOK_SECRET) throw new Error('OPS_WEBHOOK_SECRET is set but OPS_WEBHOOK_URL is not');
-  if (Boolean(vars.AWS_ACCESS_KEY_ID) !== Boolean(vars.AWS_SECRET_ACCESS_KEY)) throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all');
   return {
     staticRoot: vars.STATIC_ROOT,
     remoteUrls: remoteUrlOverrides(env),
@@ -118,15 +92,7 @@ export function loadDeliveryConfig(env: Env = process.env): DeliveryConfig {
     releaseCacheDir: vars.RELEASE_CACHE_DIR,
     releaseUploadMaxBytes: vars.RELEASE_UPLOAD_MAX_MB * 1024 * 1024,
     releaseTokens: vars.RELEASE_TOKENS,
-    s3: {
-      endpoint: vars.S3_ENDPOINT,
-      region: vars.AWS_REGION,
-      forcePathStyle: vars.S3_FORCE_PATH_STYLE ?? vars.S3_ENDPOINT !== undefined,
-      ...(vars.AWS_ACCESS_KEY_ID &&
-        vars.AWS_SECRET_ACCESS_KEY && {
-          credentials: { accessKeyId: vars.AWS_ACCESS_KEY_ID, secretAccessKey: vars.AWS_SECRET_ACCESS_KEY, sessionToken: vars.AWS_SESSION_TOKEN },
-        }),
-    },
+    s3: loadS3Config(env),
     releasesKeep: vars.RELEASES_KEEP,
     previewSecret: vars.RELEASE_PREVIEW_SECRET,
     opsWebhook: vars.OPS_WEBHOOK_URL ? { url: vars.OPS_WEBHOOK_URL, secret: vars.OPS_WEBHOOK_SECRET } : undefined,

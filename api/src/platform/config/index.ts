@@ -11,7 +11,8 @@ import { loadTelemetryConfig, type TelemetryConfig } from './telemetry';
 
 export { REPO_ROOT, type Env } from './env';
 export { ensureParentDir, loadDatabaseConfig, type DatabaseConfig } from './database';
-export { loadDeliveryConfig, type DeliveryConfig, type OpsWebhookConfig, type S3Config } from './delivery';
+export { loadDeliveryConfig, type DeliveryConfig, type OpsWebhookConfig } from './delivery';
+export { loadS3Config, type S3Config } from './object-store';
 export { type LeadsConfig } from './leads';
 export { DEFAULT_PAGE_CACHE_MB, type PagesConfig } from './pages';
 export { type LogFormat, type ServerConfig, type TrustProxy } from './server';

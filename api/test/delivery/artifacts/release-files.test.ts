@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { ArtifactStore } from '../../../src/delivery/artifacts/artifact-store';
-import { FileArtifactStore } from '../../../src/delivery/artifacts/file-store';
+import type { ObjectStore } from '../../../src/platform/object-store/object-store';
+import { FileObjectStore } from '../../../src/platform/object-store/file-object-store';
 import {
   contentDigest,
   readReleaseManifest,
@@ -13,7 +13,7 @@ import {
   ReleaseNotInStoreError,
   storeReleaseFiles,
 } from '../../../src/delivery/artifacts/release-files';
-import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
+import { S3ObjectStore } from '../../../src/platform/object-store/s3-object-store';
 import { setUpS3Server } from '../../helpers/s3-server';
 
 // Storing a release's files with a manifest written last, and the cache that brings a stored
@@ -34,12 +34,12 @@ function releaseFiles(label = 'a'): Map<string, Buffer> {
 }
 
 /** The calls a store gets, in order, and hooks to change what it stores. */
-interface RecordingStore extends ArtifactStore {
+interface RecordingStore extends ObjectStore {
   calls: string[];
 }
 
 /** Wraps a store (never offering its local folder, so a cache downloads from it). */
-function recordingStore(inner: ArtifactStore, onPut: (key: string, body: Buffer) => Buffer = (_key, body) => body): RecordingStore {
+function recordingStore(inner: ObjectStore, onPut: (key: string, body: Buffer) => Buffer = (_key, body) => body): RecordingStore {
   const calls: string[] = [];
   return {
     calls,
@@ -69,8 +69,8 @@ beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-files-'))
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('storeReleaseFiles', () => {
-  let store: FileArtifactStore;
-  beforeEach(() => (store = new FileArtifactStore(path.join(tmp, 'store'))));
+  let store: FileObjectStore;
+  beforeEach(() => (store = new FileObjectStore(path.join(tmp, 'store'))));
 
   it('stores every file and a manifest of their sizes and SHA-256', async () => {
     const files = releaseFiles();
@@ -156,7 +156,7 @@ describe('storeReleaseFiles', () => {
 
 describe('ReleaseCache on a local store', () => {
   it('reads a stored release in place, from the store folder itself', async () => {
-    const store = new FileArtifactStore(path.join(tmp, 'store'));
+    const store = new FileObjectStore(path.join(tmp, 'store'));
     await storeReleaseFiles(store, 'blog', 'r1', releaseFiles());
     const cache = new ReleaseCache({ store, dir: path.join(tmp, 'cache') });
 
@@ -166,7 +166,7 @@ describe('ReleaseCache on a local store', () => {
   });
 
   it('does not take a release without a manifest (not completely stored) for one', async () => {
-    const store = new FileArtifactStore(path.join(tmp, 'store'));
+    const store = new FileObjectStore(path.join(tmp, 'store'));
     await store.put('blog/r1/remoteEntry.js', Buffer.from('x'));
     const cache = new ReleaseCache({ store, dir: path.join(tmp, 'cache') });
     await expect(cache.localDir('blog', 'r1')).rejects.toThrow(ReleaseNotInStoreError);
@@ -176,11 +176,11 @@ describe('ReleaseCache on a local store', () => {
 describe('ReleaseCache on S3', () => {
   const s3 = setUpS3Server();
 
-  let store: S3ArtifactStore;
+  let store: S3ObjectStore;
   let stores = 0;
   let cacheDir: string;
   beforeEach(() => {
-    store = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: `cache-test-${++stores}`, client: s3.client });
+    store = new S3ObjectStore({ bucket: s3.server.bucket, prefix: `cache-test-${++stores}`, client: s3.client });
     cacheDir = path.join(tmp, 'cache');
   });
 

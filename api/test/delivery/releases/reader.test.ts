@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ArtifactStore } from '../../../src/delivery/artifacts/artifact-store';
+import type { ObjectStore } from '../../../src/platform/object-store/object-store';
 import { ReleaseCache } from '../../../src/delivery/artifacts/release-files';
 import { REFRESH_MS, ReleaseReader, type ReleaseFolders } from '../../../src/delivery/releases/reader';
 import { createReleaseFixture, publishFixture, type FixtureBuild, type ReleaseFixture } from '../../helpers/releases';
@@ -24,7 +24,7 @@ function countingFolders() {
   /** When set, every read of the store throws it. */
   let broken: Error | undefined;
   const reads = <T>(read: () => Promise<T>) => (broken ? Promise.reject(broken) : read());
-  const flaky: ArtifactStore = {
+  const flaky: ObjectStore = {
     location: store.location,
     put: (key, body) => store.put(key, body),
     get: (key) => reads(() => store.get(key)),

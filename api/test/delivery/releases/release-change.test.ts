@@ -1,5 +1,5 @@
 import { REMOTE_NAMES } from '@agency/shared';
-import type { ArtifactStore } from '../../../src/delivery/artifacts/artifact-store';
+import type { ObjectStore } from '../../../src/platform/object-store/object-store';
 import { canary, promote, publish, RefusedError, rollback, stage, type ReleaseContext } from '../../../src/delivery/releases/commands';
 import { checkCompatibility } from '../../../src/delivery/releases/compat';
 import { commitReleaseChange, type ReleaseChange } from '../../../src/delivery/releases/release-change';
@@ -42,7 +42,7 @@ async function refusal(attempt: Promise<unknown>): Promise<ConcurrentChangeError
 function holdingStore() {
   const { store } = fixture.context;
   let held: { reached: () => void; go: Promise<void> } | undefined;
-  const holding: ArtifactStore = {
+  const holding: ObjectStore = {
     location: store.location,
     put: (key, body) => store.put(key, body),
     async get(key) {

@@ -5,7 +5,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * Releases move from a folder (`RELEASES_DIR/<app>/state.json` and a file lock) into the site's
  * database, so any number of API processes on any number of machines share them; their files live
- * in an artifact store (delivery/releases/artifact-store.ts).
+ * in an object store (platform/object-store).
  *
  * release_revision: one row whose counter every change of the release state moves: servers poll it
  * to see a change within a second. `imported_at` records the one-time import of a

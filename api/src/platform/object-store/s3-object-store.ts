@@ -7,10 +7,10 @@ import {
   type S3Client,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { ObjectExistsError, type ArtifactStore } from './artifact-store';
+import { ObjectExistsError, type ObjectStore } from './object-store';
 import { checkKeySegment, checkObjectKey, checkPrefix, compareKeys } from './object-key';
 
-export interface S3ArtifactStoreOptions {
+export interface S3ObjectStoreOptions {
   bucket: string;
   /** Folder of the bucket every key lives under (`releases`, `site/releases/`, or '' for the root). */
   prefix: string;
@@ -51,14 +51,14 @@ function normalizePrefix(prefix: string): string {
  * Artifacts as objects of an S3-compatible bucket (AWS S3, R2, MinIO, Ceph, …) under
  * `<prefix>/<key>`.
  */
-export class S3ArtifactStore implements ArtifactStore {
+export class S3ObjectStore implements ObjectStore {
   readonly bucket: string;
   /** '' or a folder ending with `/`. */
   readonly prefix: string;
   readonly location: string;
   private readonly client: S3Client;
 
-  constructor({ bucket, prefix, client }: S3ArtifactStoreOptions) {
+  constructor({ bucket, prefix, client }: S3ObjectStoreOptions) {
     checkKeySegment(bucket, 'a bucket name');
     this.bucket = bucket;
     this.prefix = normalizePrefix(prefix);

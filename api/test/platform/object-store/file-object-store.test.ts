@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ObjectExistsError } from '../../../src/delivery/artifacts/artifact-store';
-import { FileArtifactStore } from '../../../src/delivery/artifacts/file-store';
-import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-key';
-import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
-import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
-import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
+import { ObjectExistsError } from '../../../src/platform/object-store/object-store';
+import { FileObjectStore } from '../../../src/platform/object-store/file-object-store';
+import { InvalidObjectKeyError } from '../../../src/platform/object-store/object-key';
+import { openObjectStore, s3Client } from '../../../src/platform/object-store/open-object-store';
+import { S3ObjectStore } from '../../../src/platform/object-store/s3-object-store';
+import { itBehavesLikeAnArtifactStore } from '../../helpers/object-store-contract';
 import { loadDeliveryConfig } from '../../../src/platform/config';
 
 /** S3 settings of a site that names no S3 store. */
@@ -15,16 +15,16 @@ const NO_S3 = loadDeliveryConfig({}).s3;
 // The local-folder store, on a temp folder, and how RELEASE_STORE values open a store.
 
 let dir: string;
-let store: FileArtifactStore;
+let store: FileObjectStore;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'file-store-'));
-  store = new FileArtifactStore(dir);
+  store = new FileObjectStore(dir);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const BAD_KEYS = ['', '/abs/file.js', 'shell/../../etc/passwd', 'shell/./a.js', 'shell//a.js', 'shell/a.js/', 'shell\\a.js', 'shell/a\0.js', '..'];
 
-describe('FileArtifactStore', () => {
+describe('FileObjectStore', () => {
   it('stores objects as files under its folder and reads them back', async () => {
     await store.put('shell/r1/index.html', Buffer.from('<html>'));
     await store.put('shell/r1/server/main.js', Buffer.from('module.exports = 1;'));
@@ -78,21 +78,21 @@ describe('FileArtifactStore', () => {
   });
 });
 
-describe('openArtifactStore', () => {
+describe('openObjectStore', () => {
   it('opens file: stores, relative folders from the base folder', () => {
-    expect(openArtifactStore('file:/srv/releases', NO_S3).location).toBe(`file:${path.resolve('/srv/releases')}`);
-    expect(openArtifactStore('file:///srv/releases', NO_S3).location).toBe(`file:${path.resolve('/srv/releases')}`);
-    expect(openArtifactStore('file:data/releases', NO_S3, '/opt/site').location).toBe(`file:${path.resolve('/opt/site/data/releases')}`);
-    expect(openArtifactStore('file:./data/releases', NO_S3, '/opt/site')).toBeInstanceOf(FileArtifactStore);
+    expect(openObjectStore('file:/srv/releases', NO_S3).location).toBe(`file:${path.resolve('/srv/releases')}`);
+    expect(openObjectStore('file:///srv/releases', NO_S3).location).toBe(`file:${path.resolve('/srv/releases')}`);
+    expect(openObjectStore('file:data/releases', NO_S3, '/opt/site').location).toBe(`file:${path.resolve('/opt/site/data/releases')}`);
+    expect(openObjectStore('file:./data/releases', NO_S3, '/opt/site')).toBeInstanceOf(FileObjectStore);
   });
 
   it('opens s3:// stores', () => {
-    const store = openArtifactStore('s3://site-releases/prod/releases/', NO_S3);
-    expect(store).toBeInstanceOf(S3ArtifactStore);
+    const store = openObjectStore('s3://site-releases/prod/releases/', NO_S3);
+    expect(store).toBeInstanceOf(S3ObjectStore);
     expect(store.location).toBe('s3://site-releases/prod/releases');
-    expect((store as S3ArtifactStore).prefix).toBe('prod/releases/');
+    expect((store as S3ObjectStore).prefix).toBe('prod/releases/');
     expect(store.localFolder).toBeUndefined();
-    expect(openArtifactStore('s3://site-releases', NO_S3).location).toBe('s3://site-releases/');
+    expect(openObjectStore('s3://site-releases', NO_S3).location).toBe('s3://site-releases/');
   });
 
   it('takes the S3 client settings from the configuration', async () => {
@@ -112,7 +112,7 @@ describe('openArtifactStore', () => {
   it('refuses anything else with the forms it takes', () => {
     const forms = 'RELEASE_STORE must be file:<dir> or s3://<bucket>/<prefix>';
     for (const url of ['', '/srv/releases', 'http://bucket/x', 's3:/bucket', 'file:', 's3://Bad_Bucket/x', 's3://bucket/a/../b']) {
-      expect(() => openArtifactStore(url, NO_S3)).toThrow(forms);
+      expect(() => openObjectStore(url, NO_S3)).toThrow(forms);
     }
     expect(() => loadDeliveryConfig({ S3_ENDPOINT: 'localhost:9000' })).toThrow('S3_ENDPOINT must be an http(s) URL');
     expect(() => loadDeliveryConfig({ S3_FORCE_PATH_STYLE: 'yes' })).toThrow('S3_FORCE_PATH_STYLE must be true or false');

@@ -1,12 +1,12 @@
 /**
- * Where release files live: immutable objects under `<app>/<release id>/<path>`, never
- * overwritten. One interface, two stores: a local folder (`file:<dir>`, the default) and any
+ * Immutable objects, never overwritten: release files (`<app>/<release id>/<path>`) and the
+ * database's backups. One interface, two stores: a local folder (`file:<dir>`, the default) and any
  * S3-compatible object store (`s3://<bucket>/<prefix>`).
  *
  * Keys are `/`-separated relative paths without empty, `.` or `..` segments, backslashes or NUL
  * characters: every method throws InvalidObjectKeyError (object-key.ts) for any other key.
  */
-export interface ArtifactStore {
+export interface ObjectStore {
   /** `file:/abs/dir` or `s3://bucket/prefix`: what logs and the release command show. */
   readonly location: string;
   /**

@@ -1,10 +1,10 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { ObjectExistsError } from '../../../src/delivery/artifacts/artifact-store';
-import { InvalidObjectKeyError } from '../../../src/delivery/artifacts/object-key';
-import { openArtifactStore, s3Client } from '../../../src/delivery/artifacts/open-artifact-store';
-import { S3ArtifactStore } from '../../../src/delivery/artifacts/s3-store';
+import { ObjectExistsError } from '../../../src/platform/object-store/object-store';
+import { InvalidObjectKeyError } from '../../../src/platform/object-store/object-key';
+import { openObjectStore, s3Client } from '../../../src/platform/object-store/open-object-store';
+import { S3ObjectStore } from '../../../src/platform/object-store/s3-object-store';
 import { setUpS3Server } from '../../helpers/s3-server';
-import { itBehavesLikeAnArtifactStore } from '../../helpers/artifact-store-contract';
+import { itBehavesLikeAnArtifactStore } from '../../helpers/object-store-contract';
 
 // The S3 store: the real AWS SDK over HTTP against s3rver, a fake S3 on 127.0.0.1.
 
@@ -14,11 +14,11 @@ const s3 = setUpS3Server();
 
 /** A store on its own prefix of the bucket, so tests do not see each other's objects. */
 let stores = 0;
-function newStore(): S3ArtifactStore {
-  return new S3ArtifactStore({ bucket: s3.server.bucket, prefix: `test-${++stores}/releases`, client: s3.client });
+function newStore(): S3ObjectStore {
+  return new S3ObjectStore({ bucket: s3.server.bucket, prefix: `test-${++stores}/releases`, client: s3.client });
 }
 
-describe('S3ArtifactStore', () => {
+describe('S3ObjectStore', () => {
   it('stores objects under its prefix and reads them back', async () => {
     const store = newStore();
     await store.put('shell/r1/index.html', Buffer.from('<html>'));
@@ -35,9 +35,9 @@ describe('S3ArtifactStore', () => {
   });
 
   it('opens from an s3:// URL and the S3 settings of the environment', async () => {
-    const store = openArtifactStore(`s3://${s3.server.bucket}/opened`, s3.server.s3);
+    const store = openObjectStore(`s3://${s3.server.bucket}/opened`, s3.server.s3);
     await store.put('home/r1/a.js', Buffer.from('a'));
-    const same = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: 'opened/', client: s3.client });
+    const same = new S3ObjectStore({ bucket: s3.server.bucket, prefix: 'opened/', client: s3.client });
     expect((await same.get('home/r1/a.js'))?.toString()).toBe('a');
     expect(await newStore().list('')).toEqual([]);
   });
@@ -76,7 +76,7 @@ describe('S3ArtifactStore', () => {
       },
       { step: 'finalizeRequest' },
     );
-    const store = new S3ArtifactStore({ bucket: s3.server.bucket, prefix: 'conditional', client: recording });
+    const store = new S3ObjectStore({ bucket: s3.server.bucket, prefix: 'conditional', client: recording });
     await store.put('shell/r1/a.js', Buffer.from('a'));
     recording.destroy();
     expect(headers.map((sent) => sent['if-none-match'])).toContain('*');
@@ -96,7 +96,7 @@ describe('S3ArtifactStore', () => {
   });
 
   it('reports a missing bucket as an error, not as a missing object', async () => {
-    const store = new S3ArtifactStore({ bucket: 'no-such-bucket', prefix: '', client: s3.client });
+    const store = new S3ObjectStore({ bucket: 'no-such-bucket', prefix: '', client: s3.client });
     await expect(store.get('shell/r1/a.js')).rejects.toThrow();
     await expect(store.list('shell/')).rejects.toThrow();
   });

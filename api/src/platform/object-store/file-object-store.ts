@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ObjectExistsError, type ArtifactStore } from './artifact-store';
+import { ObjectExistsError, type ObjectStore } from './object-store';
 import { isErrno, syncFolder, writeNewFileSynced } from './local-files';
 import { checkObjectKey, checkPrefix, compareKeys, InvalidObjectKeyError } from './object-key';
 
@@ -13,7 +13,7 @@ function partialFileName(): string {
 }
 
 /** Artifacts as files under a folder of this machine: `<dir>/<key>`. */
-export class FileArtifactStore implements ArtifactStore {
+export class FileObjectStore implements ObjectStore {
   readonly dir: string;
   readonly location: string;
 
