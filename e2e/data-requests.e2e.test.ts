@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { SECTION_IDS, TOAST_MESSAGES, type DataSubjectReport } from '@agency/shared';
 import { createDatabase } from '../api/src/platform/db/connection';
 import { webhookSignature } from '../api/src/platform/lib/webhook-signature';
-import { textColumnsHolding } from '../api/test/helpers/database';
+import { sqliteFilesHolding, textColumnsHolding } from '../api/test/helpers/database';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
@@ -50,6 +50,9 @@ describe.each(BOTH_DATABASES)('a person’s data on %s', (_label, onPostgres) =>
       await eventually('the lead at the webhook', () => webhook.accepted().filter((request) => request.body.includes(VISITOR_EMAIL)).length, (count) => count === 1);
 
       const admin = await openPage(browser, undefined, { viewport: { width: 375, height: 812 }, acceptDownloads: true });
+      // The console names the person in request bodies only: no URL it requests carries them.
+      const urls: string[] = [];
+      admin.on('request', (request) => urls.push(request.url()));
       await joinWithApp(admin, invitationLink(site, 'privacy@khvylia.example', 'admin'));
       await admin.getByRole('link', { name: 'Запити щодо даних' }).click();
       await admin.getByLabel('E-mail або телефон').fill(VISITOR_EMAIL.toUpperCase());
@@ -60,7 +63,7 @@ describe.each(BOTH_DATABASES)('a person’s data on %s', (_label, onPostgres) =>
       expect(await card.textContent()).toContain('Андрій Шевчук');
       expect(await horizontalOverflow(admin)).toBe(0);
 
-      const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('link', { name: 'Завантажити дані' }).click()]);
+      const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('button', { name: 'Завантажити дані' }).click()]);
       const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as DataSubjectReport;
       expect(file).toMatchObject({ format: 'agency-data-subject/1', subject: VISITOR_EMAIL, matchedBy: 'email' });
       expect(file.leads).toHaveLength(1);
@@ -72,6 +75,10 @@ describe.each(BOTH_DATABASES)('a person’s data on %s', (_label, onPostgres) =>
       await admin.getByRole('status').filter({ hasText: 'Дані видалено: звернень і заявок — 1' }).waitFor();
       await admin.getByText(/Дані цієї особи видалено .*privacy@khvylia\.example.*звернень і заявок — 1/).waitFor();
       expect(await admin.getByTestId('subject-lead').count()).toBe(0);
+      expect(urls.filter((url) => url.includes('/api/staff/data-requests/'))).not.toEqual([]);
+      expect(urls.filter((url) => decodeURIComponent(url).toLowerCase().includes(VISITOR_EMAIL))).toEqual([]);
+      // On SQLite, not in the database's files either (its write-ahead log included), the site still running.
+      if (!onPostgres) expect(sqliteFilesHolding(site.databaseUrl, VISITOR_TRACES)).toEqual({});
 
       const db = createDatabase(site.databaseUrl, { poolSize: 1 });
       try {

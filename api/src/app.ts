@@ -21,6 +21,8 @@ export interface BuildAppOptions {
   config: AppConfig;
   /** A database opened by the caller (it then also closes it); by default one is opened from config. */
   database?: Database;
+  /** Where the log's JSON lines go instead of stdout (tests read what the server logged). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -30,9 +32,9 @@ export interface BuildAppOptions {
  * public site (which renders pages from delivery's releases) and the staff console. Closing runs
  * the products' onClose hooks (pending work written) before the database closes.
  */
-export async function buildApp({ config, database }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, undefined, logStream),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestTimeout: SERVER_TIMEOUTS.requestTimeout,

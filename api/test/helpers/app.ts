@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { VACANCY_TITLES } from '@agency/shared';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
+import { buildApp, type BuildAppOptions } from '../../src/app';
 import { DEFAULT_PAGE_CACHE_MB, loadContentConfig, type AppConfig } from '../../src/platform/config';
 import { createDatabase, type Database } from '../../src/platform/db/connection';
 import { createMigratedTestDatabase, type TestDatabase } from './database';
@@ -69,10 +69,11 @@ export interface TestContext {
 /**
  * A fresh migrated database (or `given`, which the caller then drops), an app on it (seeded)
  * listening on a free port of 127.0.0.1, and a second connection to inspect what is stored.
+ * `logStream` receives the app's log lines (with a `logLevel` among the overrides).
  */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase): Promise<TestContext> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase, { logStream }: Pick<BuildAppOptions, 'logStream'> = {}): Promise<TestContext> {
   const testDb = given ?? (await createMigratedTestDatabase());
-  const app = await buildApp({ config: testConfig(testDb.url, overrides) });
+  const app = await buildApp({ config: testConfig(testDb.url, overrides), logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

@@ -240,3 +240,23 @@ export async function textColumnsHolding(db: Db, needles: readonly string[]): Pr
   }
   return found;
 }
+
+/** The files a SQLite database is made of while open: the main file, its write-ahead log and the log's index. */
+export const SQLITE_FILE_SUFFIXES = ['', '-wal', '-shm'] as const;
+
+/**
+ * Which of `needles` each file of the SQLite database at `url` holds as raw bytes (UTF-8, as typed
+ * and in lower case): `agency.sqlite-wal` → the needles found there. What reaches the disk, not
+ * what queries see: deleted rows can outlive their deletion in pages and log frames.
+ */
+export function sqliteFilesHolding(url: string, needles: readonly string[]): Record<string, string[]> {
+  const file = url.slice('sqlite:'.length);
+  const found: Record<string, string[]> = {};
+  for (const suffix of SQLITE_FILE_SUFFIXES) {
+    if (!fs.existsSync(file + suffix)) continue;
+    const bytes = fs.readFileSync(file + suffix);
+    const held = needles.filter((needle) => [needle, needle.toLowerCase()].some((form) => bytes.includes(Buffer.from(form, 'utf8'))));
+    if (held.length > 0) found[path.basename(file + suffix)] = held;
+  }
+  return found;
+}

@@ -5,14 +5,16 @@ import { LeadDetailSchema } from './staff';
 import { CORRECTABLE_FIELDS, type CorrectableField } from './staff-constants';
 
 /**
- * A person's requests about their data (`/api/staff/data-requests`, admins only): everything the
- * site holds about them found by their e-mail or phone, exported, corrected, erased.
+ * A person's requests about their data (`/api/staff/data-requests/*`, admins only): everything the
+ * site holds about them found by their e-mail or phone, exported, corrected, erased. The person is
+ * always named in a POST's body, never in a URL: URLs end up in logs and browser history.
  */
 
 const IsoTime = Type.String();
 
-/** An e-mail or a phone number, as the person gives it. */
-export const DataSubjectQuerySchema = Type.Object({ subject: Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email }) }, { additionalProperties: false });
+/** A lookup or an export (`POST …/lookup`, `POST …/export`): an e-mail or a phone number, as the person gives it. */
+export const DataSubjectBodySchema = Type.Object({ subject: Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email }) }, { additionalProperties: false });
+export type DataSubjectBody = Static<typeof DataSubjectBodySchema>;
 
 /** A notification's copy of a lead, as the outbox keeps it (null once its personal fields were removed). */
 export const NotificationCopySchema = Type.Object({
@@ -48,6 +50,7 @@ export const ErasureBodySchema = Type.Object(
   { subject: Type.String({ minLength: 1, maxLength: FIELD_LIMITS.email }), confirmation: Type.String({ maxLength: FIELD_LIMITS.email }) },
   { additionalProperties: false },
 );
+export type ErasureBody = Static<typeof ErasureBodySchema>;
 export const ErasureResultSchema = Type.Object({ leads: Type.Integer(), rows: Type.Record(Type.String(), Type.Integer()) });
 export type ErasureResult = Static<typeof ErasureResultSchema>;
 

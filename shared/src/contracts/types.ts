@@ -40,7 +40,7 @@ export type {
   StaffSession,
   TotpSetupResponse,
 } from './staff';
-export type { Correction, DataSubjectReport, ErasureResult, SubjectLead } from './data-requests';
+export type { Correction, DataSubjectBody, DataSubjectReport, ErasureBody, ErasureResult, SubjectLead } from './data-requests';
 export type {
   ArticleConflict,
   ArticleCreate,

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { LEAD_KIND_LABELS, LEAD_STATUS_LABELS, STAFF_ROLES, type AuditEntry, type StaffRole } from '@agency/shared';
 import { loadConfig } from '../../platform/config';
 import { createDatabase, type Database } from '../../platform/db/connection';
+import { WalBusyError } from '../../platform/db/deleted-rows';
 import { migrateToLatest } from '../../platform/db/migrate';
 import { parseDuration } from '../../platform/lib/duration';
 import { findMemberByEmail, normalizeEmail } from '../accounts/members-repository';
@@ -141,7 +142,12 @@ async function purge(db: Database, dryRun: boolean, now: Date): Promise<string> 
 
 async function subject(db: Database, command: Extract<StaffCommand, { command: 'subject' }>, webhook: boolean, now: Date): Promise<string> {
   if (command.erase) {
-    const result = await eraseSubject(db, command.subject, CLI_ACTOR, { webhook, now });
+    const result = await eraseSubject(db, command.subject, CLI_ACTOR, { webhook, now }).catch((error: unknown) => {
+      if (error instanceof WalBusyError) {
+        throw new CommandFailure('Дані видалено, але базу зараз читає інший процес, і їхні копії в журналі бази (файл -wal) ще не стерто. Запустіть ту саму команду ще раз за хвилину');
+      }
+      throw error;
+    });
     const rows = Object.values(result.rows).reduce((sum, count) => sum + count, 0);
     return `Видалено: звернень і заявок — ${result.leads}, записів у базі — ${rows}${webhook && result.leads > 0 ? '; CRM отримає повідомлення lead.erased' : ''}\n`;
   }

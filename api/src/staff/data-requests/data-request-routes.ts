@@ -1,6 +1,6 @@
 import {
   CorrectionBodySchema,
-  DataSubjectQuerySchema,
+  DataSubjectBodySchema,
   DataSubjectReportSchema,
   ERROR_RESPONSES,
   ErasureBodySchema,
@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/connection';
+import { WalBusyError } from '../../platform/db/deleted-rows';
 import { ApiError } from '../../platform/http/api-error';
 import type { AuditActor } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
@@ -43,11 +44,13 @@ export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptio
     return { id: member.id, actor: member.email, address };
   };
 
-  const reportSchema = { config: admin, schema: { querystring: DataSubjectQuerySchema, response: { 200: DataSubjectReportSchema, ...ERROR_RESPONSES } } };
-  app.get('/api/staff/data-requests', reportSchema, async (request) => subjectReport(db, subjectOf(request.query.subject)));
+  // The person is named in the body, never in the URL: servers, proxies and browsers keep URLs
+  // in their logs and history, which an erasure cannot reach. POST, so the guard wants the CSRF token too.
+  const lookupSchema = { config: admin, schema: { body: DataSubjectBodySchema, response: { 200: DataSubjectReportSchema, ...ERROR_RESPONSES } } };
+  app.post('/api/staff/data-requests/lookup', lookupSchema, async (request) => subjectReport(db, subjectOf(request.body.subject)));
 
-  app.get('/api/staff/data-requests/export', reportSchema, async (request, reply) => {
-    const report = await exportSubject(db, subjectOf(request.query.subject), auditActorOf(request));
+  app.post('/api/staff/data-requests/export', lookupSchema, async (request, reply) => {
+    const report = await exportSubject(db, subjectOf(request.body.subject), auditActorOf(request));
     return reply.header('content-disposition', `attachment; filename="data-${report.generatedAt.slice(0, 10)}.json"`).send(report);
   });
 
@@ -61,7 +64,12 @@ export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptio
       if (!confirmed || JSON.stringify(confirmed) !== JSON.stringify(subject)) {
         throw new ApiError(400, 'VALIDATION_ERROR', STAFF_MESSAGES.erasureNotConfirmed, { confirmation: STAFF_MESSAGES.erasureNotConfirmed });
       }
-      return eraseSubject(db, subject, auditActorOf(request), { webhook });
+      try {
+        return await eraseSubject(db, subject, auditActorOf(request), { webhook });
+      } catch (error) {
+        if (error instanceof WalBusyError) throw new ApiError(503, 'ERASURE_UNFINISHED', STAFF_MESSAGES.erasureUnfinished);
+        throw error;
+      }
     },
   );
 

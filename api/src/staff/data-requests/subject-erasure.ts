@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErasureResult } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
+import { clearDeletedRows } from '../../platform/db/deleted-rows';
 import { enqueueErasure, idempotencyKey, removeLeads } from '../../site/leads';
 import { recordAudit, type AuditActor } from '../audit/audit-log';
 import { findSubjectLeads, subjectHash, type DataSubject } from './data-subject';
@@ -17,11 +18,17 @@ export interface ErasureOptions {
  * off them (see removeLeads). The audit log records that it happened, by whom and how many rows,
  * under the person's keyed hash; the webhook, when there is one, gets a `lead.erased` message
  * naming the leads by id, delivered through the outbox like a lead.
+ *
+ * It answers only after clearing what the deleted rows leave in the database's files (see
+ * clearDeletedRows). SQLite: the write-ahead log, which still holds the pages as they were, is
+ * checkpointed and truncated, even by an erasure that found nobody, so erasing again finishes one
+ * that stopped there (WalBusyError: other connections kept the log in use). PostgreSQL: the tables
+ * are vacuumed, so new rows overwrite the old ones' space.
  */
 export async function eraseSubject(db: Db, subject: DataSubject, actor: AuditActor, options: ErasureOptions): Promise<ErasureResult> {
   const now = options.now ?? new Date();
   const hash = await subjectHash(db, subject);
-  return db.kysely.transaction().execute(async (kysely) => {
+  const result = await db.kysely.transaction().execute(async (kysely) => {
     const trx: Db = { kysely, dialect: db.dialect };
     const leads = await findSubjectLeads(trx, subject);
     const rows = await removeLeads(trx, leads);
@@ -51,4 +58,9 @@ export async function eraseSubject(db: Db, subject: DataSubject, actor: AuditAct
     );
     return { leads: leads.length, rows };
   });
+  await clearDeletedRows(
+    db,
+    Object.entries(result.rows).flatMap(([table, count]) => (count > 0 ? [table] : [])),
+  );
+  return result;
 }

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DataSubjectReport } from '@agency/shared';
-import { createDatabase } from '../../../src/platform/db/connection';
+import { createDatabase, type Database } from '../../../src/platform/db/connection';
 import { storeSubmission } from '../../../src/site/leads/submissions/store-submission';
 import { parseStaffArgs } from '../../../src/staff/cli/staff';
 import { UsageError } from '../../../src/platform/cli/parse-cli-args';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { createTestDatabase, sqliteFilesHolding, type TestDatabase } from '../../helpers/database';
 import { runToExit } from '../../helpers/server-process';
 
 // Runs the real command (src/staff/cli/staff.ts, compiled, as `npm run staff` runs it).
@@ -85,20 +85,22 @@ describe('npm run staff', () => {
   describe('a person’s data and retention', () => {
     const PERSON = 'Marta.Cli@example.com';
     const exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agency-staff-cli-')), 'marta.json');
+    // The running site's connection, open throughout as a server's would be: on SQLite it keeps the
+    // write-ahead log alive when a command's own connection closes (the last one out would fold it in).
+    let server: Database;
 
     beforeAll(async () => {
-      const db = createDatabase(testDb.url, { poolSize: 1 });
-      try {
-        const meta = { user_agent: null, referrer: null, attribution: null };
-        const contact = { name: 'Марта', email: PERSON, phone: '+380 63 444 55 66', company: '', service_type: '' as const, message: 'Хочемо рекламу' };
-        await storeSubmission(db, { kind: 'contact', submission: contact }, meta, []);
-        await storeSubmission(db, { kind: 'contact', submission: { ...contact, email: 'other@example.com', phone: '0501234567' } }, meta, []);
-      } finally {
-        await db.destroy();
-      }
+      server = createDatabase(testDb.url, { poolSize: 1 });
+      const meta = { user_agent: null, referrer: null, attribution: null };
+      const contact = { name: 'Марта', email: PERSON, phone: '+380 63 444 55 66', company: '', service_type: '' as const, message: 'Хочемо рекламу' };
+      await storeSubmission(server, { kind: 'contact', submission: contact }, meta, []);
+      await storeSubmission(server, { kind: 'contact', submission: { ...contact, email: 'other@example.com', phone: '0501234567' } }, meta, []);
     });
 
-    afterAll(() => fs.rmSync(path.dirname(exportFile), { recursive: true, force: true }));
+    afterAll(async () => {
+      await server.destroy();
+      fs.rmSync(path.dirname(exportFile), { recursive: true, force: true });
+    });
 
     it('shows what the next purge would remove, and removes nothing young', async () => {
       const dry = await staff('purge', '--dry-run');
@@ -120,6 +122,8 @@ describe('npm run staff', () => {
 
       const erased = await staff('subject', PERSON, '--erase');
       expect(erased).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Видалено: звернень і заявок — 1, записів у базі — \d+\n$/) });
+      // Not in the database's files either, the write-ahead log included, though the site's connection kept it.
+      if (testDb.url.startsWith('sqlite:')) expect(sqliteFilesHolding(testDb.url, [PERSON, '+380 63 444 55 66'])).toEqual({});
       const after = await staff('subject', PERSON);
       expect(after.stdout).toMatch(/^Про marta\.cli@example\.com сайт нічого не зберігає\nРаніше видалено \S+ \(cli\): звернень і заявок — 1\n$/);
       // The other person's lead stays; the audit log names the person by a hash only.

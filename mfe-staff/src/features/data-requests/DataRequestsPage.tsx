@@ -7,16 +7,17 @@ import {
   LEAD_FIELD_LABELS,
   LEAD_KIND_LABELS,
   LEAD_STATUS_LABELS,
-  STAFF_API_PREFIX,
   STAFF_PATHS,
   type CorrectableField,
+  type DataSubjectBody,
   type DataSubjectReport,
+  type ErasureBody,
   type ErasureResult,
   type LeadDetail,
   type SubjectLead,
 } from '@agency/shared';
 import { Link } from '@agency/shared/router';
-import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
+import { messageOf, staffDownload, staffSend } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { LeadFields } from '../../shared/ui/LeadFields';
@@ -81,7 +82,8 @@ function SubjectLeadCard({ lead, onCorrected }: { lead: SubjectLead; onCorrected
 /**
  * `/staff/data-requests` (admins): a person asks what the agency holds about them, to correct
  * it or to erase it. Found by their e-mail or phone; exported as one JSON file; each lead's name,
- * e-mail or phone corrected; everything erased after the address is typed again.
+ * e-mail or phone corrected; everything erased after the address is typed again. The address or
+ * phone goes in request bodies only, never in a URL (see the contract).
  */
 export function DataRequestsPage() {
   useDocumentTitle('Запити щодо даних');
@@ -95,7 +97,7 @@ export function DataRequestsPage() {
   async function find(text: string) {
     setError('');
     try {
-      setReport(await staffGet<DataSubjectReport>('/data-requests', { subject: text }));
+      setReport(await staffSend<DataSubjectReport>('post', '/data-requests/lookup', { subject: text } satisfies DataSubjectBody));
       setAsked(text);
     } catch (failure) {
       setReport(undefined);
@@ -107,9 +109,18 @@ export function DataRequestsPage() {
     event.preventDefault();
     setError('');
     try {
-      setErased(await staffSend<ErasureResult>('post', '/data-requests/erase', { subject: asked, confirmation }));
+      setErased(await staffSend<ErasureResult>('post', '/data-requests/erase', { subject: asked, confirmation } satisfies ErasureBody));
       setConfirmation('');
       await find(asked);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  }
+
+  async function download() {
+    setError('');
+    try {
+      await staffDownload('/data-requests/export', { subject: asked } satisfies DataSubjectBody);
     } catch (failure) {
       setError(messageOf(failure));
     }
@@ -161,9 +172,9 @@ export function DataRequestsPage() {
           {report.leads.length > 0 && (
             <>
               <p>
-                <a className={styles.secondary} href={`${STAFF_API_PREFIX}/data-requests/export?subject=${encodeURIComponent(asked)}`} download>
+                <button type="button" className={styles.secondary} onClick={() => void download()}>
                   Завантажити дані
-                </a>
+                </button>
               </p>
               <ul className={styles.stack}>
                 {report.leads.map((lead) => (

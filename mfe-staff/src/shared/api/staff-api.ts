@@ -55,6 +55,36 @@ export async function staffSend<T>(method: 'post' | 'put' | 'patch' | 'delete', 
   return (await (await staffApi()).request<T>({ method, url: path, data: body })).data;
 }
 
+/**
+ * POSTs `body` and saves the answer as a file, named as its Content-Disposition says: a download
+ * whose request names a person, which a link's URL would carry into logs and the browser's history.
+ * A refusal rejects like staffSend's, its JSON error readable by messageOf.
+ */
+export async function staffDownload(path: string, body: unknown): Promise<void> {
+  let response;
+  try {
+    response = await (await staffApi()).post<Blob>(path, body, { responseType: 'blob' });
+  } catch (error) {
+    const failed = (error as AxiosError).response;
+    if (failed?.data instanceof Blob) {
+      try {
+        failed.data = JSON.parse(await failed.data.text()) as unknown;
+      } catch {
+        // Not JSON: messageOf falls back to its general message.
+      }
+    }
+    throw error;
+  }
+  const name = /filename="([^"]+)"/.exec(String(response.headers['content-disposition'] ?? ''))?.[1] ?? 'download';
+  const url = URL.createObjectURL(response.data);
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked once the browser has surely taken the file: revoking at once can cancel the download.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** Sends a file as the body, as it is (the server judges what it is by its content). */
 export async function staffUpload<T>(path: string, file: Blob): Promise<T> {
   return (await (await staffApi()).post<T>(path, file, { headers: { 'Content-Type': file.type || 'application/octet-stream' } })).data;

@@ -1,13 +1,14 @@
 import { AxiosError, AxiosHeaders } from 'axios';
 
 // Jest's manual mock of the staff API client, taken by `jest.mock('…/shared/api/staff-api')`:
-// the two calls that reach the server are mocks; reading an error (statusOf, messageOf) stays real.
+// the calls that reach the server are mocks; reading an error (statusOf, messageOf) stays real.
 const actual = jest.requireActual<typeof import('../staff-api')>('../staff-api');
 
 export const { setUnauthorizedHandler, setCsrfToken, staffApi, statusOf, messageOf } = actual;
 export const staffGet = jest.fn();
 export const staffSend = jest.fn();
 export const staffUpload = jest.fn();
+export const staffDownload = jest.fn();
 
 /** The error axios rejects with when the API answers `status` with this JSON body. */
 export function apiAnswered(status: number, data: object): AxiosError {
