@@ -6,7 +6,7 @@ import { REPO_ROOT, type AppConfig } from '../platform/config';
 import { NO_CACHE } from '../platform/http/cache-policy';
 import { toMinute } from '../platform/lib/minutes';
 import { startCanaryController } from './canary/canary-controller';
-import { createOpsWebhook } from './canary/ops-webhook';
+import { createOpsWebhook } from '../platform/alerts/ops-webhook';
 import { createReleaseMetrics, VITALS_WINDOW_MINUTES } from './health/release-metrics';
 import { readVitalsP75 } from './health/release-health';
 import { startSiteTelemetry } from './health/site-telemetry';

@@ -7,13 +7,24 @@ import { ConcurrentChangeError } from '../releases/refused-error';
 import type { ReleaseReader } from '../releases/reader';
 import { candidateHealth } from './candidate-health';
 import { SiteLease } from '../../platform/scheduling/site-lease';
-import type { ReleaseDecisionMessage } from './ops-webhook';
+import type { OpsMessage } from '../../platform/alerts/ops-webhook';
 
 /** How often the process holding the lease looks at every canary. */
 export const DECISION_INTERVAL_MS = 1000;
 /** A lease not renewed for this long is taken over by another process. */
 export const DECISION_LEASE_TTL_MS = 5000;
 export const DECISION_LEASE = 'release-decisions';
+
+/** The JSON body of each message to the ops webhook about an automatic decision. */
+export interface ReleaseDecisionMessage extends OpsMessage {
+  type: 'release_decision';
+  app: string;
+  release: string;
+  action: 'promoted' | 'rolled_back';
+  reason: string;
+  /** What every visitor gets now. */
+  current: string;
+}
 
 export interface CanaryControllerOptions {
   db: Database;
@@ -27,7 +38,7 @@ export interface CanaryControllerOptions {
   /** The site's public origin, named in each message. */
   site: string;
   /** Sends a decision to the team's channel (OPS_WEBHOOK_URL), when one is set. */
-  notify?: (message: ReleaseDecisionMessage) => Promise<unknown>;
+  notify?: (message: ReleaseDecisionMessage, idempotencyKey: string) => Promise<unknown>;
   intervalMs?: number;
 }
 
@@ -68,7 +79,10 @@ export function startCanaryController({ db, context, releases, log, site, notify
       // The decision may differ from the verdict: a promotion the compatibility gate refuses is a rollback.
       log.warn({ app, release: decided.release, action: decided.action, reason: decided.reason, at: decided.at }, 'canary: candidate decided');
       const current = decided.action === 'promoted' ? decided.release : (state.current?.id ?? UNRELEASED);
-      void notify?.({ type: 'release_decision', site, app, release: decided.release, action: decided.action, reason: decided.reason, at: decided.at, current });
+      void notify?.(
+        { type: 'release_decision', site, app, release: decided.release, action: decided.action, reason: decided.reason, at: decided.at, current },
+        `${app}:${decided.release}:${decided.action}:${decided.at}`,
+      );
     }
   }
 
