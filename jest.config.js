@@ -34,11 +34,13 @@ function browserProject(dir) {
   };
 }
 
-// Fastify's inject (which page renders fetch their data with) uses cookie 2, published as ES
-// modules only: Node 22 and later require it as is, Jest's CommonJS loader needs it compiled.
-const ESM_ONLY_DEPENDENCY = 'light-my-request/node_modules/cookie/';
+// Published as ES modules only: Node 22 and later require them as they are, Jest's CommonJS loader
+// needs them compiled. Fastify's inject (which page renders fetch their data with) uses cookie 2;
+// backups are sealed with age-encryption, which is built on @noble and @scure.
+const ESM_ONLY_DEPENDENCIES = ['light-my-request/node_modules/cookie/', 'age-encryption/', '@noble/', '@scure/'];
+const esmOnlyPattern = `(${ESM_ONLY_DEPENDENCIES.map((folder) => folder.replace(/[/.]/g, (c) => `\\${c}`)).join('|')})`;
 const esmOnlyTransform = {
-  [`/${ESM_ONLY_DEPENDENCY}.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'CommonJS', isolatedModules: true }, diagnostics: false }],
+  [`/node_modules/${esmOnlyPattern}.+\\.js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'CommonJS', isolatedModules: true }, diagnostics: false }],
 };
 
 /** The API suite, run once per database dialect. */
@@ -49,7 +51,7 @@ function apiProject(dialect) {
     testEnvironment: 'node',
     testMatch: ['<rootDir>/test/**/*.test.ts'],
     transform: { ...tsTransform, ...esmOnlyTransform },
-    transformIgnorePatterns: [`^(?!.*/${ESM_ONLY_DEPENDENCY}).*/node_modules/`],
+    transformIgnorePatterns: [`^(?!.*/node_modules/${esmOnlyPattern}).*/node_modules/`],
     moduleNameMapper: sharedModuleMap,
     setupFiles: [`<rootDir>/test/setup/dialect-${dialect}.ts`],
     setupFilesAfterEnv: ['<rootDir>/test/setup/test-timeout.ts'],

@@ -45,6 +45,9 @@ export function apiSettings(dataDir) {
     DATABASE_URL: `sqlite:${path.join(dataDir, 'bench.sqlite')}`,
     ...releaseSettings(dataDir),
     MEDIA_DIR: path.join(dataDir, 'media'),
+    // Backups run as they do on a site, into the bench's folder, not the checkout's data/.
+    BACKUP_STORE: `file:${path.join(dataDir, 'backups')}`,
+    BACKUP_KEY_PATH: path.join(dataDir, 'backup-key.txt'),
   };
 }
 

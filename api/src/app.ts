@@ -5,6 +5,7 @@ import type { AppConfig } from './platform/config';
 import type { Database } from './platform/db/connection';
 import { sharedSchemaCompilers } from './platform/http/schema-compilers';
 import { loggerOptions } from './platform/http/logger-options';
+import backupPlugin from './platform/backup/backup-plugin';
 import metricsPlugin from './platform/metrics/metrics-plugin';
 import { metricsRoutes } from './platform/metrics/metrics-route';
 import databasePlugin from './platform/plugins/database';
@@ -62,6 +63,7 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
   await app.register(errorHandler);
   if (config.metricsToken) await app.register(metricsRoutes, { registry: app.metrics.registry, token: config.metricsToken });
 
+  await app.register(backupPlugin, { backup: config.backup, databaseUrl: config.databaseUrl, siteUrl: config.siteUrl, opsWebhook: config.opsWebhook });
   await app.register(deliveryPlugin, { config });
   await app.register(sitePlugin, { config });
   await app.register(staffPlugin, { config });

@@ -162,6 +162,8 @@ export async function startSite(env: Record<string, string> = {}, { siteHost = '
     // starts, as the API suites share theirs: their names are hashes of what they hold, so no two
     // sites' files clash, and each start prepares none already there (about a CPU-second each).
     MEDIA_DIR: E2E_MEDIA_DIR,
+    // A snapshot at every start would cost each of the sixty sites a run starts; the backup suite turns them on.
+    BACKUP_STORE: 'off',
     ...env,
   };
   const { command, args, cwd } = throughNpm ? { command: 'npm', args: ['run', 'serve', '--silent'], cwd: ROOT } : apiProcessCommand('src/server.ts', []);

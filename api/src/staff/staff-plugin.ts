@@ -10,6 +10,8 @@ import { invitationRoutes } from './accounts/invitation-routes';
 import { teamRoutes } from './accounts/team-routes';
 import { auditRoutes } from './audit/audit-routes';
 import { dataRequestRoutes } from './data-requests/data-request-routes';
+import { subjectHashKey } from './data-requests/data-subject';
+import { journalOf } from './data-requests/erasure-journal-writer';
 import { inboxRoutes } from './inbox/inbox-routes';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
@@ -39,7 +41,8 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(teamRoutes, { db, siteUrl: config.siteUrl });
   await app.register(auditRoutes, { db });
   await app.register(inboxRoutes, { db });
-  await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined });
+  await subjectHashKey(db);
+  await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
   await app.register(articleRoutes, { db, mediaDir: config.mediaDir });
   await app.register(serviceRoutes, { db, mediaDir: config.mediaDir });
   const schedule = startArticleSchedule(db, app.log);

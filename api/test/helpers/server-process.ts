@@ -15,7 +15,8 @@ export { API_DIR };
 export function runApiProcess(entry: string, args: string[], env: Record<string, string>, { terminal = false } = {}): ChildProcess {
   const { command: node, args: nodeArgs, cwd } = apiProcessCommand(entry, args);
   const command = [node, ...nodeArgs];
-  const options = { cwd, env: { ...process.env, ...env } };
+  // Backups off unless a suite turns them on: no process a test starts writes them into the checkout.
+  const options = { cwd, env: { ...process.env, BACKUP_STORE: 'off', ...env } };
   if (!terminal) return spawn(node, nodeArgs, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   // On a pseudo-terminal, as in a developer's shell: util-linux `script` runs the command with its
   // stdin, stdout and stderr on one, copies what appears there to its own stdout, and what is

@@ -42,3 +42,10 @@ export const NOTIFICATION_COPY_RETENTION_DAYS = 30;
 
 /** How soon the agency answers a person's request about their data. */
 export const DATA_REQUEST_ANSWER_DAYS = 30;
+
+/**
+ * How long a backup of the database is kept (every one of the last day, then one a day): an erased
+ * person leaves the last backup within this many days. The privacy page says it; the API's backup
+ * retention deletes older backups and the archived changes they need.
+ */
+export const BACKUP_RETENTION_DAYS = 30;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadBackupConfig, type BackupConfig } from './backup';
 import { loadDatabaseConfig, type DatabaseConfig } from './database';
 import { loadDeliveryConfig, type DeliveryConfig } from './delivery';
 import type { Env } from './env';
@@ -10,6 +11,7 @@ import { loadStaffConfig, type StaffConfig } from './staff';
 import { loadTelemetryConfig, type TelemetryConfig } from './telemetry';
 
 export { REPO_ROOT, type Env } from './env';
+export { loadBackupConfig, type BackupConfig } from './backup';
 export { ensureParentDir, loadDatabaseConfig, type DatabaseConfig } from './database';
 export { loadDeliveryConfig, type DeliveryConfig, type OpsWebhookConfig } from './delivery';
 export { loadS3Config, type S3Config } from './object-store';
@@ -29,6 +31,7 @@ export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, Pag
   leads: LeadsConfig;
   telemetry: TelemetryConfig;
   staff: StaffConfig;
+  backup: BackupConfig;
 }
 
 /**
@@ -37,14 +40,16 @@ export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, Pag
  */
 export function loadConfig(env: Env = process.env): AppConfig {
   const server = loadServerConfig(env);
+  const database = loadDatabaseConfig(env);
   return {
     ...server,
-    ...loadDatabaseConfig(env),
+    ...database,
     ...loadSiteConfig(env, server.port),
     ...loadPagesConfig(env),
     ...loadDeliveryConfig(env),
     leads: loadLeadsConfig(env),
     telemetry: loadTelemetryConfig(env),
     staff: loadStaffConfig(env),
+    backup: loadBackupConfig(env, database.databaseUrl),
   };
 }

@@ -93,6 +93,10 @@ export class FileObjectStore implements ObjectStore {
       .sort(compareKeys);
   }
 
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.fileOf(key), { force: true });
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     const folder = this.folderOf(prefix);
     // A file by the prefix's name is the key without the `/`: not under the prefix.

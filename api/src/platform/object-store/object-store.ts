@@ -22,6 +22,8 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** Deletes every object under `prefix` (which ends with `/`). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Deletes the object `key`; none there is no error. */
+  delete(key: string): Promise<void>;
   /**
    * For a store on this machine's disk: the folder holding `prefix`'s objects, read in place
    * (no copy into a cache). Undefined for a remote store.

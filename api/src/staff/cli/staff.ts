@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { LEAD_KIND_LABELS, LEAD_STATUS_LABELS, STAFF_ROLES, type AuditEntry, type StaffRole } from '@agency/shared';
+import { BackupService } from '../../platform/backup/backup-service';
 import { loadConfig } from '../../platform/config';
 import { createDatabase, type Database } from '../../platform/db/connection';
 import { WalBusyError } from '../../platform/db/deleted-rows';
@@ -10,7 +11,8 @@ import { createInvitation } from '../accounts/invitations';
 import { purgeExpired } from '../../site/leads';
 import { readAudit, type AuditActor } from '../audit/audit-log';
 import { parseDataSubject, type DataSubject } from '../data-requests/data-subject';
-import { eraseSubject } from '../data-requests/subject-erasure';
+import { ErasureNotJournaledError, journalOf } from '../data-requests/erasure-journal-writer';
+import { eraseSubject, type ErasureOptions } from '../data-requests/subject-erasure';
 import { exportSubject, subjectReport } from '../data-requests/subject-report';
 import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from '../../platform/cli/parse-cli-args';
 import { inertOutput } from '../../platform/cli/terminal-text';
@@ -61,6 +63,9 @@ const COMMAND_OPTIONS: Record<StaffCommand['command'], readonly (keyof typeof OP
   purge: ['dry-run'],
   subject: ['export', 'erase'],
 };
+
+/** The backup store's messages are not the command's output. */
+const silentLog = { info: () => undefined, warn: () => undefined } as unknown as Parameters<typeof BackupService.open>[0]['log'];
 
 /** How the audit log names what is done from the server's shell. */
 const CLI_ACTOR: AuditActor = { id: null, actor: 'cli', address: 'cli' };
@@ -113,7 +118,7 @@ export async function run(argv: readonly string[], env: Record<string, string | 
       return `Запрошення для ${normalizeEmail(command.email)} (${command.role}), діє до ${invitation.expiresAt}:\n${invitation.link}\n`;
     }
     if (command.command === 'purge') return await purge(db, command.dryRun, now);
-    if (command.command === 'subject') return await subject(db, command, Boolean(config.leads.webhook), now);
+    if (command.command === 'subject') return await subject(db, command, { webhook: Boolean(config.leads.webhook), journal: journalOf(BackupService.open({ config: config.backup, databaseUrl: config.databaseUrl, log: silentLog })), now });
     return await audit(db, command.sinceMs, command.format, now);
   } finally {
     await db.destroy();
@@ -140,9 +145,13 @@ async function purge(db: Database, dryRun: boolean, now: Date): Promise<string> 
   return dryRun ? `Наступний запуск видалить: ${counts}\n` : `Видалено (строк зберігання минув): ${counts}\n`;
 }
 
-async function subject(db: Database, command: Extract<StaffCommand, { command: 'subject' }>, webhook: boolean, now: Date): Promise<string> {
+async function subject(db: Database, command: Extract<StaffCommand, { command: 'subject' }>, options: Required<Pick<ErasureOptions, 'webhook' | 'now'>> & Pick<ErasureOptions, 'journal'>): Promise<string> {
+  const { webhook, now } = options;
   if (command.erase) {
-    const result = await eraseSubject(db, command.subject, CLI_ACTOR, { webhook, now }).catch((error: unknown) => {
+    const result = await eraseSubject(db, command.subject, CLI_ACTOR, options).catch((error: unknown) => {
+      if (error instanceof ErasureNotJournaledError) {
+        throw new CommandFailure(`Нічого не видалено: сховище резервних копій (BACKUP_STORE) не прийняло запис про видалення, а без нього відновлення з копії повернуло б ці дані. ${(error as Error).message}`);
+      }
       if (error instanceof WalBusyError) {
         throw new CommandFailure('Дані видалено, але базу зараз читає інший процес, і їхні копії в журналі бази (файл -wal) ще не стерто. Запустіть ту саму команду ще раз за хвилину');
       }

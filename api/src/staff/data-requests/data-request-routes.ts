@@ -20,13 +20,16 @@ import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';
 import { parseDataSubject, type DataSubject } from './data-subject';
 import { correctLead } from './lead-correction';
-import { eraseSubject } from './subject-erasure';
+import { ErasureNotJournaledError } from './erasure-journal-writer';
+import { eraseSubject, type ErasureOptions } from './subject-erasure';
 import { exportSubject, subjectReport } from './subject-report';
 
 export interface DataRequestRoutesOptions {
   db: Db;
   /** Whether the leads webhook is configured (it is told of erasures). */
   webhook: boolean;
+  /** Where each erasure is journaled before it is made (the backups' erasure journal); none when backups are off. */
+  journal?: ErasureOptions['journal'];
 }
 
 function subjectOf(input: string): DataSubject {
@@ -36,7 +39,7 @@ function subjectOf(input: string): DataSubject {
 }
 
 /** «Запити щодо даних»: a person's data found, exported, corrected and erased; admins only. */
-export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptions> = async (app, { db, webhook }) => {
+export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptions> = async (app, { db, webhook, journal }) => {
   const admin = { staffRole: 'admin' as const };
   const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
   const auditActorOf = (request: FastifyRequest): AuditActor => {
@@ -65,9 +68,10 @@ export const dataRequestRoutes: FastifyPluginAsyncTypebox<DataRequestRoutesOptio
         throw new ApiError(400, 'VALIDATION_ERROR', STAFF_MESSAGES.erasureNotConfirmed, { confirmation: STAFF_MESSAGES.erasureNotConfirmed });
       }
       try {
-        return await eraseSubject(db, subject, auditActorOf(request), { webhook });
+        return await eraseSubject(db, subject, auditActorOf(request), { webhook, journal });
       } catch (error) {
         if (error instanceof WalBusyError) throw new ApiError(503, 'ERASURE_UNFINISHED', STAFF_MESSAGES.erasureUnfinished);
+        if (error instanceof ErasureNotJournaledError) throw new ApiError(503, 'ERASURE_NOT_JOURNALED', STAFF_MESSAGES.erasureNotJournaled);
         throw error;
       }
     },

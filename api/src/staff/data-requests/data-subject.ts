@@ -65,6 +65,26 @@ export async function findSubjectLeads(db: Db, subject: DataSubject): Promise<Le
  * question's address, while the log itself names nobody.
  */
 export async function subjectHash(db: Db, subject: DataSubject): Promise<string> {
-  const key = await siteSecret(db, 'data-subject-hash');
-  return createHmac('sha256', key).update(`${subject.matchedBy}:${subjectText(subject)}`).digest('base64url');
+  return (await subjectHasher(db))(subject);
+}
+
+/** subjectHash for many subjects: the key read once. */
+export async function subjectHasher(db: Db): Promise<(subject: DataSubject) => string> {
+  const key = await subjectHashKey(db);
+  return (subject) => createHmac('sha256', key).update(`${subject.matchedBy}:${subjectText(subject)}`).digest('base64url');
+}
+
+const SUBJECT_HASH_SECRET = 'data-subject-hash';
+
+/**
+ * The key of subjectHash, made when the console starts rather than at the first erasure: every
+ * backup then holds it, so a restore recognises the people the erasure journal names.
+ */
+export function subjectHashKey(db: Db): Promise<string> {
+  return siteSecret(db, SUBJECT_HASH_SECRET);
+}
+
+/** Whether the database holds the key already (a restored copy taken before it was made does not). */
+export async function hasSubjectHashKey(db: Db): Promise<boolean> {
+  return (await db.kysely.selectFrom('site_secrets').select('name').where('name', '=', SUBJECT_HASH_SECRET).executeTakeFirst()) !== undefined;
 }

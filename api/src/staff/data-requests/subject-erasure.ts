@@ -11,6 +11,11 @@ export interface ErasureOptions {
   /** Whether the leads webhook is configured: it is then told which leads were erased. */
   webhook: boolean;
   now?: Date;
+  /**
+   * Records the erasure outside the database (the backups' erasure journal) before it is made, so
+   * a restore from an earlier backup erases the person again. When it fails, nothing is erased.
+   */
+  journal?: (entry: { hash: string; at: string }) => Promise<void>;
 }
 
 /**
@@ -28,6 +33,7 @@ export interface ErasureOptions {
 export async function eraseSubject(db: Db, subject: DataSubject, actor: AuditActor, options: ErasureOptions): Promise<ErasureResult> {
   const now = options.now ?? new Date();
   const hash = await subjectHash(db, subject);
+  await options.journal?.({ hash, at: now.toISOString() });
   const result = await db.kysely.transaction().execute(async (kysely) => {
     const trx: Db = { kysely, dialect: db.dialect };
     const leads = await findSubjectLeads(trx, subject);

@@ -48,6 +48,7 @@ function recordingStore(inner: ObjectStore, onPut: (key: string, body: Buffer) =
     get: (key) => (calls.push(`get ${key}`), inner.get(key)),
     size: (key) => (calls.push(`size ${key}`), inner.size(key)),
     list: (prefix) => inner.list(prefix),
+    delete: (key) => inner.delete(key),
     deletePrefix: (prefix) => inner.deletePrefix(prefix),
   };
 }

@@ -31,6 +31,7 @@ function countingFolders() {
     size: (key) => reads(() => store.size(key)),
     list: (prefix) => reads(() => store.list(prefix)),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
+    delete: (key) => store.delete(key),
     localFolder: (prefix) => store.localFolder!(prefix),
   };
   const cache = new ReleaseCache({ store: flaky, dir: path.join(fixture.scratch, 'cache') });

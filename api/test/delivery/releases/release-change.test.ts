@@ -57,6 +57,7 @@ function holdingStore() {
     size: (key) => store.size(key),
     list: (prefix) => store.list(prefix),
     deletePrefix: (prefix) => store.deletePrefix(prefix),
+    delete: (key) => store.delete(key),
   };
   /** Arms the hold; resolves once a read waits, with the function that lets it go on. */
   function hold(): Promise<() => void> {

@@ -6,7 +6,7 @@ import { FileObjectStore } from '../../../src/platform/object-store/file-object-
 import { InvalidObjectKeyError } from '../../../src/platform/object-store/object-key';
 import { openObjectStore, s3Client } from '../../../src/platform/object-store/open-object-store';
 import { S3ObjectStore } from '../../../src/platform/object-store/s3-object-store';
-import { itBehavesLikeAnArtifactStore } from '../../helpers/object-store-contract';
+import { itBehavesLikeAnObjectStore } from '../../helpers/object-store-contract';
 import { loadDeliveryConfig } from '../../../src/platform/config';
 
 /** S3 settings of a site that names no S3 store. */
@@ -41,7 +41,7 @@ describe('FileObjectStore', () => {
     expect(store.location).toBe(`file:${dir}`);
   });
 
-  itBehavesLikeAnArtifactStore(() => store);
+  itBehavesLikeAnObjectStore(() => store);
 
   it('refuses to overwrite an object and leaves it unchanged, with no temporary file behind', async () => {
     await store.put('shell/r1/remoteEntry.js', Buffer.from('first'));

@@ -4,7 +4,7 @@ import { InvalidObjectKeyError } from '../../../src/platform/object-store/object
 import { openObjectStore, s3Client } from '../../../src/platform/object-store/open-object-store';
 import { S3ObjectStore } from '../../../src/platform/object-store/s3-object-store';
 import { setUpS3Server } from '../../helpers/s3-server';
-import { itBehavesLikeAnArtifactStore } from '../../helpers/object-store-contract';
+import { itBehavesLikeAnObjectStore } from '../../helpers/object-store-contract';
 
 // The S3 store: the real AWS SDK over HTTP against s3rver, a fake S3 on 127.0.0.1.
 
@@ -42,7 +42,7 @@ describe('S3ObjectStore', () => {
     expect(await newStore().list('')).toEqual([]);
   });
 
-  itBehavesLikeAnArtifactStore(() => newStore());
+  itBehavesLikeAnObjectStore(() => newStore());
 
   it('lists and deletes past one page of 1000 keys', async () => {
     const store = newStore();

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BACKUP_RETENTION_DAYS, BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -49,6 +49,7 @@ describe('PrivacyPage', () => {
     expect(said('Заявки на вакансії')).toContain(`${countOf(LEAD_RETENTION.applicationMonths, MONTHS)} після останньої дії`);
     expect(said('Повідомлення, які ми визнали спамом')).toContain(countOf(LEAD_RETENTION.spamDays, DAYS));
     expect(said('Копії звернень і заявок')).toContain(`не довше ${countOf(NOTIFICATION_COPY_RETENTION_DAYS, DAYS)} після доставки`);
+    expect(said('Резервні копії бази даних')).toContain(`не довше ${countOf(BACKUP_RETENTION_DAYS, DAYS)}`);
     expect((document.body.textContent ?? '').replace(/\s/g, ' ')).toContain(`відповімо протягом ${countOf(DATA_REQUEST_ANSWER_DAYS, DAYS)}`);
   });
 

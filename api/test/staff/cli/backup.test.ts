@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateBackupKey } from '../../../src/platform/backup/backup-cipher';
+import { createDatabase } from '../../../src/platform/db/connection';
+import { run } from '../../../src/staff/cli/backup';
+import { run as runStaff } from '../../../src/staff/cli/staff';
+import { startTestApp, VALID_CONTACT, type TestContext } from '../../helpers/app';
+import { createMigratedTestDatabase, testDialect, type TestDatabase } from '../../helpers/database';
+
+/** The site on a SQLite file with backups on, and the shell's environment for `npm run backup`. */
+async function siteWithBackups() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backup-cli-'));
+  const testDb: TestDatabase = await createMigratedTestDatabase();
+  const key = await generateBackupKey();
+  const store = `file:${path.join(dir, 'backups')}`;
+  const backup = { store, s3: { region: 'us-east-1', forcePathStyle: false }, intervalMs: 3_600_000, verifyIntervalMs: 24 * 3_600_000, key, keyFile: path.join(dir, 'unused-key.txt') };
+  const ctx = await startTestApp({ backup }, testDb);
+  const env = { DATABASE_URL: testDb.url, BACKUP_STORE: store, BACKUP_KEY: key };
+  const file = testDb.url.slice('sqlite:'.length);
+  return { dir, testDb, ctx, env, file };
+}
+
+let contactCount = 0;
+async function sendLead(ctx: TestContext): Promise<string> {
+  contactCount += 1;
+  const email = `lead${contactCount}@example.com`;
+  const answer = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, email } });
+  expect(answer.statusCode).toBe(201);
+  return email;
+}
+
+async function storedEmails(url: string): Promise<string[]> {
+  const db = createDatabase(url, { poolSize: 1 });
+  try {
+    return (await db.kysely.selectFrom('contact_messages').select('email').orderBy('id').execute()).map((row) => row.email);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function removeDatabaseFiles(file: string) {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+}
+
+(testDialect() === 'sqlite' ? describe : describe.skip)('npm run backup on SQLite', () => {
+  let site: Awaited<ReturnType<typeof siteWithBackups>>;
+  beforeEach(async () => {
+    site = await siteWithBackups();
+  });
+  afterEach(async () => {
+    await site.ctx.close().catch(() => undefined);
+    await site.testDb.drop();
+    fs.rmSync(site.dir, { recursive: true, force: true });
+  });
+
+  test('after the disk is lost, a restore to that moment brings back every lead acknowledged before the last backup', async () => {
+    const before = [await sendLead(site.ctx), await sendLead(site.ctx)];
+    await site.ctx.app.backups!.backupNow('interval');
+    const afterBackup = await sendLead(site.ctx);
+    const lossAt = new Date();
+    // The disk is gone: the database and its WAL with it, under a running site.
+    removeDatabaseFiles(site.file);
+    await site.ctx.app.close();
+
+    const output = await run(['restore', '--time', lossAt.toISOString()], site.env);
+    expect(output).toMatch(/^Restored backup \S+ taken .* into sqlite:/);
+    const restored = await storedEmails(site.testDb.url);
+    expect(restored).toEqual(before);
+    // Lost: only what came after the last backup, within one backup interval (the RPO).
+    expect(restored).not.toContain(afterBackup);
+  });
+
+  test('a planned stop takes a last backup, so a restore after it loses nothing', async () => {
+    const sent = [await sendLead(site.ctx), await sendLead(site.ctx)];
+    await site.ctx.app.close();
+    removeDatabaseFiles(site.file);
+    await run(['restore', '--time', new Date().toISOString()], site.env);
+    expect(await storedEmails(site.testDb.url)).toEqual(sent);
+  });
+
+  test('a restore onto a database that holds data is refused unless forced', async () => {
+    await sendLead(site.ctx);
+    const { id } = await site.ctx.app.backups!.backupNow('manual');
+    await sendLead(site.ctx);
+    await site.ctx.app.close();
+    await expect(run(['restore', id], site.env)).rejects.toThrow(/holds data: a restore would overwrite it/);
+    expect(await storedEmails(site.testDb.url)).toHaveLength(2);
+    await run(['restore', id, '--force'], site.env);
+    expect(await storedEmails(site.testDb.url)).toHaveLength(1);
+  });
+
+  test('a changed or cut-short backup is refused by verify and by restore, and the database is left as it was', async () => {
+    await sendLead(site.ctx);
+    const { id, object } = await site.ctx.app.backups!.backupNow('manual');
+    expect(await run(['verify', id], site.env)).toMatch(/restored into a scratch database and checked: integrity ok/);
+    const dataFile = path.join(site.dir, 'backups', object);
+    const good = fs.readFileSync(dataFile);
+    await site.ctx.app.close();
+    removeDatabaseFiles(site.file);
+
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 40] = (flipped[flipped.length - 40] ?? 0) ^ 0xff;
+    for (const damaged of [flipped, good.subarray(0, good.length - 1000)]) {
+      fs.writeFileSync(dataFile, damaged);
+      await expect(run(['verify', id], site.env)).rejects.toThrow(`backup ${id} is damaged`);
+      await expect(run(['restore', id], site.env)).rejects.toThrow(`backup ${id} is damaged`);
+      expect(fs.existsSync(site.file)).toBe(false);
+    }
+  });
+
+  test('list shows each backup with its drill', async () => {
+    const { id } = await site.ctx.app.backups!.backupNow('manual');
+    await run(['verify', id], site.env);
+    const listed = JSON.parse(await run(['list', '--format', 'json'], site.env)) as { id: string; verifiedAt: string | null; rowCounts: Record<string, number> }[];
+    const entry = listed.find((backup) => backup.id === id);
+    expect(entry?.verifiedAt).toEqual(expect.any(String));
+    expect(entry?.rowCounts.contact_messages).toBe(0);
+  });
+
+  test('a person erased after a backup is erased again by a restore from it', async () => {
+    const erased = await sendLead(site.ctx);
+    const kept = await sendLead(site.ctx);
+    const { id } = await site.ctx.app.backups!.backupNow('interval');
+    expect(await runStaff(['subject', erased, '--erase'], site.env)).toMatch(/^Видалено: звернень і заявок — 1/);
+    await site.ctx.app.close();
+    removeDatabaseFiles(site.file);
+
+    expect(await run(['restore', id], site.env)).toMatch(/people erased since then, erased again: 1/);
+    expect(await storedEmails(site.testDb.url)).toEqual([kept]);
+    // Nothing of the person is left in the restored files either.
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (fs.existsSync(`${site.file}${suffix}`)) expect(fs.readFileSync(`${site.file}${suffix}`).includes(Buffer.from(erased))).toBe(false);
+    }
+  });
+
+  test('an erasure the backup store cannot journal is refused and erases nothing', async () => {
+    const email = await sendLead(site.ctx);
+    // A store where a folder should be is a file: nothing can be written to it.
+    const blocked = path.join(site.dir, 'blocked');
+    fs.writeFileSync(blocked, '');
+    await expect(runStaff(['subject', email, '--erase'], { ...site.env, BACKUP_STORE: `file:${blocked}` })).rejects.toThrow(/^Нічого не видалено/);
+    expect(await storedEmails(site.testDb.url)).toEqual([email]);
+  });
+});
