@@ -7,6 +7,7 @@ import type { BackupConfig } from '../config/backup';
 import { startSiteSchedule } from '../scheduling/site-schedule';
 import { createBackupAlerts } from './backup-alerts';
 import { BackupService } from './backup-service';
+import { pruneErasureJournal } from './erasure-journal';
 import type { BackupStatus } from './backup-status';
 
 declare module 'fastify' {
@@ -91,7 +92,9 @@ async function backupPlugin(app: FastifyInstance, options: BackupPluginOptions):
     now,
     run: async () => {
       try {
+        // On PostgreSQL the agent takes and prunes backups; the journal is the site's own (the agent's user may not delete its files).
         if (snapshots) await service.scheduledRun();
+        else await pruneErasureJournal(service.catalog, now());
       } finally {
         cached = undefined;
         await alerts(await service.status(), now());

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { parseDuration } from '../lib/duration';
 import { invalid, readEnv, repoPath, variable, type Env } from './env';
@@ -25,6 +26,13 @@ export interface BackupConfig {
   key?: string;
   /** BACKUP_KEY_PATH: where a key made by the site is kept (data/backup-key.txt by default): copy it off the machine. */
   keyFile: string;
+  /** The backup agent's view of a PostgreSQL server (`npm run backup -- agent`); unused on SQLite. */
+  postgres?: {
+    /** BACKUP_PG_DATA_DIR (else PGDATA): the server's data directory, readable by the agent. */
+    dataDir: string;
+    /** BACKUP_WAL_SPOOL: where the server's archive_command copies WAL (`<data dir>/wal-spool` by default). */
+    spoolDir: string;
+  };
 }
 
 function duration(fallback: string, minimumMs: number) {
@@ -47,13 +55,20 @@ export const BackupEnv = Type.Object({
     return key || undefined;
   }),
   BACKUP_KEY_PATH: repoPath('data/backup-key.txt'),
+  BACKUP_PG_DATA_DIR: variable((value) => value.trim() || undefined),
+  PGDATA: variable((value) => value.trim() || undefined),
+  BACKUP_WAL_SPOOL: variable((value) => value.trim() || undefined),
 });
+
+/** The spool's folder inside the data directory, which base backups leave out. */
+export const WAL_SPOOL_FOLDER = 'wal-spool';
 
 const DEFAULT_INTERVAL = { sqlite: '5m', postgres: '24h' };
 
 export function loadBackupConfig(env: Env, databaseUrl: string): BackupConfig {
   const vars = readEnv(BackupEnv, env);
   const fallback = DEFAULT_INTERVAL[databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres'];
+  const dataDir = vars.BACKUP_PG_DATA_DIR ?? vars.PGDATA;
   const interval = readEnv(Type.Object({ BACKUP_INTERVAL: duration(fallback, 10_000) }), env).BACKUP_INTERVAL;
   return {
     store: vars.BACKUP_STORE,
@@ -62,5 +77,6 @@ export function loadBackupConfig(env: Env, databaseUrl: string): BackupConfig {
     verifyIntervalMs: vars.BACKUP_VERIFY_INTERVAL,
     key: vars.BACKUP_KEY,
     keyFile: vars.BACKUP_KEY_PATH,
+    ...(dataDir && { postgres: { dataDir: path.resolve(dataDir), spoolDir: path.resolve(vars.BACKUP_WAL_SPOOL ?? path.join(dataDir, WAL_SPOOL_FOLDER)) } }),
   };
 }

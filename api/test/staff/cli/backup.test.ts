@@ -5,6 +5,11 @@ import { generateBackupKey } from '../../../src/platform/backup/backup-cipher';
 import { createDatabase } from '../../../src/platform/db/connection';
 import { run } from '../../../src/staff/cli/backup';
 import { run as runStaff } from '../../../src/staff/cli/staff';
+import { agentRound } from '../../../src/platform/backup/postgres/backup-agent';
+import { BackupService } from '../../../src/platform/backup/backup-service';
+import { startScratchCluster } from '../../../src/platform/backup/postgres/postgres-scratch-cluster';
+import { loadConfig } from '../../../src/platform/config';
+import { describeOnPostgres, reachableTempDir, startArchivingCluster, type ArchivingCluster } from '../../platform/backup/postgres/archiving-cluster';
 import { startTestApp, VALID_CONTACT, type TestContext } from '../../helpers/app';
 import { createMigratedTestDatabase, testDialect, type TestDatabase } from '../../helpers/database';
 
@@ -141,5 +146,71 @@ function removeDatabaseFiles(file: string) {
     fs.writeFileSync(blocked, '');
     await expect(runStaff(['subject', email, '--erase'], { ...site.env, BACKUP_STORE: `file:${blocked}` })).rejects.toThrow(/^Нічого не видалено/);
     expect(await storedEmails(site.testDb.url)).toEqual([email]);
+  });
+});
+
+describeOnPostgres('npm run backup on PostgreSQL (the agent and a restore to a point in time)', () => {
+  let cluster: ArchivingCluster;
+  let app: TestContext;
+  let env: Record<string, string>;
+  const quiet = { info: () => undefined, error: () => undefined };
+
+  beforeAll(async () => {
+    cluster = await startArchivingCluster();
+    env = {
+      DATABASE_URL: cluster.server.url('site'),
+      BACKUP_STORE: `file:${cluster.storeDir}`,
+      BACKUP_KEY: cluster.identity,
+      BACKUP_PG_DATA_DIR: cluster.dataDir,
+      BACKUP_WAL_SPOOL: cluster.spoolDir,
+    };
+    const config = loadConfig(env);
+    app = await startTestApp({ backup: config.backup }, { url: env.DATABASE_URL as string, drop: async () => undefined });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await cluster?.stop();
+  });
+
+  test('leads acknowledged up to a moment come back from the base backup and the archived WAL, an erased person does not', async () => {
+    const config = loadConfig(env);
+    const service = BackupService.open({ config: config.backup, databaseUrl: config.databaseUrl, log: app.app.log }) as BackupService;
+    const round = () => agentRound({ service, db: cluster.db, dataDir: cluster.dataDir, spoolDir: cluster.spoolDir, intervalMs: config.backup.intervalMs, verifyIntervalMs: config.backup.verifyIntervalMs, log: quiet });
+    // The first round takes the base backup and proves it.
+    const first = await round();
+    expect(first.backup?.kind).toBe('postgres-base');
+    expect(first.verified).toBe(first.backup?.id);
+
+    const before = [await sendLead(app), await sendLead(app), await sendLead(app)];
+    const moment = await cluster.serverTime();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const after = await sendLead(app);
+    // Erased after the moment: the WAL replayed up to it still holds the person; the journal does not let them back.
+    expect(await runStaff(['subject', before[1] as string, '--erase'], env)).toMatch(/^Видалено: звернень і заявок — 1/);
+    await cluster.switchAndShip();
+    expect((await round()).backup).toBeUndefined();
+
+    // The cluster is lost; a new data directory is restored to the moment.
+    const dataDir = path.join(reachableTempDir('agency-pg-restored-'), 'data');
+    const output = await run(['restore', '--time', moment.toISOString(), '--data-dir', dataDir], env);
+    expect(output).toMatch(/^Restored base backup \S+ into .* replayed to /);
+    const restored = await startScratchCluster({ dataDir });
+    try {
+      expect(await storedEmails(restored.url('site'))).toEqual([before[0], before[2]]);
+      expect(await storedEmails(restored.url('site'))).not.toContain(after);
+    } finally {
+      await restored.stop();
+      fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
+  });
+
+  test('a restore into a data directory that holds files is refused', async () => {
+    const dataDir = reachableTempDir('agency-pg-occupied-');
+    fs.writeFileSync(path.join(dataDir, 'PG_VERSION'), '18\n');
+    try {
+      await expect(run(['restore', '--time', new Date().toISOString(), '--data-dir', dataDir], env)).rejects.toThrow(/is not empty/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import * as tar from 'tar-stream';
+import { WAL_SPOOL_FOLDER } from '../../config/backup';
 
 /**
  * A PostgreSQL data directory as a tar file, for a base backup taken between pg_backup_start and
@@ -31,6 +32,8 @@ const SKIPPED_TOP_FILES = new Set([
   'postgresql.auto.conf.tmp',
   'current_logfiles.tmp',
   RESTORE_WAL_DIR,
+  // WAL waiting to be shipped, when the spool is inside the data directory (as in docker-compose.yml).
+  WAL_SPOOL_FOLDER,
 ]);
 
 /** Whether the entry at `relative` (posix path inside the data directory) goes into the backup. */

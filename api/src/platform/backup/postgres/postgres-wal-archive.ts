@@ -43,7 +43,8 @@ export function walArchiveCommand(spoolDir: string): string {
   const dir = percentEscaped(shellQuote(path.resolve(spoolDir)));
   const target = `${dir}/%f`;
   const copying = `${target}${COPYING}`;
-  return `test ! -f ${target} && cp %p ${copying} && sync ${copying} && mv ${copying} ${target} && sync ${dir}`;
+  // mkdir: a spool inside a data directory made by initdb (as in docker-compose.yml) exists only once something made it.
+  return `mkdir -p ${dir} && test ! -f ${target} && cp %p ${copying} && sync ${copying} && mv ${copying} ${target} && sync ${dir}`;
 }
 
 /**
