@@ -9,6 +9,7 @@ import { serviceRoutes } from './services/service-routes';
 import { invitationRoutes } from './accounts/invitation-routes';
 import { teamRoutes } from './accounts/team-routes';
 import { auditRoutes } from './audit/audit-routes';
+import { backupStatusRoutes } from './backups/backup-status-routes';
 import { dataRequestRoutes } from './data-requests/data-request-routes';
 import { subjectHashKey } from './data-requests/data-subject';
 import { journalOf } from './data-requests/erasure-journal-writer';
@@ -24,8 +25,8 @@ export interface StaffPluginOptions {
 /**
  * The staff console's API (`/api/staff/*`): the agency's people sign in without passwords
  * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team,
- * read the audit log and answer people's requests about their data; editors write, schedule and
- * publish articles (scheduled ones go live on their own) and the home page's services. Every route passes the staff guard (session, Origin and CSRF token,
+ * read the audit log, answer people's requests about their data and watch the database's backups;
+ * editors write, schedule and publish articles (scheduled ones go live on their own) and the home page's services. Every route passes the staff guard (session, Origin and CSRF token,
  * role) and answers `Cache-Control: no-store`.
  */
 export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginOptions): Promise<void> {
@@ -43,6 +44,7 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(inboxRoutes, { db });
   await subjectHashKey(db);
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
+  await app.register(backupStatusRoutes, { backups: app.backups });
   await app.register(articleRoutes, { db, mediaDir: config.mediaDir });
   await app.register(serviceRoutes, { db, mediaDir: config.mediaDir });
   const schedule = startArticleSchedule(db, app.log);

@@ -15,5 +15,6 @@ export * from './submissions';
 export * from './telemetry';
 export * from './staff';
 export * from './data-requests';
+export * from './backups';
 export * from './articles';
 export * from './staff-services';

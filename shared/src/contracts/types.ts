@@ -41,6 +41,7 @@ export type {
   TotpSetupResponse,
 } from './staff';
 export type { Correction, DataSubjectBody, DataSubjectReport, ErasureBody, ErasureResult, SubjectLead } from './data-requests';
+export type { BackupAlertName, BackupOverview, BackupReason, BackupStatusView } from './backups';
 export type {
   ArticleConflict,
   ArticleCreate,
