@@ -5,6 +5,7 @@ import { AccountPage } from '../features/account/AccountPage';
 import { ArticleEditorPage } from '../features/articles/ArticleEditorPage';
 import { ArticlesPage } from '../features/articles/ArticlesPage';
 import { AuditPage } from '../features/audit/AuditPage';
+import { BackupsPage } from '../features/backups/BackupsPage';
 import { DataRequestsPage } from '../features/data-requests/DataRequestsPage';
 import { InboxPage } from '../features/inbox/InboxPage';
 import { InvitationPage } from '../features/invitation/InvitationPage';
@@ -38,6 +39,7 @@ function ConsoleBar() {
           {may('admin') && <Link to={STAFF_PATHS.team}>Команда</Link>}
           {may('admin') && <Link to={STAFF_PATHS.audit}>Журнал</Link>}
           {may('admin') && <Link to={STAFF_PATHS.dataRequests}>Запити щодо даних</Link>}
+          {may('admin') && <Link to={STAFF_PATHS.backups}>Резервні копії</Link>}
           <Link to={STAFF_PATHS.account}>Мій обліковий запис</Link>
           <button type="button" className={styles.link} style={{ color: 'inherit' }} onClick={() => void signOut()}>
             Вийти
@@ -51,7 +53,7 @@ function ConsoleBar() {
 /**
  * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
  * a lead's page, articles and services for editors, the team, the audit log, people's requests
- * about their data and one's account; sign-in and invitations for the rest.
+ * about their data, the database's backups and one's account; sign-in and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -71,6 +73,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="team" element={<Guarded role="admin"><TeamPage /></Guarded>} />
             <Route path="audit" element={<Guarded role="admin"><AuditPage /></Guarded>} />
             <Route path="data-requests" element={<Guarded role="admin"><DataRequestsPage /></Guarded>} />
+            <Route path="backups" element={<Guarded role="admin"><BackupsPage /></Guarded>} />
             <Route path="*" element={<p>Такої сторінки в консолі немає. <Link to={STAFF_PATHS.home}>До заявок</Link></p>} />
           </Routes>
         </main>

@@ -86,6 +86,7 @@ export const STAFF_PATHS = {
   team: '/staff/team',
   account: '/staff/account',
   dataRequests: '/staff/data-requests',
+  backups: '/staff/backups',
   articles: '/staff/articles',
   services: '/staff/services',
 } as const;
