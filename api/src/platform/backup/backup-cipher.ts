@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
+import { runWorkerProgram } from './worker-program';
 
 /**
  * Backups are gzip inside age (age-encryption.org/v1, X25519): a well-kept format with a reference
@@ -109,17 +109,7 @@ async function unseal({ source, target, identity }) {
 `;
 
 function inWorker<T>(workerData: Record<string, string>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(CIPHER_PROGRAM, { eval: true, workerData: { ...workerData, age: require.resolve('age-encryption') } });
-    let answer: { result?: T; error?: string } | undefined;
-    worker.once('message', (message: { result?: T; error?: string }) => (answer = message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (answer?.error !== undefined) reject(new Error(answer.error));
-      else if (answer) resolve(answer.result as T);
-      else reject(new Error(`the backup worker stopped with code ${code} before it finished`));
-    });
-  });
+  return runWorkerProgram(CIPHER_PROGRAM, { ...workerData, age: require.resolve('age-encryption') });
 }
 
 export interface SealedFile {

@@ -8,7 +8,6 @@ import { startSiteSchedule } from '../scheduling/site-schedule';
 import { createBackupAlerts } from './backup-alerts';
 import { BackupService } from './backup-service';
 import { pruneErasureJournal } from './erasure-journal';
-import type { BackupStatus } from './backup-status';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,9 +25,6 @@ export interface BackupPluginOptions {
   now?: () => number;
 }
 
-/** How long a status read from the store serves /metrics and the console: a scrape does not list the store each time. */
-const STATUS_CACHE_MS = 10_000;
-
 /**
  * Backups as the site's own work: on SQLite one process (the lease's holder) snapshots every
  * BACKUP_INTERVAL, runs a restore drill once a BACKUP_VERIFY_INTERVAL and applies retention;
@@ -44,15 +40,7 @@ async function backupPlugin(app: FastifyInstance, options: BackupPluginOptions):
   // A key that cannot be read or made stops the start, as a malformed setting does, not the first backup 5 minutes later.
   if (service.sqliteFile) await service.keys();
 
-  let cached: { at: number; status: Promise<BackupStatus> } | undefined;
-  const status = () => {
-    if (!cached || now() - cached.at > STATUS_CACHE_MS) {
-      const read = service.status();
-      cached = { at: now(), status: read };
-      read.catch(() => (cached = undefined));
-    }
-    return cached.status;
-  };
+  const status = () => service.status();
   const seconds = (iso: string | undefined) => (iso === undefined ? -1 : Math.max(0, (now() - Date.parse(iso)) / 1000));
   const registers = [app.metrics.registry];
   new Gauge({
@@ -84,7 +72,11 @@ async function backupPlugin(app: FastifyInstance, options: BackupPluginOptions):
   });
 
   const webhook = options.opsWebhook && createOpsWebhook(options.opsWebhook, app.log);
-  const alerts = createBackupAlerts(options.siteUrl, (message, key) => (webhook ? webhook(message, key) : Promise.resolve(app.log.error({ alert: message.alert }, `backups: ${message.text}`))));
+  const alerts = createBackupAlerts(
+    options.siteUrl,
+    (message, key) => (webhook ? webhook(message, key) : Promise.resolve(app.log.error({ alert: message.alert }, `backups: ${message.text}`))),
+    now(),
+  );
   const snapshots = service.sqliteFile !== undefined;
   const schedule = startSiteSchedule(app.db, {
     lease: { name: 'backups', ttlMs: options.backup.intervalMs + 60_000 },
@@ -96,8 +88,7 @@ async function backupPlugin(app: FastifyInstance, options: BackupPluginOptions):
         if (snapshots) await service.scheduledRun();
         else await pruneErasureJournal(service.catalog, now());
       } finally {
-        cached = undefined;
-        await alerts(await service.status(), now());
+        await alerts(await service.status({ fresh: true }), now());
       }
     },
     onError: (error) => app.log.error({ err: error }, 'backups: a scheduled backup failed; tried again at the next interval'),

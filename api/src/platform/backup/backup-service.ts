@@ -11,6 +11,9 @@ import { pruneErasureJournal } from './erasure-journal';
 import type { BackupStatus } from './backup-status';
 import { takeSqliteBackup, verifySqliteBackup, type CheckedCopy } from './sqlite-backup';
 
+/** How long a status read from the store serves. */
+const STATUS_CACHE_MS = 10_000;
+
 export interface BackupServiceOptions {
   config: BackupConfig;
   /** `sqlite:<file>` or `postgres://…`. */
@@ -27,6 +30,7 @@ export class BackupService {
   private readonly now: () => number;
 
   private key: Promise<{ identity: string; recipient: string }> | undefined;
+  private cachedStatus: { at: number; status: Promise<BackupStatus> } | undefined;
 
   private constructor(private readonly options: BackupServiceOptions & { store: string }) {
     this.catalog = new BackupCatalog(openObjectStore(options.store, options.config.s3, REPO_ROOT, 'BACKUP_STORE'));
@@ -68,10 +72,12 @@ export class BackupService {
       const { recipient } = await this.keys();
       const manifest = await takeSqliteBackup({ catalog: this.catalog, recipient, databaseFile: file, reason, now: () => new Date(this.now()) });
       if (this.failure?.what === 'backup') this.failure = undefined;
+      this.cachedStatus = undefined;
       this.options.log.info({ id: manifest.id, bytes: manifest.bytes, ms: manifest.durationMs, reason }, 'backups: backup taken');
       return manifest;
     } catch (error) {
       this.failure = { at: new Date(this.now()).toISOString(), what: 'backup', message: (error as Error).message };
+      this.cachedStatus = undefined;
       throw error;
     }
   }
@@ -85,10 +91,12 @@ export class BackupService {
       const checked = await verifySqliteBackup(this.catalog, manifest, (await this.keys()).identity);
       await this.catalog.markVerified(manifest.id, new Date(this.now()), { products: checked.products.map(({ product, rows }) => ({ product, rows })) });
       if (this.failure?.what === 'verify') this.failure = undefined;
+      this.cachedStatus = undefined;
       this.options.log.info({ id: manifest.id }, 'backups: restore drill passed');
       return { manifest, checked };
     } catch (error) {
       this.failure = { at: new Date(this.now()).toISOString(), what: 'verify', message: (error as Error).message };
+      this.cachedStatus = undefined;
       throw error;
     }
   }
@@ -98,6 +106,7 @@ export class BackupService {
     const doomed = backupsToDelete(await this.catalog.list(), this.now());
     for (const backup of doomed) await this.catalog.delete(backup.id);
     await pruneErasureJournal(this.catalog, this.now());
+    if (doomed.length > 0) this.cachedStatus = undefined;
     if (doomed.length > 0) this.options.log.info({ deleted: doomed.length }, 'backups: retention deleted old backups');
     return doomed.map((backup) => backup.id);
   }
@@ -105,13 +114,26 @@ export class BackupService {
   /** One scheduled run: a snapshot, a drill when the last one is a verify interval old, retention. */
   async scheduledRun(): Promise<void> {
     await this.backupNow('interval');
-    const status = await this.status();
+    const status = await this.status({ fresh: true });
     const lastDrill = status.newestVerified ? Date.parse(status.newestVerified.verifiedAt) : -Infinity;
     if (this.now() - lastDrill >= this.options.config.verifyIntervalMs) await this.verify();
     await this.prune();
   }
 
-  async status(): Promise<BackupStatus> {
+  /**
+   * The status, read from the store at most once per STATUS_CACHE_MS for /metrics and the console
+   * (a scrape or a page view does not list the store each time); `fresh` reads it now.
+   */
+  status({ fresh = false } = {}): Promise<BackupStatus> {
+    if (fresh || !this.cachedStatus || this.now() - this.cachedStatus.at > STATUS_CACHE_MS) {
+      const read = this.readStatus();
+      this.cachedStatus = { at: this.now(), status: read };
+      read.catch(() => (this.cachedStatus = undefined));
+    }
+    return this.cachedStatus.status;
+  }
+
+  private async readStatus(): Promise<BackupStatus> {
     const backups = await this.catalog.list((id, problem) => this.options.log.warn({ id, problem }, 'backups: a manifest cannot be read'));
     const verified = await this.catalog.verifiedTimes();
     const newest = backups.at(-1);

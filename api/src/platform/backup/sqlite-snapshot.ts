@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runWorkerProgram } from './worker-program';
 
 /**
  * A worker's whole program. Everything SQLite does with a whole database runs synchronously, so it
@@ -60,17 +60,7 @@ try {
 `;
 
 function inWorker<T>(workerData: Record<string, unknown>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(SQLITE_PROGRAM, { eval: true, workerData: { ...workerData, driver: require.resolve('better-sqlite3') } });
-    let answer: { result?: T; error?: string } | undefined;
-    worker.once('message', (message: { result?: T; error?: string }) => (answer = message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (answer?.error !== undefined) reject(new Error(answer.error));
-      else if (answer) resolve(answer.result as T);
-      else reject(new Error(`the SQLite worker stopped with code ${code} before it finished`));
-    });
-  });
+  return runWorkerProgram(SQLITE_PROGRAM, { ...workerData, driver: require.resolve('better-sqlite3') });
 }
 
 export interface SqliteSnapshot {

@@ -6,8 +6,8 @@ import { listContactMessages, listJobApplications } from '../leads/submissions/s
 import { idempotencyKey } from '../leads/lead/lead-payload';
 import { listUndelivered, requeueLead } from '../leads/outbox/outbox-repository';
 import { toCsv, toJson, type ListKind } from './submissions-format';
-import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from '../../platform/cli/parse-cli-args';
-import { inertOutput } from '../../platform/cli/terminal-text';
+import { ARG_MESSAGES, parseCliArgs, UsageError } from '../../platform/cli/parse-cli-args';
+import { CommandFailure, runAsCommand } from '../../platform/cli/run-command';
 
 /**
  * Staff access to stored submissions and their notifications:
@@ -35,8 +35,6 @@ export interface CliOptions {
   retry?: number;
 }
 
-/** The command was understood but cannot be done; said without the usage text. */
-export class CommandFailure extends Error {}
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -138,22 +136,4 @@ async function retryDelivery(db: Db, id: number): Promise<string> {
   return `${what} знову в черзі; запущений API надішле її протягом кількох секунд.\n`;
 }
 
-if (require.main === module) {
-  run(process.argv.slice(2)).then(
-    (output) => {
-      process.stdout.write(inertOutput(output));
-    },
-    (error: unknown) => {
-      const usageCode = reportUsage(error, USAGE);
-      if (usageCode !== undefined) {
-        process.exitCode = usageCode;
-      } else if (error instanceof CommandFailure) {
-        process.stderr.write(inertOutput(`${error.message}\n`));
-        process.exitCode = 1;
-      } else {
-        process.stderr.write(inertOutput(`Не вдалося прочитати заявки: ${error instanceof Error ? error.message : String(error)}\n`));
-        process.exitCode = 1;
-      }
-    },
-  );
-}
+if (require.main === module) runAsCommand(run, USAGE, 'Не вдалося прочитати заявки');

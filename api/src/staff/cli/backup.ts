@@ -9,8 +9,8 @@ import { restorePostgresCluster, RestoreTargetNotEmptyError } from '../../platfo
 import { startScratchCluster } from '../../platform/backup/postgres/postgres-scratch-cluster';
 import { verifyPostgresBackup } from '../../platform/backup/postgres/postgres-verify';
 import { restoreSqliteBackup, RestoreRefusedError } from '../../platform/backup/sqlite-backup';
-import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from '../../platform/cli/parse-cli-args';
-import { inertOutput } from '../../platform/cli/terminal-text';
+import { ARG_MESSAGES, parseCliArgs, UsageError } from '../../platform/cli/parse-cli-args';
+import { CommandFailure, runAsCommand } from '../../platform/cli/run-command';
 import { createDatabase } from '../../platform/db/connection';
 import { migrateToLatest } from '../../platform/db/migrate';
 import { replayErasures } from '../data-requests/erasure-replay';
@@ -78,8 +78,6 @@ export function parseBackupArgs(argv: readonly string[]): BackupCommand {
   return command === 'key' ? { command } : command === 'agent' ? { command } : { command: 'now' };
 }
 
-/** The command was understood but cannot be done; said without the usage text. */
-export class CommandFailure extends Error {}
 
 const quietLog = { info: () => undefined, warn: (object: object, message: string) => process.stderr.write(`${message}\n`) };
 
@@ -225,16 +223,4 @@ async function restore(service: BackupService, command: Extract<BackupCommand, {
   return `Restored backup ${manifest.id} taken ${manifest.takenAt}${lost} into ${target}; people erased since then, erased again: ${erased}\n`;
 }
 
-if (require.main === module) {
-  run(process.argv.slice(2)).then(
-    (output) => process.stdout.write(inertOutput(output)),
-    (error: unknown) => {
-      const usageCode = reportUsage(error, USAGE);
-      if (usageCode !== undefined) process.exitCode = usageCode;
-      else {
-        process.stderr.write(inertOutput(`${error instanceof CommandFailure ? error.message : `Failed: ${error instanceof Error ? error.message : String(error)}`}\n`));
-        process.exitCode = 1;
-      }
-    },
-  );
-}
+if (require.main === module) runAsCommand(run, USAGE, 'Failed');

@@ -14,8 +14,8 @@ import { parseDataSubject, type DataSubject } from '../data-requests/data-subjec
 import { ErasureNotJournaledError, journalOf } from '../data-requests/erasure-journal-writer';
 import { eraseSubject, type ErasureOptions } from '../data-requests/subject-erasure';
 import { exportSubject, subjectReport } from '../data-requests/subject-report';
-import { ARG_MESSAGES, parseCliArgs, reportUsage, UsageError } from '../../platform/cli/parse-cli-args';
-import { inertOutput } from '../../platform/cli/terminal-text';
+import { ARG_MESSAGES, parseCliArgs, UsageError } from '../../platform/cli/parse-cli-args';
+import { CommandFailure, runAsCommand } from '../../platform/cli/run-command';
 
 /**
  * The staff console from the server's shell:
@@ -176,19 +176,5 @@ async function subject(db: Database, command: Extract<StaffCommand, { command: '
   return `${[...lines, ...erasures].join('\n')}\n`;
 }
 
-/** The command was understood but cannot be done; said without the usage text. */
-export class CommandFailure extends Error {}
 
-if (require.main === module) {
-  run(process.argv.slice(2)).then(
-    (output) => process.stdout.write(inertOutput(output)),
-    (error: unknown) => {
-      const usageCode = reportUsage(error, USAGE);
-      if (usageCode !== undefined) process.exitCode = usageCode;
-      else {
-        process.stderr.write(inertOutput(`${error instanceof CommandFailure ? error.message : `Не вдалося: ${error instanceof Error ? error.message : String(error)}`}\n`));
-        process.exitCode = 1;
-      }
-    },
-  );
-}
+if (require.main === module) runAsCommand(run, USAGE, 'Не вдалося');

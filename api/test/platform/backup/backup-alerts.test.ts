@@ -1,4 +1,4 @@
-import { createBackupAlerts, type BackupAlertMessage } from '../../../src/platform/backup/backup-alerts';
+import { createBackupAlerts, FIRST_BACKUP_GRACE_MS, type BackupAlertMessage } from '../../../src/platform/backup/backup-alerts';
 import type { BackupStatus } from '../../../src/platform/backup/backup-status';
 
 const HOUR = 3_600_000;
@@ -12,7 +12,7 @@ const fresh = { newest: { id: 'b', takenAt: at(60_000), bytes: 1, reason: 'inter
 
 test('each problem is said when it starts, not at every check while it lasts, and again when it comes back', async () => {
   const sent: BackupAlertMessage[] = [];
-  const check = createBackupAlerts('https://khvylia.example', async (message) => void sent.push(message));
+  const check = createBackupAlerts('https://khvylia.example', async (message) => void sent.push(message), NOW - 24 * HOUR);
   await check(status(fresh), NOW);
   expect(sent).toEqual([]);
 
@@ -29,10 +29,20 @@ test('each problem is said when it starts, not at every check while it lasts, an
 
 test('a drill not passed for twice its interval, and a failure, are problems of their own', async () => {
   const sent: BackupAlertMessage[] = [];
-  const check = createBackupAlerts('https://khvylia.example', async (message) => void sent.push(message));
+  const check = createBackupAlerts('https://khvylia.example', async (message) => void sent.push(message), NOW - 24 * HOUR);
   await check(status({ ...fresh, newestVerified: { id: 'a', takenAt: at(49 * HOUR), verifiedAt: at(48 * HOUR) }, failure: { at: at(0), what: 'verify', message: 'backup a is damaged' } }), NOW);
   expect(sent.map((message) => [message.alert, message.text])).toEqual([
     ['verify_stale', expect.stringMatching(/^No restore drill of a recent backup passed/)],
     ['verify_failed', 'A restore drill failed: backup a is damaged'],
   ]);
+});
+
+test('a new site with no backup yet is given a few minutes before that is a problem', async () => {
+  const sent: BackupAlertMessage[] = [];
+  const check = createBackupAlerts('https://khvylia.example', async (message) => void sent.push(message), NOW);
+  const none = status({ count: 0, totalBytes: 0 });
+  await check(none, NOW + FIRST_BACKUP_GRACE_MS - 1);
+  expect(sent).toEqual([]);
+  await check(none, NOW + FIRST_BACKUP_GRACE_MS);
+  expect(sent.map((message) => message.alert)).toEqual(['backup_stale', 'verify_stale']);
 });
