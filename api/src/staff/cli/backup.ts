@@ -138,7 +138,7 @@ function postgresSettings(config: AppConfig): NonNullable<AppConfig['backup']['p
 async function postgresBaseBackup(service: BackupService, config: AppConfig): Promise<BackupManifest> {
   const { dataDir, spoolDir } = postgresSettings(config);
   const { identity, recipient } = await service.keys();
-  const db = createDatabase(config.databaseUrl, { poolSize: 2 });
+  const db = createDatabase(config.databaseUrl, { poolSize: 3 });
   try {
     return await takePostgresBaseBackup({ catalog: service.catalog, recipient, identity, kysely: db.kysely, dataDir, spoolDir, reason: 'manual' });
   } finally {
@@ -148,7 +148,8 @@ async function postgresBaseBackup(service: BackupService, config: AppConfig): Pr
 
 async function agent(service: BackupService, config: AppConfig): Promise<string> {
   const { dataDir, spoolDir } = postgresSettings(config);
-  const db = createDatabase(config.databaseUrl, { poolSize: 2 });
+  // Three: a base backup's session, and its end's lock and count sessions.
+  const db = createDatabase(config.databaseUrl, { poolSize: 3 });
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
   agentLog.info({ store: service.catalog.store.location, dataDir, spoolDir }, 'backups: the agent started');

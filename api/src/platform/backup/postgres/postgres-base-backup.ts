@@ -24,10 +24,8 @@ import { nextSegment, walNameOfKey, walObjectKey } from './postgres-wal-names';
  *
  * The row counts of the manifest are exact for what a restore to 'immediate' gives: that restore
  * ends at the backup's end record (where the copy becomes consistent), which pg_backup_stop
- * writes; the counts are taken in the same transaction, just before it, under a SHARE lock on
- * every table counted, so that no write lands between the count and that record. Writers wait for
- * that lock for the time of the counts (milliseconds for this site's tables). Counting at the start,
- * in a snapshot, would differ by whatever was written during the copy. takenAt is the server's clock
+ * writes; the counts come from a snapshot taken with it while no write to a counted table can
+ * commit (stopAfterCount). Counting at the start would differ by whatever was written during the copy. takenAt is the server's clock
  * right after pg_backup_stop: a restore to that time or later reaches the consistent point.
  */
 
@@ -35,7 +33,7 @@ export interface PostgresBaseBackupOptions {
   catalog: BackupCatalog;
   /** The age recipient (`age1…`) the backup and WAL are sealed to. */
   recipient: string;
-  /** The site's database; one of its connections is held for the whole backup. */
+  /** The site's database; one of its connections is held for the whole backup, two more for its end (a pool of three or more). */
   kysely: Kysely<DatabaseSchema>;
   /**
    * The server's data directory as this process sees it, readable by it (run as the server's
@@ -56,8 +54,9 @@ export interface PostgresBaseBackupOptions {
 }
 
 /** How long the SHARE locks for the count are waited for before trying again (see above). */
-const LOCK_TIMEOUT = '2s';
-const LOCK_ATTEMPTS = 5;
+const LOCK_TIMEOUT = '50ms';
+const LOCK_ATTEMPTS = 200;
+const LOCK_RETRY_MS = 20;
 
 interface StopPoint {
   rowCounts: Record<string, number>;
@@ -86,7 +85,7 @@ export async function takePostgresBaseBackup(options: PostgresBaseBackupOptions)
       try {
         await writeTar(tarFile, async (pack) => {
           await packDataDir(options.dataDir, pack);
-          stop = await stopAfterCount(session);
+          stop = await stopAfterCount(session, options.kysely);
           await addSmallFile(pack, 'backup_label', stop.labelFile, new Date(stop.takenAt));
         });
       } catch (error) {
@@ -161,46 +160,65 @@ async function writeTar(tarFile: string, fill: (pack: tar.Pack) => Promise<void>
 }
 
 /**
- * In one transaction holding a SHARE lock on every table of the schema: the row counts, the
- * newest migration, pg_backup_stop (which writes the end record a restore becomes consistent at)
- * and the server's clock. Waiting for the locks gives up after LOCK_TIMEOUT and tries again, so a
- * deadlock with a writer aborts this transaction (the first to wait is the first to check), not the site's.
+ * The backup's end, with row counts exact for it, on three sessions:
+ * - a lock session takes a SHARE lock on every table of the schema (no write to them can commit
+ *   while it holds them), each wait cut off at LOCK_TIMEOUT, far below PostgreSQL's deadlock_timeout
+ *   (1 s), so a writer waiting on it is never chosen as a deadlock's victim: this side gives up
+ *   and tries again instead;
+ * - under those locks a count session opens a REPEATABLE READ snapshot, and the backup's session
+ *   runs pg_backup_stop (the end record a restore to 'immediate' stops at): both see the same
+ *   committed writes;
+ * - the locks go at once; the counts are then taken in the snapshot, while visitors write.
+ * Writers wait only for the snapshot and pg_backup_stop (milliseconds), not for the counting.
  */
-async function stopAfterCount(session: Kysely<unknown>): Promise<StopPoint> {
+async function stopAfterCount(session: Kysely<unknown>, kysely: Kysely<DatabaseSchema>): Promise<StopPoint> {
   const { rows: tables } = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
     where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(session);
-  for (let attempt = 1; ; attempt += 1) {
-    await sql`begin`.execute(session);
-    try {
-      await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(session);
-      if (tables.length > 0) await sql`lock table ${sql.join(tables.map(({ name }) => sql.table(name)))} in share mode`.execute(session);
-      break;
-    } catch (error) {
-      await sql`rollback`.execute(session);
-      const code = (error as { code?: string }).code;
-      // 55P03: lock_timeout; 40P01: deadlock.
-      if ((code !== '55P03' && code !== '40P01') || attempt >= LOCK_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-    }
-  }
-  try {
-    const rowCounts = await tableRowCounts(session, 'postgres');
-    const migration = await latestMigration(session);
-    const { rows } = await sql<{ labelfile: string; spcmapfile: string; wal: string; micros: string }>`
-      select labelfile, spcmapfile, pg_walfile_name(lsn) as wal,
-        (extract(epoch from clock_timestamp()) * 1000000)::bigint::text as micros
-      from pg_backup_stop(false)`.execute(session);
-    await sql`commit`.execute(session);
-    const stop = rows[0] as (typeof rows)[number];
-    if (stop.spcmapfile.trim() !== '') throw new Error('the cluster has tablespaces outside its data directory: these backups cover the data directory only');
-    // Rounded up to the millisecond: takenAt must not come before the consistent point.
-    const takenAt = new Date(Math.ceil(Number(stop.micros) / 1000)).toISOString();
-    return { rowCounts, migration, labelFile: stop.labelfile, stopWal: stop.wal, takenAt };
-  } catch (error) {
-    await sql`rollback`.execute(session).catch(() => undefined);
-    throw error;
-  }
+  return kysely.connection().execute(async (lockConnection) =>
+    kysely.connection().execute(async (countConnection) => {
+      const locker = lockConnection as unknown as Kysely<unknown>;
+      const counter = countConnection as unknown as Kysely<unknown>;
+      let stopped: { labelfile: string; spcmapfile: string; wal: string; micros: string } | undefined;
+      try {
+        for (let attempt = 1; ; attempt += 1) {
+          await sql`begin`.execute(locker);
+          try {
+            await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(locker);
+            if (tables.length > 0) await sql`lock table ${sql.join(tables.map(({ name }) => sql.table(name)))} in share mode`.execute(locker);
+            break;
+          } catch (error) {
+            await sql`rollback`.execute(locker);
+            // 55P03: lock_timeout (a writer was in the middle of a transaction).
+            if ((error as { code?: string }).code !== '55P03' || attempt >= LOCK_ATTEMPTS) throw error;
+            await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+          }
+        }
+        try {
+          await sql`begin isolation level repeatable read`.execute(counter);
+          // The snapshot is taken by the transaction's first query.
+          await sql`select 1`.execute(counter);
+          const { rows } = await sql<{ labelfile: string; spcmapfile: string; wal: string; micros: string }>`
+            select labelfile, spcmapfile, pg_walfile_name(lsn) as wal,
+              (extract(epoch from clock_timestamp()) * 1000000)::bigint::text as micros
+            from pg_backup_stop(false)`.execute(session);
+          stopped = rows[0] as (typeof rows)[number];
+        } finally {
+          await sql`commit`.execute(locker);
+        }
+        const rowCounts = await tableRowCounts(counter, 'postgres');
+        const migration = await latestMigration(counter);
+        await sql`commit`.execute(counter);
+        if (stopped.spcmapfile.trim() !== '') throw new Error('the cluster has tablespaces outside its data directory: these backups cover the data directory only');
+        // Rounded up to the millisecond: takenAt must not come before the consistent point.
+        const takenAt = new Date(Math.ceil(Number(stopped.micros) / 1000)).toISOString();
+        return { rowCounts, migration, labelFile: stopped.labelfile, stopWal: stopped.wal, takenAt };
+      } catch (error) {
+        await sql`rollback`.execute(counter).catch(() => undefined);
+        throw error;
+      }
+    }),
+  );
 }
 
 /**
@@ -211,11 +229,14 @@ async function stopAfterCount(session: Kysely<unknown>): Promise<StopPoint> {
 async function waitForWal(options: PostgresBaseBackupOptions, startWal: string, stopWal: string, segmentSize: number): Promise<void> {
   const { catalog, recipient, spoolDir, identity, workDir } = options;
   const deadline = Date.now() + (options.archiveWaitMs ?? 120_000);
-  while ((await catalog.store.size(walObjectKey(stopWal))) === undefined) {
+  // The last segment, and the backup's history file (`<startWal>.<offset>.backup`), which the server archives after it.
+  const archived = async () =>
+    (await catalog.store.size(walObjectKey(stopWal))) !== undefined && (await catalog.store.list('wal/')).some((key) => key.startsWith(`wal/${startWal}.`) && key.endsWith('.backup.age'));
+  while (!(await archived())) {
     await shipWal({ catalog, recipient, spoolDir, identity, workDir });
-    if ((await catalog.store.size(walObjectKey(stopWal))) !== undefined) break;
+    if (await archived()) break;
     if (Date.now() > deadline) {
-      throw new Error(`the server did not archive WAL segment ${stopWal} into ${spoolDir} in time: check archive_command and pg_stat_archiver`);
+      throw new Error(`the server did not archive WAL segment ${stopWal} and the backup's history file into ${spoolDir} in time: check archive_command and pg_stat_archiver`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
