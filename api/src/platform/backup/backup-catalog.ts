@@ -7,7 +7,7 @@ import { parseManifest, type BackupManifest } from './backup-manifest';
  * The backups in a store, laid out as:
  *   backups/<id>/data.age        the sealed data (backup-cipher.ts)
  *   backups/<id>/manifest.json   written last: a backup without one failed and is never listed
- *   verified/<id>.json           each successful restore drill of it
+ *   verified/<id>-<time>.json    each successful restore drill of it
  *   wal/<segment>.age            PostgreSQL's archived WAL, sealed one segment per object
  *   erasures/<time>-<id>.json    people erased since (keyed hashes only), for restores to apply
  */
@@ -67,7 +67,8 @@ export class BackupCatalog {
 
   async markVerified(id: string, verifiedAt: Date, report: object): Promise<void> {
     const at = verifiedAt.toISOString();
-    await this.store.put(`verified/${id}.json`, Buffer.from(`${JSON.stringify({ id, verifiedAt: at, ...report })}\n`));
+    // One object per drill: objects are never overwritten, and a backup may be proven again.
+    await this.store.put(`verified/${id}-${at.replace(/[-:.]/g, '')}.json`, Buffer.from(`${JSON.stringify({ id, verifiedAt: at, ...report })}\n`));
   }
 
   /** Backup id → when it was last proven by a restore drill. */

@@ -36,7 +36,12 @@ export const RETRY_AFTER_MS = 5 * 60_000;
 export interface AgentAttempts {
   backup?: number;
   verify?: number;
+  /** When the backups were last looked at: WAL ships every round, the store is listed once a minute. */
+  checked?: number;
 }
+
+/** How often the agent lists the store to decide on base backups, drills and retention. */
+export const CHECK_EVERY_MS = 60_000;
 
 export interface AgentRoundResult {
   shipped: number;
@@ -65,6 +70,8 @@ export async function agentRound(options: BackupAgentOptions, attempts: AgentAtt
   const { identity, recipient } = await service.keys();
   const shipped = await shipWal({ catalog: service.catalog, recipient, spoolDir, identity });
   const result: AgentRoundResult = { shipped: shipped.shipped.length, deleted: 0 };
+  if (attempts.checked !== undefined && now() - attempts.checked < CHECK_EVERY_MS) return result;
+  attempts.checked = now();
 
   const backups = (await service.catalog.list()).filter((backup) => backup.kind === 'postgres-base');
   const newest = backups.at(-1);
