@@ -114,9 +114,10 @@ function removeDatabaseFiles(file: string) {
     }
   });
 
-  test('list shows each backup with its drill', async () => {
+  test('list shows each backup with its drill, and a backup may be proven again', async () => {
     const { id } = await site.ctx.app.backups!.backupNow('manual');
     await run(['verify', id], site.env);
+    expect(await run(['verify', id], site.env)).toMatch(/checked: integrity ok/);
     const listed = JSON.parse(await run(['list', '--format', 'json'], site.env)) as { id: string; verifiedAt: string | null; rowCounts: Record<string, number> }[];
     const entry = listed.find((backup) => backup.id === id);
     expect(entry?.verifiedAt).toEqual(expect.any(String));
