@@ -13,6 +13,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { apiSettings, stop, waitFor } from '../../scripts/bench-servers.mjs';
 import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
+import { sendUntil, summary } from './bench-visitors.mjs';
 import { buildApi, seedLeads } from './seed-leads.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,14 +30,6 @@ const BUDGET_MS = 100;
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-bench-retention-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-
-const percentile = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-const round = (ms) => Math.round(ms * 10) / 10;
-
-function summary(durations) {
-  const sorted = [...durations].sort((a, b) => a - b);
-  return { sent: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
-}
 
 /** The API on `databaseUrl` with its JSON log read: resolves the purge's log entry when it is written. */
 async function startApiWatchingPurge(label, databaseUrl) {
@@ -58,24 +51,8 @@ async function startApiWatchingPurge(label, databaseUrl) {
   return { child, base, purged };
 }
 
-/** Visitors sending contact messages one after another until `until` resolves; each one's time, ms. */
-async function sendUntil(base, until) {
-  let going = true;
-  until.then(() => (going = false));
-  const durations = [];
-  const body = JSON.stringify({ name: 'Відвідувач', email: 'visitor@example.com', phone: '+380 67 123 45 67', company: '', service_type: '', message: 'Бенчмарк зберігання', website: '' });
-  async function visitor() {
-    while (going) {
-      const started = performance.now();
-      const response = await fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await response.arrayBuffer();
-      if (response.status !== 201) throw new Error(`POST /api/contact answered ${response.status}`);
-      durations.push(performance.now() - started);
-    }
-  }
-  await Promise.all(Array.from({ length: VISITORS }, visitor));
-  return durations;
-}
+/** Visitors sending contact messages until `until` resolves; each one's time, ms. */
+const sendUntilMs = async (base, until) => (await sendUntil(base, until, { visitors: VISITORS, message: 'Бенчмарк зберігання' })).map((each) => each.ms);
 
 async function benchTarget(label, databaseUrl) {
   console.error(`… ${label}: seeding ${LEADS} leads two years old, each with a delivered notification`);
@@ -91,9 +68,9 @@ async function benchTarget(label, databaseUrl) {
   console.error(`… ${label}: seeded in ${seconds.toFixed(1)} s; starting the API, which purges them while visitors send leads`);
   const { child, base, purged } = await startApiWatchingPurge(label, databaseUrl);
   try {
-    const during = await sendUntil(base, purged);
+    const during = await sendUntilMs(base, purged);
     const entry = await purged;
-    const after = await sendUntil(base, new Promise((resolve) => setTimeout(resolve, AFTER_MS)));
+    const after = await sendUntilMs(base, new Promise((resolve) => setTimeout(resolve, AFTER_MS)));
     const removed = entry.leads.contact + entry.leads.applications + entry.leads.spam;
     return [
       { target: label, when: 'during the purge', purgeMs: entry.ms, leadsRemoved: removed, batches: entry.batches, longestBatchMs: entry.longestBatchMs, ...summary(during) },

@@ -182,6 +182,7 @@ async function binariesForRoot(parent, module) {
  * @returns {Promise<EmbeddedPostgresServer>}
  */
 export async function startEmbeddedPostgres({ prefix = 'agency-pg-', postgresFlags = [], onLog } = {}) {
+  // Flags may depend on where the data goes (an archive spool inside it): a function of the data directory.
   const root = isRoot();
   if (root && !reachableByOthers(os.tmpdir())) {
     throw new Error(
@@ -207,7 +208,7 @@ export async function startEmbeddedPostgres({ prefix = 'agency-pg-', postgresFla
       persistent: false,
       createPostgresUser: root,
       initdbFlags: ['--encoding=UTF8', '--no-sync'],
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...postgresFlags],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(typeof postgresFlags === 'function' ? postgresFlags(path.join(parent, 'data')) : postgresFlags)],
       onLog: (message) => {
         logs.push(message);
         onLog?.(message);
@@ -219,6 +220,7 @@ export async function startEmbeddedPostgres({ prefix = 'agency-pg-', postgresFla
     const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
     return {
       port,
+      dataDir: path.join(parent, 'data'),
       binaries: path.dirname(module.binaries[0]),
       url,
       createDatabase: (name) => pg.createDatabase(name),

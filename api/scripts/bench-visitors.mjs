@@ -1,0 +1,33 @@
+// Visitors for the API's benchmarks: contact messages sent through HTTP one after another, and
+// the summary of how long each waited.
+
+const percentile = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+export const round = (ms) => Math.round(ms * 10) / 10;
+
+/** How many were sent and the p50, p99 and longest of `durations` (ms). */
+export function summary(durations) {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return { sent: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
+}
+
+/**
+ * `visitors` visitors sending contact messages to `base` one after another until `until` resolves;
+ * each submission's start (performance.now()) and time, ms. A submission not answered 201 fails the run.
+ */
+export async function sendUntil(base, until, { visitors = 2, message = 'Бенчмарк' } = {}) {
+  let going = true;
+  until.then(() => (going = false));
+  const sent = [];
+  const body = JSON.stringify({ name: 'Відвідувач', email: 'visitor@example.com', phone: '+380 67 123 45 67', company: '', service_type: '', message, website: '' });
+  async function visitor() {
+    while (going) {
+      const started = performance.now();
+      const response = await fetch(`${base}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await response.arrayBuffer();
+      if (response.status !== 201) throw new Error(`POST /api/contact answered ${response.status}`);
+      sent.push({ started, ms: performance.now() - started });
+    }
+  }
+  await Promise.all(Array.from({ length: visitors }, visitor));
+  return sent;
+}
