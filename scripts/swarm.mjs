@@ -17,8 +17,8 @@ const stack = process.env.STACK?.trim() || 'agency';
 const tag = process.env.TAG?.trim() || 'latest';
 
 const USAGE = `Usage: npm run swarm -- <command>
-  push                 build every image (the API's, each static app's and the stand-in object store)
-                       and push it to REGISTRY as :TAG (default latest)
+  push                 build every image (the API's, the backup agent's, each static app's and the stand-in
+                       object store) and push it to REGISTRY as :TAG (default latest)
   deploy               create the missing secrets, then deploy docker-stack.yml as STACK (default agency)
   release <folder>     build one app's image (shell, mfe-home, mfe-blog, mfe-forms, mfe-staff, api), push it under a
                        tag of its own and roll its service to it, alone (rolled back by Swarm if unhealthy)
@@ -26,12 +26,15 @@ const USAGE = `Usage: npm run swarm -- <command>
   status               the stack's services and where their tasks run
   remove               remove the stack (its volumes stay on their machines)
 Environment: REGISTRY (as the machines pull from it), PUSH_REGISTRY (as this machine pushes to it,
-when that differs), SWARM_HOST, SITE_URL, STACK, TAG; secrets' values in docs/operations.md.`;
+when that differs), SWARM_HOST, SITE_URL, STACK, TAG, POSTGRES_IMAGE (the database's image, which the
+backup agent is built on too); secrets' values in docs/operations.md.`;
 
 /** Every image the stack runs from REGISTRY: each app (the static apps from one Dockerfile, the API from its own). */
 const STATIC_APP_FOLDERS = [HOST.folder, ...REMOTES.map((remote) => remote.folder)];
 const APP_FOLDERS = [...STATIC_APP_FOLDERS, API.folder];
 const OBJECT_STORE = { name: 'object-store', dockerfile: 'swarm/object-store/Dockerfile', context: 'swarm/object-store' };
+/** PostgreSQL's backup agent: a stage of the API's Dockerfile, built on the database's own image. */
+const BACKUP_AGENT = { name: 'backup-agent', dockerfile: `${API.folder}/Dockerfile`, target: 'backup-agent' };
 /** The prefix of the local images' names (`agency-build-api`…). */
 const BUILD_PROJECT = 'agency-build';
 
@@ -69,13 +72,13 @@ function swarmOutput(args) {
 const imageName = (registry, name, imageTag) => `${registry}/agency-${name}:${imageTag}`;
 
 /**
- * Builds the given app folders (and the object store) on this machine, one after the other, with
+ * Builds the given app folders (and the object store and the backup agent) on this machine, one after the other, with
  * the classic builder, as the compose suite does, so that both share one build cache; returns
  * their local image names. (When each static app had a Dockerfile of its own, Docker 20.10's
  * BuildKit, which syncs a Dockerfile incrementally by name, size and modification time, took
  * mfe-blog/Dockerfile for mfe-home/Dockerfile and built the blog's image from the home's.)
  */
-function build(folders, withObjectStore) {
+function build(folders, withDataServices) {
   const classic = { env: { ...process.env, DOCKER_BUILDKIT: '0' } };
   const built = {};
   for (const folder of folders) {
@@ -85,9 +88,17 @@ function build(folders, withObjectStore) {
       : [`${folder}/Dockerfile`];
     run('docker', ['build', '--quiet', '--tag', built[folder], '--file', ...file, '.'], classic);
   }
-  if (withObjectStore) {
+  if (withDataServices) {
     built[OBJECT_STORE.name] = `${BUILD_PROJECT}-${OBJECT_STORE.name}`;
     run('docker', ['build', '--quiet', '--tag', built[OBJECT_STORE.name], '--file', OBJECT_STORE.dockerfile, OBJECT_STORE.context], classic);
+    // On the image the stack's postgres runs, when another than the Dockerfile's default is named:
+    // the agent reads its data directory as its user and drills with its binaries.
+    const postgresImage = process.env.POSTGRES_IMAGE?.trim();
+    built[BACKUP_AGENT.name] = `${BUILD_PROJECT}-${BACKUP_AGENT.name}`;
+    run('docker', [
+      'build', '--quiet', '--tag', built[BACKUP_AGENT.name], '--file', BACKUP_AGENT.dockerfile, '--target', BACKUP_AGENT.target,
+      ...(postgresImage ? ['--build-arg', `POSTGRES_IMAGE=${postgresImage}`] : []), '.',
+    ], classic);
   }
   return built;
 }
@@ -118,6 +129,9 @@ function secretValues() {
     release_tokens: apps.map((app) => `${app.id}-swarm=${app.id}:${app.token}`).join(' '),
     ...Object.fromEntries(apps.map((app) => [`${app.id}_release_token`, app.token])),
     leads_webhook_secret: process.env.LEADS_WEBHOOK_SECRET?.trim() ?? '',
+    ops_webhook_secret: process.env.OPS_WEBHOOK_SECRET?.trim() ?? '',
+    // Blank: the backup agent makes a key in its volume on the data machine (docs/operations.md).
+    backup_key: process.env.BACKUP_KEY?.trim() ?? '',
     telegram_bot_token: process.env.TELEGRAM_BOT_TOKEN?.trim() ?? '',
     smtp_url: process.env.SMTP_URL?.trim() ?? '',
     metrics_token: process.env.METRICS_TOKEN?.trim() ?? '',

@@ -31,8 +31,10 @@ const SUPPORTED_NODE_MAJORS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'packa
   .map((range) => Number(/\d+/.exec(range)?.[0]));
 
 interface Service {
-  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> };
   image?: string;
+  user?: string;
+  entrypoint?: string[];
   command?: string[];
   environment?: Record<string, string>;
   ports?: PortMapping[];
@@ -84,19 +86,65 @@ const variablePrefix = (folder: string) => folder.toUpperCase().replace(/-/g, '_
 
 interface Stage {
   from: string;
+  /** The stage's name (`FROM … AS <name>`), if it has one. */
+  name?: string;
   lines: string[];
 }
 
-/** A Dockerfile's stages: each `FROM` and the instructions below it (continuation lines joined). */
+/** A Dockerfile's stages: each `FROM` (its image with the global ARGs' defaults filled in) and the instructions below it. */
 function readDockerfile(file: string): Stage[] {
   const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/\\\n(\s*#.*\n)*/g, ' ');
   const stages: Stage[] = [];
+  const globalArgs: Record<string, string> = {};
   for (const line of text.split('\n').map((each) => each.trim())) {
     if (line === '' || line.startsWith('#')) continue;
-    if (line.startsWith('FROM ')) stages.push({ from: line.slice(5), lines: [] });
-    else stages.at(-1)!.lines.push(line);
+    const arg = /^ARG (\w+)=(\S+)$/.exec(line);
+    if (arg && stages.length === 0) globalArgs[arg[1]!] = arg[2]!;
+    else if (line.startsWith('FROM ')) {
+      const [image, , name] = line.slice(5).trim().split(/\s+/);
+      stages.push({ from: image!.replace(/\$\{(\w+)\}/g, (whole, variable: string) => globalArgs[variable] ?? whole), name, lines: [] });
+    } else stages.at(-1)!.lines.push(line);
   }
   return stages;
+}
+
+/** The stage a service's image is built to: its `target`, else the Dockerfile's last (Docker's default). */
+function builtStage(build: NonNullable<Service['build']>): Stage {
+  const stages = readDockerfile(build.dockerfile);
+  const stage = build.target === undefined ? stages.at(-1) : stages.find((each) => each.name === build.target);
+  if (!stage) throw new Error(`${build.dockerfile} has no stage ${build.target}`);
+  return stage;
+}
+
+/** Where the postgres image keeps its data (PGDATA), where the servers' volume is mounted. */
+const PG_DATA_DIR = '/var/lib/postgresql/data';
+/** The spool PostgreSQL archives WAL into and the backup agent ships from: inside the data volume, so both see it. */
+const WAL_SPOOL = `${PG_DATA_DIR}/wal-spool`;
+
+/**
+ * The archive settings the API's code gives a PostgreSQL server (api/src/platform/backup/postgres/
+ * postgres-wal-archive.ts), from its source. The sealing that module also imports (age-encryption,
+ * published as ES modules only, which this suite does not compile) is not needed here and is left out.
+ */
+function walArchiveSettings(spoolDir: string): Record<string, string> {
+  const backupDir = path.join(ROOT, 'api/src/platform/backup');
+  jest.doMock(path.join(backupDir, 'backup-cipher'), () => ({}));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const archive = require(path.join(backupDir, 'postgres/postgres-wal-archive')) as { walArchiveSettings: (dir: string) => Record<string, string> };
+  return archive.walArchiveSettings(spoolDir);
+}
+
+/** A server's `-c name=value` settings, from its command line (`postgres -c … -c …`). */
+function commandLineSettings(command: string[] | undefined): Record<string, string> {
+  const args = command ?? [];
+  expect(args[0]).toBe('postgres');
+  const settings: Record<string, string> = {};
+  for (let index = 1; index < args.length; index += 2) {
+    expect([args[index], args[index + 1]]).toEqual(['-c', expect.stringContaining('=')]);
+    const setting = args[index + 1]!;
+    settings[setting.slice(0, setting.indexOf('='))] = setting.slice(setting.indexOf('=') + 1);
+  }
+  return settings;
 }
 
 /** `COPY` instructions of a stage taken from the build context (not `--from` another stage). */
@@ -113,9 +161,10 @@ describe('docker-compose.yml', () => {
   const compose = readCompose('docker-compose.yml');
   const { services } = compose;
 
-  it('runs each app in a service of its own, the API built from its Dockerfile and every static app from static-app.Dockerfile told the app, next to the database and the rate-limit store', () => {
-    expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'valkey', 'prometheus'].sort());
-    expect(services[apps.API.folder]!.build).toEqual({ context: '.', dockerfile: API_DOCKERFILE });
+  it('runs each app in a service of its own, the API built from its Dockerfile and every static app from static-app.Dockerfile told the app, next to the database, its backup agent and the rate-limit store', () => {
+    expect(Object.keys(services).sort()).toEqual([...APP_FOLDERS, 'postgres', 'backup-agent', 'valkey', 'prometheus'].sort());
+    expect(services[apps.API.folder]!.build).toEqual({ context: '.', dockerfile: API_DOCKERFILE, target: 'api' });
+    expect(services['backup-agent']!.build).toEqual({ context: '.', dockerfile: API_DOCKERFILE, target: 'backup-agent' });
     for (const folder of STATIC_APPS) {
       expect([folder, services[folder]!.build]).toEqual([folder, { context: '.', dockerfile: STATIC_APP_DOCKERFILE, args: staticAppBuildArgs(folder) }]);
     }
@@ -123,7 +172,7 @@ describe('docker-compose.yml', () => {
 
   it('gives every service a health check, in the file or in its image', () => {
     for (const [name, service] of Object.entries(services)) {
-      const inImage = service.build && readDockerfile(service.build.dockerfile).at(-1)!.lines.some((line) => line.startsWith('HEALTHCHECK '));
+      const inImage = service.build && builtStage(service.build).lines.some((line) => line.startsWith('HEALTHCHECK '));
       expect([name, Boolean(service.healthcheck ?? inImage)]).toEqual([name, true]);
     }
   });
@@ -175,7 +224,7 @@ describe('docker-compose.yml', () => {
       .split(/\s+/)
       .map((entry) => /^([^=]+)=([^:]*):(.+)$/.exec(entry)!)
       .map(([, , appList, token]) => ({ apps: appList!.split(','), token: token! }));
-    const apiPort = readDockerfile(API_DOCKERFILE).at(-1)!.lines.find((line) => line.startsWith('ENV '))!.match(/\bPORT=(\d+)/)![1];
+    const apiPort = builtStage(services.api!.build!).lines.find((line) => line.startsWith('ENV '))!.match(/\bPORT=(\d+)/)![1];
     for (const folder of STATIC_APPS) {
       const environment = services[folder]!.environment!;
       expect([folder, environment.RELEASE_API]).toEqual([folder, `http://api:${apiPort}`]);
@@ -192,11 +241,50 @@ describe('docker-compose.yml', () => {
 
   it('shares no volume between the API and any app’s container; the release store is a volume of the API’s', () => {
     for (const folder of STATIC_APPS) expect([folder, services[folder]!.volumes]).toEqual([folder, undefined]);
-    const apiImage = readDockerfile(API_DOCKERFILE).at(-1)!.lines.filter((line) => line.startsWith('ENV ')).join(' ');
+    const apiImage = builtStage(services.api!.build!).lines.filter((line) => line.startsWith('ENV ')).join(' ');
     const store = /\bRELEASE_STORE=file:(\S+)/.exec(apiImage)![1];
     expect(services.api!.volumes).toContain(`release-store:${store}`);
     expect(withDefaults(services.api!.environment!.RELEASE_STORE!)).toBe(`file:${store}`);
     expect(Object.keys(compose.volumes ?? {})).toContain('release-store');
+  });
+
+  it('has PostgreSQL archive its WAL into the spool with the settings the API’s code gives, and keeps its health check', () => {
+    const postgres = services.postgres!;
+    expect(postgres.volumes).toContain(`pgdata:${PG_DATA_DIR}`);
+    expect(commandLineSettings(postgres.command)).toEqual(walArchiveSettings(WAL_SPOOL));
+    expect(postgres.healthcheck?.test).toEqual(['CMD-SHELL', 'pg_isready -U agency -d agency']);
+  });
+
+  it('runs the backup agent as the server’s user, on its data volume, from an image built on the server’s, storing where the API reads', () => {
+    const agent = services['backup-agent']!;
+    const api = services.api!;
+    const stage = builtStage(agent.build!);
+    // The same image as the server: the same uid owns the data directory, the same major version runs the drills.
+    expect(stage.from).toBe(services.postgres!.image);
+    expect([agent.user, stage.lines.filter((line) => line.startsWith('USER ')).at(-1)]).toEqual(['postgres', 'USER postgres']);
+    expect(stage.lines.find((line) => line.startsWith('CMD '))).toBe('CMD ["node", "api/dist/staff/cli/backup.js", "agent"]');
+    // The postgres image's entrypoint would make a cluster in an empty data directory: a restore's.
+    expect(stage.lines).toContain('ENTRYPOINT []');
+    expect(stage.lines.find((line) => line.startsWith('ENV '))).toMatch(/\bPG_BIN_DIR=\S+/);
+
+    const environment = agent.environment!;
+    expect(agent.volumes).toEqual([`pgdata:${PG_DATA_DIR}`, 'backups:/var/lib/agency/backups', 'backup-key:/var/lib/agency/backup-key']);
+    expect(environment.BACKUP_PG_DATA_DIR).toBe(PG_DATA_DIR);
+    // The agent's default spool (`<data dir>/wal-spool`) is where the server archives.
+    expect(environment.BACKUP_WAL_SPOOL).toBeUndefined();
+    expect(path.posix.dirname(WAL_SPOOL)).toBe(PG_DATA_DIR);
+    expect(environment.BACKUP_KEY_PATH).toMatch(/^\/var\/lib\/agency\/backup-key\//);
+    expect(environment.BACKUP_KEY).toBe('${BACKUP_KEY:-}');
+    expect(new URL(environment.DATABASE_URL!).hostname).toBe('postgres');
+    expect(agent.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+
+    // One store for both: the agent writes the backups, the API reads their state and journals erasures there.
+    expect(environment.BACKUP_STORE).toBe(api.environment!.BACKUP_STORE);
+    expect(withDefaults(environment.BACKUP_STORE!)).toBe('file:/var/lib/agency/backups');
+    expect(api.volumes).toContain('backups:/var/lib/agency/backups');
+    for (const variable of ['S3_ENDPOINT', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) expect([variable, environment[variable]]).toEqual([variable, api.environment![variable]]);
+    expect(Object.keys(compose.volumes ?? {})).toEqual(expect.arrayContaining(['backups', 'backup-key']));
+    expect(api.environment!.OPS_WEBHOOK_URL).toBe('${OPS_WEBHOOK_URL:-}');
   });
 });
 
@@ -205,9 +293,9 @@ describe('docker-stack.yml', () => {
   const { services } = stack;
   const compose = readCompose('docker-compose.yml');
   /** Services that own a volume: one task each, on the machine labelled for data. */
-  const STATEFUL = ['postgres', 'object-store'];
+  const STATEFUL = ['postgres', 'backup-agent', 'object-store'];
   /** Variables that hold a password, token or secret: only ever given as files. */
-  const SECRET_VARIABLES = /^(DATABASE_PASSWORD|RELEASE_TOKENS?|LEADS_WEBHOOK_SECRET|TELEGRAM_BOT_TOKEN|SMTP_URL|METRICS_TOKEN|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|POSTGRES_PASSWORD)$/;
+  const SECRET_VARIABLES = /^(DATABASE_PASSWORD|RELEASE_TOKENS?|LEADS_WEBHOOK_SECRET|OPS_WEBHOOK_SECRET|TELEGRAM_BOT_TOKEN|SMTP_URL|METRICS_TOKEN|AWS_ACCESS_KEY_ID|AWS_SECRET_ACCESS_KEY|POSTGRES_PASSWORD|BACKUP_KEY)$/;
 
   it('runs the services of docker-compose.yml (the monitoring profile aside) and an object store, from images in REGISTRY, building nothing', () => {
     const composed = Object.entries(compose.services).filter(([, service]) => !service.profiles).map(([name]) => name);
@@ -215,7 +303,25 @@ describe('docker-stack.yml', () => {
     for (const [name, service] of Object.entries(services)) {
       expect([name, service.build, service.depends_on]).toEqual([name, undefined, undefined]);
     }
-    for (const folder of APP_FOLDERS) expect([folder, withDefaults(services[folder]!.image!)]).toEqual([folder, expect.stringMatching(new RegExp(`^\\$\\{REGISTRY(:\\?[^}]*)?\\}/agency-${folder}:latest$`))]);
+    for (const folder of [...APP_FOLDERS, 'backup-agent']) expect([folder, withDefaults(services[folder]!.image!)]).toEqual([folder, expect.stringMatching(new RegExp(`^\\$\\{REGISTRY(:\\?[^}]*)?\\}/agency-${folder}:latest$`))]);
+  });
+
+  it('has PostgreSQL archive its WAL as under compose, and runs the backup agent beside it on the data machine, storing in the object store', () => {
+    const postgres = services.postgres!;
+    // The entrypoint reads the password, then hands the command line on to the image's own.
+    expect(postgres.entrypoint?.at(-2)).toMatch(/exec docker-entrypoint\.sh "\$\$@"$/);
+    expect(commandLineSettings(postgres.command)).toEqual(walArchiveSettings(WAL_SPOOL));
+    const agent = services['backup-agent']!;
+    const composed = compose.services['backup-agent']!;
+    expect(agent.user).toBe('postgres');
+    expect(agent.volumes).toEqual(composed.volumes!.filter((volume) => !volume.startsWith('backups:')));
+    expect(agent.deploy?.placement?.constraints).toEqual(postgres.deploy?.placement?.constraints);
+    // Machines share no volume: the backups go to S3 (the stand-in object store), where the API reads them too.
+    expect(withDefaults(agent.environment!.BACKUP_STORE!)).toMatch(/^s3:\/\//);
+    expect(agent.environment!.BACKUP_STORE).toBe(services.api!.environment!.BACKUP_STORE);
+    expect(agent.environment!.S3_ENDPOINT).toBe(services.api!.environment!.S3_ENDPOINT);
+    expect(agent.environment!.BACKUP_KEY_FILE).toBe('/run/secrets/backup_key');
+    expect(agent.environment!.BACKUP_PG_DATA_DIR).toBe(PG_DATA_DIR);
   });
 
   it('reaches every service by DNS round robin (no virtual IP: it needs IPVS) and the site on each machine’s own port', () => {
@@ -325,6 +431,17 @@ describe.each([API_DOCKERFILE, STATIC_APP_DOCKERFILE])('%s', (file) => {
     it('ships production dependencies only, and the blog’s articles', () => {
       expect(stages.some((stage) => stage.lines.some((line) => /npm ci --omit=dev/.test(line)))).toBe(true);
       expect(final.lines).toContain('COPY content content');
+    });
+
+    it('ends with the API’s stage, so a build without --target is the API, and builds the backup agent in a stage of its own', () => {
+      expect(final.name).toBe('api');
+      const agent = stages.find((stage) => stage.name === 'backup-agent')!;
+      expect(agent.from).toMatch(/^postgres:/);
+      expect(agent.lines.some((line) => line.startsWith('HEALTHCHECK '))).toBe(true);
+      // Both write the shared backups volume, as different users; the key's volume is the agent's.
+      const made = (stage: Stage) => stage.lines.filter((line) => line.startsWith('RUN ')).join(' ');
+      for (const stage of [agent, final]) expect([stage.name, made(stage)]).toEqual([stage.name, expect.stringMatching(/chmod 1777 \/var\/lib\/agency\/backups\b/)]);
+      expect(made(agent)).toMatch(/chown postgres:postgres \/var\/lib\/agency\/backup-key\b/);
     });
   } else {
     it('serves the app’s build with nginx and the repo’s configuration', () => {
