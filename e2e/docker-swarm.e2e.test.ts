@@ -19,8 +19,10 @@ import { docker, REGISTRY, SwarmCluster, type SwarmNode } from './support/swarm-
 /** The `CMD […]` of the API image's own HEALTHCHECK: a broken release keeps the released check, only asked more often. */
 function apiHealthCheckCommand(): string {
   const dockerfile = readFileSync(path.join(ROOT, 'api', 'Dockerfile'), 'utf8');
-  const command = /^HEALTHCHECK [^\n]*\\\n\s*(CMD \[.*\])$/m.exec(dockerfile)?.[1];
-  if (!command) throw new Error('api/Dockerfile has no HEALTHCHECK … CMD […] on its second line');
+  // The API's stage is the file's last (the backup agent's, before it, has a check of its own).
+  const apiStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const command = /^HEALTHCHECK [^\n]*\\\n\s*(CMD \[.*\])$/m.exec(apiStage)?.[1];
+  if (!command) throw new Error('api/Dockerfile\'s last stage has no HEALTHCHECK … CMD […] on its second line');
   return command;
 }
 
@@ -320,22 +322,23 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     console.info(`docker swarm, measured:\n${report.map((line) => `  ${line}`).join('\n')}`);
   }, 5 * 60_000);
 
-  it('runs the shell on every machine, the API spread over them, the data services on the labelled one, volumes nowhere else', async () => {
+  it('runs the shell on every machine, the API spread over them, the data services and the backup agent on the labelled one, volumes nowhere else', async () => {
     const nodeNames = cluster.nodes.map((node) => node.name).sort();
     const where = await placement();
     expect(where.shell).toEqual(nodeNames);
     expect(where.api).toEqual(nodeNames);
-    expect([where.postgres, where['object-store']]).toEqual([['node1'], ['node1']]);
+    expect([where.postgres, where['backup-agent'], where['object-store']]).toEqual([['node1'], ['node1'], ['node1']]);
     for (const app of ['mfe-home', 'mfe-blog', 'mfe-forms', 'mfe-staff', 'valkey']) expect([app, where[app]?.length]).toEqual([app, 1]);
 
-    // Named volumes exist only where the data services run: releases live in the database and the store.
+    // Named volumes exist only where the data services run: releases live in the database and the
+    // store, backups in the store (the agent's volumes are the database's and its key's).
     for (const node of cluster.nodes) {
       const ids = (await cluster.onNode(node, ['ps', '--quiet'])).trim().split('\n').filter(Boolean);
       const mounts = await cluster.onNode(node, [
         'inspect', '--format', '{{index .Config.Labels "com.docker.swarm.service.name"}} {{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}', ...ids,
       ]);
       const withVolumes = mounts.trim().split('\n').filter((line) => line.trim().includes(' ')).map((line) => line.split(' ')[0]).sort();
-      expect([node.name, withVolumes]).toEqual([node.name, node.name === 'node1' ? [service('object-store'), service('postgres')] : []]);
+      expect([node.name, withVolumes]).toEqual([node.name, node.name === 'node1' ? [service('backup-agent'), service('object-store'), service('postgres')] : []]);
     }
   });
 
@@ -591,6 +594,37 @@ describeWithCompose()('Docker Swarm on three machines: docker-stack.yml deployed
     expect([...new Set(tasksImages.trim().split('\n'))]).toEqual([released]);
     report.push(`API update status after the rollback: ${(await cluster.swarm(['service', 'inspect', '--format', '{{.UpdateStatus.State}}: {{.UpdateStatus.Message}}', service('api')], alive)).trim()}`);
     await checkVisitors('during the rolled-back API update', 'broken-api', loaded, result);
+  });
+
+  it('backs PostgreSQL up from the data machine into the object store: a base backup, proven, and WAL shipped after it', async () => {
+    const node = cluster.nodes[0]!;
+    /** The backup agent's command line in its task, with the task's secrets and variables. */
+    const backupCli = async (...args: string[]) => {
+      const [container] = (await cluster.onNode(node, ['ps', '--quiet', '--filter', `label=com.docker.swarm.service.name=${service('backup-agent')}`])).trim().split('\n');
+      return cluster.onNode(node, ['exec', container!, 'node', 'api/dist/staff/cli/backup.js', ...args]);
+    };
+    // Taken at the agent's start, once the server archived its first WAL file: long done by now on a run's usual pace.
+    const backups = await eventually(
+      'a base backup in the object store, proven by the agent’s drill',
+      async () => JSON.parse(await backupCli('list', '--format', 'json')) as { kind: string; verifiedAt: string | null; takenAt: string }[],
+      (list) => list.some((backup) => backup.kind === 'postgres-base' && backup.verifiedAt !== null),
+      8 * 60_000,
+      5_000,
+    );
+    report.push(`backup agent: ${backups.length} base backup(s) in the object store, the first taken ${backups[0]!.takenAt}`);
+    // WAL archived since goes to the store too: it leaves the spool once stored (shipWal deletes it then).
+    const [[archived]] = (await sql('select coalesce(last_archived_wal, \'\') from pg_stat_archiver')) as [[string]];
+    expect(archived).not.toBe('');
+    await eventually(
+      'the server’s last archived WAL file shipped out of the spool',
+      async () => {
+        const [container] = (await cluster.onNode(node, ['ps', '--quiet', '--filter', `label=com.docker.swarm.service.name=${service('backup-agent')}`])).trim().split('\n');
+        return cluster.onNode(node, ['exec', container!, 'ls', '/var/lib/postgresql/data/wal-spool']);
+      },
+      (spool) => !spool.split('\n').includes(archived),
+      60_000,
+      2_000,
+    );
   });
 
   it('survives losing a machine with API tasks: pages answer from the others, Swarm moves the tasks, every lead is stored once', async () => {

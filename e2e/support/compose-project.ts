@@ -190,6 +190,11 @@ export class ComposeProject {
     await run('docker', ['start', name]);
   }
 
+  /** Removes one of the project's named volumes (`pgdata` → `<project>_pgdata`): a disk lost with its machine. */
+  async removeVolume(volume: string): Promise<void> {
+    await run('docker', ['volume', 'rm', `${this.name}_${volume}`]);
+  }
+
   /**
    * Removes the project's containers, networks and the production topology's volumes (its
    * database, release store, covers, metrics). The development overlay's installed packages stay

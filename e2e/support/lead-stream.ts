@@ -16,6 +16,8 @@ export interface LeadStreamOptions {
   /** When the fault is made, from the start of the stream. */
   faultAtMs?: number;
   fault?: () => Promise<void>;
+  /** A visitor's pause after each submission ends (none by default: as fast as the site answers). */
+  pauseMs?: number;
 }
 
 export interface LeadStreamResult {
@@ -23,6 +25,8 @@ export interface LeadStreamResult {
   sent: string[];
   /** The messages the form reported stored (its final answer was 201). */
   acknowledged: string[];
+  /** When each acknowledged message's 201 arrived (ms since the epoch), by message. */
+  acknowledgedAt: Map<string, number>;
   /** Submissions that ended without being stored, with what their last try got. */
   failed: string[];
   /** The messages of submissions being sent when the fault was made. */
@@ -47,8 +51,8 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8_000, faultAtMs = 1_500, fault }: LeadStreamOptions): Promise<LeadStreamResult> {
-  const result: LeadStreamResult = { sent: [], acknowledged: [], failed: [], inFlightAtFault: [], answers: {}, tryDurations: [], retried: 0 };
+export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8_000, faultAtMs = 1_500, fault, pauseMs = 0 }: LeadStreamOptions): Promise<LeadStreamResult> {
+  const result: LeadStreamResult = { sent: [], acknowledged: [], acknowledgedAt: new Map(), failed: [], inFlightAtFault: [], answers: {}, tryDurations: [], retried: 0 };
   const inFlight = new Set<string>();
   const count = (answer: string) => (result.answers[answer] = (result.answers[answer] ?? 0) + 1);
   let streaming = true;
@@ -81,11 +85,13 @@ export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8
           { onRetry: () => (result.retried += 1) },
         );
         result.acknowledged.push(message);
+        result.acknowledgedAt.set(message, Date.now());
       } catch (error) {
         result.failed.push(`${message}: ${answerOf(error)}`);
       } finally {
         inFlight.delete(message);
       }
+      if (pauseMs > 0 && streaming) await pause(pauseMs);
     }
   }
 
