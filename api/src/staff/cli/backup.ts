@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { loadConfig, type AppConfig } from '../../platform/config';
 import { backupRecipient, generateBackupKey } from '../../platform/backup/backup-cipher';
 import type { BackupManifest } from '../../platform/backup/backup-manifest';
@@ -195,8 +196,12 @@ async function restorePostgres(service: BackupService, command: Extract<BackupCo
   } finally {
     await scratch.stop();
   }
+  // The scratch server promoted: the WAL it replayed is no longer needed, and would only fill the disk.
+  await fs.rm(restored.walDir, { recursive: true, force: true });
   const recovery = restored.recovery.kind === 'time' ? `replayed to ${restored.recovery.time}` : restored.recovery.kind === 'end' ? `replayed through every archived change (${restored.recovery.reason})` : 'at the backup\'s own moment';
-  return [`Restored base backup ${restored.backup.id} into ${dataDir}, ${recovery}; ${restored.walFiles.length} WAL files; people erased since then, erased again: ${erased}`, ...restored.notes, ''].join('\n');
+  // Its WAL folder is gone already (above).
+  const notes = restored.notes.filter((note) => !note.startsWith('restore-wal/'));
+  return [`Restored base backup ${restored.backup.id} into ${dataDir}, ${recovery}; ${restored.walFiles.length} WAL files; people erased since then, erased again: ${erased}`, ...notes, ''].join('\n');
 }
 
 async function restore(service: BackupService, command: Extract<BackupCommand, { command: 'restore' }>, target: string): Promise<string> {

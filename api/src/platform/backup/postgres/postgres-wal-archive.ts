@@ -93,7 +93,11 @@ export class WalConflictError extends Error {
 
 /** The WAL files waiting in the spool, in name order (history files before their timeline's segments). */
 export async function spooledWal(spoolDir: string): Promise<string[]> {
-  const names = await fs.readdir(spoolDir);
+  // No spool yet: the server has archived nothing since the data directory was made (its archive_command makes the folder).
+  const names = await fs.readdir(spoolDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
   return names.filter((name) => walFileKind(name) !== undefined).sort();
 }
 

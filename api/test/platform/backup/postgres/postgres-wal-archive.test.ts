@@ -94,3 +94,14 @@ describeOnPostgres('WAL archiving: archive_command and shipWal', () => {
     expect(fs.readdirSync(spool)).toEqual(['000000010000000000000006']);
   });
 });
+
+test('a spool the server has not made yet holds nothing to ship', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wal-spool-missing-'));
+  try {
+    const catalog = new BackupCatalog(new FileObjectStore(path.join(dir, 'store')));
+    const recipient = await backupRecipient(await generateBackupKey());
+    expect(await shipWal({ catalog, recipient, spoolDir: path.join(dir, 'wal-spool') })).toEqual({ shipped: [], alreadyStored: [] });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
