@@ -50,6 +50,19 @@ export interface AgentRoundResult {
   deleted: number;
 }
 
+/**
+ * Closes the WAL segment in use when it holds changes and nothing was archived for longer than
+ * archive_timeout: PostgreSQL 15 applies archive_timeout only from its first checkpoint after a
+ * start (up to checkpoint_timeout, 5 min, later), and the RPO must hold from the first minute.
+ */
+async function closeStaleSegment(db: Database): Promise<void> {
+  const { rows } = await sql<{ stale: boolean }>`
+    select a.last_archived_time is null or now() - a.last_archived_time > current_setting('archive_timeout')::interval as stale
+    from pg_stat_archiver a`.execute(db.kysely);
+  // With no change since the last switch, pg_switch_wal does nothing: an idle server archives nothing.
+  if (rows[0]?.stale) await sql`select pg_switch_wal()`.execute(db.kysely);
+}
+
 /** The server's current timeline: a base backup of an earlier one cannot be replayed onto it. */
 async function currentTimeline(db: Database): Promise<number> {
   const { rows } = await sql<{ timeline_id: number }>`select timeline_id from pg_control_checkpoint()`.execute(db.kysely);
@@ -68,6 +81,7 @@ export async function agentRound(options: BackupAgentOptions, attempts: AgentAtt
   // A base backup or a drill that failed is tried again after a pause, not every round.
   const due = (last: number | undefined) => last === undefined || now() - last >= RETRY_AFTER_MS;
   const { identity, recipient } = await service.keys();
+  await closeStaleSegment(db).catch((error: unknown) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'backups: could not close the WAL segment in use'));
   const shipped = await shipWal({ catalog: service.catalog, recipient, spoolDir, identity });
   const result: AgentRoundResult = { shipped: shipped.shipped.length, deleted: 0 };
   if (attempts.checked !== undefined && now() - attempts.checked < CHECK_EVERY_MS) return result;
