@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { backupRecipient, generateBackupKey, sealFile, unsealToFile } from '../../../src/platform/backup/backup-cipher';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 let dir: string;
 beforeEach(() => {

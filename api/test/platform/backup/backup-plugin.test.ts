@@ -8,6 +8,9 @@ import { startTestApp, type TestContext } from '../../helpers/app';
 import { testDialect } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
+import { BACKUP_SUITE_TIMEOUT_MS, BACKUP_WAIT_MS } from '../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 const TOKEN = 'backup-metrics-token-0123456789';
 
@@ -49,10 +52,10 @@ afterEach(async () => {
 (testDialect() === 'sqlite' ? describe : describe.skip)('backups on SQLite, as the site takes them', () => {
   test('the site backs up and proves its backup at start, and /metrics says how old both are', async () => {
     const site = await start(`file:${path.join(dir, 'backups')}`);
-    const status = await eventually('the start-up backup and its drill', () => site.app.backups!.status(), (current) => current.newestVerified !== undefined);
+    const status = await eventually('the start-up backup and its drill', () => site.app.backups!.status(), (current) => current.newestVerified !== undefined, BACKUP_WAIT_MS);
     expect(status.count).toBe(1);
     // The status /metrics reads is kept for a few seconds: wait for one read after the drill.
-    const text = await eventually('the drill in /metrics', () => scrape(site), (scraped) => (sample(scraped, 'agency_backup_verified_age_seconds') ?? -1) >= 0, 20_000, 500);
+    const text = await eventually('the drill in /metrics', () => scrape(site), (scraped) => (sample(scraped, 'agency_backup_verified_age_seconds') ?? -1) >= 0, BACKUP_WAIT_MS, 500);
     expect(sample(text, 'agency_backup_newest_age_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'agency_backup_failing{what="backup"}')).toBe(0);
     expect(alerts()).toEqual([]);
@@ -63,7 +66,7 @@ afterEach(async () => {
     const blocked = path.join(dir, 'blocked');
     fs.writeFileSync(blocked, '');
     const site = await start(`file:${blocked}`);
-    const sent = await eventually('an alert', alerts, (received) => received.length >= 1);
+    const sent = await eventually('an alert', alerts, (received) => received.length >= 1, BACKUP_WAIT_MS);
     // The first minutes of a new site: a failure is said, a store with no backup yet is not.
     expect(sent.map((alert) => alert.alert)).toEqual(['backup_failed']);
     expect(sent.find((alert) => alert.alert === 'backup_failed')).toMatchObject({ type: 'backup_alert', site: 'https://khvylia.example', newestBackupAt: null, text: expect.stringMatching(/^A backup failed: /) });

@@ -9,6 +9,9 @@ import { erasuresSince, journalErasure } from '../../../src/platform/backup/eras
 import { createDatabase } from '../../../src/platform/db/connection';
 import { migrateToLatest } from '../../../src/platform/db/migrate';
 import { testDialect } from '../../helpers/database';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 const DAY = 86_400_000;
 

@@ -9,6 +9,9 @@ import { startTestApp, type TestContext } from '../../helpers/app';
 import { testDialect } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { joinWithApp, type JoinedMember } from '../../helpers/staff';
+import { BACKUP_SUITE_TIMEOUT_MS, BACKUP_WAIT_MS } from '../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,8 +28,7 @@ describe('GET /api/staff/backups with backups on', () => {
     ctx = await startTestApp({ backup });
     admin = await joinWithApp(ctx, 'admin@khvylia.example', 'admin');
     editor = await joinWithApp(ctx, 'editor@khvylia.example', 'editor');
-    // Joining members runs the whole invitation flow; under a loaded CI machine it takes seconds.
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await ctx.close();
@@ -41,7 +43,7 @@ describe('GET /api/staff/backups with backups on', () => {
 
   (testDialect() === 'sqlite' ? it : it.skip)('shows an admin the newest backup, the newest a drill proved, and what the store keeps', async () => {
     // The site's first scheduled run, at start: a snapshot and its restore drill.
-    const first = await eventually('the first scheduled backup and drill', () => overview(admin), (body) => body.status?.newestVerified !== undefined);
+    const first = await eventually('the first scheduled backup and drill', () => overview(admin), (body) => body.status?.newestVerified !== undefined, BACKUP_WAIT_MS);
     const manual = await ctx.app.backups!.backupNow('manual');
     const body = await overview(admin);
     expect(body).toEqual({
@@ -94,7 +96,7 @@ describe('GET /api/staff/backups with BACKUP_STORE=off', () => {
   beforeAll(async () => {
     ctx = await startTestApp();
     admin = await joinWithApp(ctx, 'admin@khvylia.example', 'admin');
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await ctx.close();

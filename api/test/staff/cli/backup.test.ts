@@ -12,6 +12,9 @@ import { loadConfig } from '../../../src/platform/config';
 import { describeOnPostgres, reachableTempDir, startArchivingCluster, type ArchivingCluster } from '../../platform/backup/postgres/archiving-cluster';
 import { startTestApp, VALID_CONTACT, type TestContext } from '../../helpers/app';
 import { createMigratedTestDatabase, testDialect, type TestDatabase } from '../../helpers/database';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 /** The site on a SQLite file with backups on, and the shell's environment for `npm run backup`. */
 async function siteWithBackups() {

@@ -9,6 +9,9 @@ import { takePostgresBaseBackup } from '../../../../src/platform/backup/postgres
 import { nextSegment, walObjectKey } from '../../../../src/platform/backup/postgres/postgres-wal-names';
 import { createDatabase } from '../../../../src/platform/db/connection';
 import { describeOnPostgres, insertMessage, reachableTempDir, startArchivingCluster, type ArchivingCluster } from './archiving-cluster';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 describeOnPostgres('takePostgresBaseBackup (a real PostgreSQL with archived WAL)', () => {
   let cluster: ArchivingCluster;

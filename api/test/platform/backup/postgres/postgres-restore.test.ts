@@ -8,6 +8,9 @@ import { restorePostgresCluster, RestoreTargetNotEmptyError, type PostgresRestor
 import { startScratchCluster } from '../../../../src/platform/backup/postgres/postgres-scratch-cluster';
 import { walObjectKey } from '../../../../src/platform/backup/postgres/postgres-wal-names';
 import { copyStore, describeOnPostgres, insertMessage, messageNames, reachableTempDir, startArchivingCluster, type ArchivingCluster } from './archiving-cluster';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 // One archiving server for the file. Its story, every step committed before the next starts:
 //   before-1..3 | base backup | after-a | T1 | after-b | switch (segment S1) | after-c | switch (S2)

@@ -4,6 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { giveToServerUser, postgresBinDir, ScratchClusterError, serverUserIds, startScratchCluster } from '../../../../src/platform/backup/postgres/postgres-scratch-cluster';
 import { describeOnPostgres, reachableTempDir } from './archiving-cluster';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 describeOnPostgres('startScratchCluster', () => {
   let root: string;

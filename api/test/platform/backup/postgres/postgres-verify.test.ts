@@ -5,6 +5,9 @@ import type { BackupManifest } from '../../../../src/platform/backup/backup-mani
 import { takePostgresBaseBackup } from '../../../../src/platform/backup/postgres/postgres-base-backup';
 import { BackupVerificationError, verifyPostgresBackup } from '../../../../src/platform/backup/postgres/postgres-verify';
 import { copyStore, describeOnPostgres, insertMessage, reachableTempDir, startArchivingCluster, type ArchivingCluster } from './archiving-cluster';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 describeOnPostgres('verifyPostgresBackup (a real PostgreSQL with archived WAL)', () => {
   let cluster: ArchivingCluster;

@@ -7,6 +7,9 @@ import { BackupCatalog } from '../../../../src/platform/backup/backup-catalog';
 import { shipWal, walArchiveCommand, walArchiveSettings, WalConflictError } from '../../../../src/platform/backup/postgres/postgres-wal-archive';
 import { FileObjectStore } from '../../../../src/platform/object-store/file-object-store';
 import { describeOnPostgres } from './archiving-cluster';
+import { BACKUP_SUITE_TIMEOUT_MS } from '../../../helpers/backup-waits';
+
+jest.setTimeout(BACKUP_SUITE_TIMEOUT_MS);
 
 // The real server runs this command in the other postgres tests; here its quoting and the
 // shipper's bookkeeping are checked on their own.
