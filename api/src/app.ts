@@ -43,6 +43,9 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
     rewriteUrl: rewriteRequestUrl,
     // Requests during a shutdown get the API's own 503 (the drain plugin), not Fastify's plain one.
     return503OnClosing: false,
+    // Start-up does real work (migrations, the content's covers made with sharp, the releases
+    // imported): on a busy machine it can take longer than avvio's 10 s, which would end the start.
+    pluginTimeout: 120_000,
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: true, allErrors: true, useDefaults: false },
     },
