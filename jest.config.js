@@ -84,7 +84,9 @@ module.exports = {
       rootDir: path.join(__dirname, 'e2e'),
       testEnvironment: 'node',
       testMatch: ['<rootDir>/**/*.e2e.test.ts'],
-      transform: tsTransform,
+      // Suites that start the API in-process (its helpers) load its backups' age-encryption too.
+      transform: { ...tsTransform, ...esmOnlyTransform },
+      transformIgnorePatterns: [`^(?!.*/node_modules/${esmOnlyPattern}).*/node_modules/`],
       moduleNameMapper: sharedModuleMap,
       globalSetup: '<rootDir>/support/global-setup.ts',
       setupFilesAfterEnv: ['<rootDir>/support/jest-setup.ts'],
