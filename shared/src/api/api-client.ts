@@ -5,10 +5,13 @@ import type {
   BlogPostSummary,
   ContactMessage,
   CreatedResponse,
+  FormChallengeResponse,
   JobApplication,
   Service,
 } from '../contracts/types';
 import { HONEYPOT_FIELD, IDEMPOTENCY_KEY_HEADER } from '../contracts/types';
+import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD } from '../contracts/spam-constants';
+import type { FormName } from '../page/form-results';
 import { readSessionAttribution } from '../attribution/session-attribution';
 import { SUBMISSION_ATTEMPT_TIMEOUT_MS } from './submission-retry';
 
@@ -87,15 +90,35 @@ export function fetchRelatedPosts(postId: string): Promise<BlogPostSummary[]> {
   return getJson<BlogPostSummary[]>(relatedPostsPath(postId));
 }
 
-/**
- * One try of a submission. `honeypot` is the value of the form's hidden trap field: empty from
- * people, filled by bots (the API answers a filled one like success and stores nothing).
- * `idempotencyKey` names the submission: every retry of it sends the same one (sendWithRetries).
- */
-export function submitJobApplication(application: JobApplication, honeypot: string, idempotencyKey: string): Promise<CreatedResponse> {
-  return postSubmission<CreatedResponse>('/jobs/apply', { ...application, [HONEYPOT_FIELD]: honeypot }, idempotencyKey);
+/** A fresh form token and a proof-of-work challenge for `form`, for its script to solve while the person types. */
+export function fetchFormChallenge(form: FormName): Promise<FormChallengeResponse> {
+  return getJson<FormChallengeResponse>(`/forms/${form}/challenge`);
 }
 
-export function submitContactMessage(message: ContactMessage, honeypot: string, idempotencyKey: string): Promise<CreatedResponse> {
-  return postSubmission<CreatedResponse>('/contact', { ...message, [HONEYPOT_FIELD]: honeypot }, idempotencyKey);
+/**
+ * What a form sends beside its fields for the spam defence: the spam trap's value (empty from
+ * people, filled by bots: the API answers a filled one like success and stores nothing), the form
+ * token and the solved proof of work, when the form has them (without them the API still stores
+ * the submission, held for staff to look at).
+ */
+export interface SubmissionGuard {
+  honeypot: string;
+  formToken?: string;
+  proof?: string;
+}
+
+function guardFields({ honeypot, formToken, proof }: SubmissionGuard) {
+  return { [HONEYPOT_FIELD]: honeypot, [FORM_TOKEN_FIELD]: formToken, [PROOF_OF_WORK_FIELD]: proof };
+}
+
+/**
+ * One try of a submission. `idempotencyKey` names the submission: every retry of it sends the
+ * same one, with the same guard (sendWithRetries).
+ */
+export function submitJobApplication(application: JobApplication, guard: SubmissionGuard, idempotencyKey: string): Promise<CreatedResponse> {
+  return postSubmission<CreatedResponse>('/jobs/apply', { ...application, ...guardFields(guard) }, idempotencyKey);
+}
+
+export function submitContactMessage(message: ContactMessage, guard: SubmissionGuard, idempotencyKey: string): Promise<CreatedResponse> {
+  return postSubmission<CreatedResponse>('/contact', { ...message, ...guardFields(guard) }, idempotencyKey);
 }

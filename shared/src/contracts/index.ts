@@ -18,3 +18,4 @@ export * from './data-requests';
 export * from './backups';
 export * from './articles';
 export * from './staff-services';
+export * from './spam';

@@ -87,6 +87,7 @@ export const STAFF_PATHS = {
   account: '/staff/account',
   dataRequests: '/staff/data-requests',
   backups: '/staff/backups',
+  spamSettings: '/staff/spam',
   articles: '/staff/articles',
   services: '/staff/services',
 } as const;

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN } from './patterns';
 import { StringEnum } from './schema-builders';
+import { SpamReasonSchema, SpamSettingsSchema } from './spam';
 import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from './staff-constants';
 
 /**
@@ -155,9 +156,16 @@ export const LeadSummarySchema = Type.Object({
   status: StringEnum<LeadStatus>(LEAD_STATUSES),
   assignee: Type.Union([StaffMemberSchema, Type.Null()]),
   version: Type.Integer(),
+  /** Why the spam defence held the lead as it arrived; empty when it let it through. */
+  spamReasons: Type.Array(SpamReasonSchema),
 });
 export type LeadSummary = Static<typeof LeadSummarySchema>;
-export const LeadPageSchema = Type.Object({ leads: Type.Array(LeadSummarySchema), next: Type.Union([Id, Type.Null()]) });
+export const LeadPageSchema = Type.Object({
+  leads: Type.Array(LeadSummarySchema),
+  next: Type.Union([Id, Type.Null()]),
+  /** Leads the spam defence held in the last seven days, whatever the filter. */
+  heldThisWeek: Type.Integer(),
+});
 export type LeadPage = Static<typeof LeadPageSchema>;
 
 export const LeadDeliverySchema = Type.Object({
@@ -205,6 +213,26 @@ export const SpamBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export const SpamResponseSchema = Type.Object({ updated: Type.Integer() });
+/** «Не спам», from `version`: the lead back to «Нова», its notifications sent now, its sender trusted. */
+export const NotSpamBodySchema = Type.Object({ version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+
+/** The spam defence's settings as admins see them: what holds now, and who changed it last (null: the defaults). */
+export const SpamSettingsViewSchema = Type.Object({
+  ...SpamSettingsSchema.properties,
+  version: Type.Integer({ minimum: 0 }),
+  updatedAt: Type.Union([IsoTime, Type.Null()]),
+  updatedBy: Type.Union([Type.String(), Type.Null()]),
+});
+export type SpamSettingsView = Static<typeof SpamSettingsViewSchema>;
+/** A change of the settings, made from `version`: refused (409) when they moved on since. */
+export const SpamSettingsUpdateSchema = Type.Object({ ...SpamSettingsSchema.properties, version: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export type SpamSettingsUpdate = Static<typeof SpamSettingsUpdateSchema>;
+/** 409 of a settings change: what they are now, so the admin sees what changed. */
+export const SpamSettingsConflictSchema = Type.Object({
+  error: Type.Object({ code: Type.Literal('SPAM_SETTINGS_CHANGED'), message: Type.String() }),
+  current: SpamSettingsViewSchema,
+});
+export type SpamSettingsConflict = Static<typeof SpamSettingsConflictSchema>;
 
 /** 409 of a lead's update: what the lead is now, so the person sees what changed. */
 export const LeadConflictSchema = Type.Object({

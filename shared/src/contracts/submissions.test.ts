@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import { HONEYPOT_FIELD } from './honeypot';
+import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD } from './spam-constants';
 import { FIELD_LIMITS } from './limits';
 import {
   CONTACT_MESSAGE_DEFAULTS,
@@ -36,8 +37,8 @@ describe('request bodies', () => {
   it.each([
     ['contact', ContactMessageSchema, ContactMessageBodySchema, MESSAGE],
     ['application', JobApplicationSchema, JobApplicationBodySchema, { name: 'Олена', email: 'olena@example.com', phone: '+380 67 123 45 67', city: 'Львів', position: VACANCY_TITLES[0] }],
-  ] as const)('%s: the submission plus the optional spam trap and attribution, closed to other fields', (_name, submission, body, valid) => {
-    expect(Object.keys(body.properties)).toEqual([...Object.keys(submission.properties), HONEYPOT_FIELD, 'attribution']);
+  ] as const)('%s: the submission plus the optional spam trap, form token, proof and attribution, closed to other fields', (_name, submission, body, valid) => {
+    expect(Object.keys(body.properties)).toEqual([...Object.keys(submission.properties), HONEYPOT_FIELD, FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, 'attribution']);
     // Any attribution passes the body's check: the API checks it apart and drops a bad one, never the lead.
     expect(Value.Check(body, { ...valid, attribution: { utm_source: 1, bogus: [] } })).toBe(true);
     expect(body.required).toEqual(submission.required);

@@ -5,6 +5,7 @@ import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN, PHONE_PATTERN } from './patterns';
 import { OptionalText, RequiredText, StringEnum } from './schema-builders';
 import { SERVICE_TYPE_VALUES, type ServiceType } from './service-types';
+import { spamProperties } from './spam';
 import { VACANCY_TITLES } from './vacancies';
 
 /**
@@ -53,13 +54,13 @@ export const JobApplicationSchema = Type.Object(
  */
 const attributionProperty = { attribution: Type.Optional(Type.Unknown()) };
 
-/** Request bodies: a submission, the spam trap and the attribution. */
+/** Request bodies: a submission, the spam trap, the spam defence's token and proof, and the attribution. */
 export const ContactMessageBodySchema = Type.Object(
-  { ...ContactMessageSchema.properties, ...honeypotProperty, ...attributionProperty },
+  { ...ContactMessageSchema.properties, ...honeypotProperty, ...spamProperties, ...attributionProperty },
   { additionalProperties: false },
 );
 export const JobApplicationBodySchema = Type.Object(
-  { ...JobApplicationSchema.properties, ...honeypotProperty, ...attributionProperty },
+  { ...JobApplicationSchema.properties, ...honeypotProperty, ...spamProperties, ...attributionProperty },
   { additionalProperties: false },
 );
 

@@ -18,6 +18,7 @@ export type { Attribution, VisitSession } from './attribution';
 export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital } from './telemetry';
 export { HONEYPOT_FIELD } from './honeypot';
 export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
+export type { FormChallengeResponse, ProofChallenge, SpamSettings } from './spam';
 export type {
   AuditEntry,
   AuditPage,
@@ -36,6 +37,9 @@ export type {
   MemberList,
   RecoveryCodesResponse,
   SessionInfo,
+  SpamSettingsConflict,
+  SpamSettingsUpdate,
+  SpamSettingsView,
   StaffMember,
   StaffSession,
   TotpSetupResponse,

@@ -1,6 +1,9 @@
 import { BRAND, SECTION_IDS } from '../constants/brand';
 import { TOAST_MESSAGES } from '../constants/toasts';
+import type { FormName } from '../contracts/form-names';
 import type { PageMeta } from './page-meta';
+
+export type { FormName };
 
 /**
  * Forms without a script: the pages a form posted that way lands on (the API answers its post with a redirect
@@ -21,9 +24,7 @@ interface FormResultTexts {
 export const FORM_RESULTS = {
   contact: { sent: TOAST_MESSAGES.contactSuccess, notSent: TOAST_MESSAGES.contactError, backTo: `/#${SECTION_IDS.contact}` },
   'job-application': { sent: TOAST_MESSAGES.applicationSuccess, notSent: TOAST_MESSAGES.applicationError, backTo: `/#${SECTION_IDS.vacancies}` },
-} as const satisfies Record<string, FormResultTexts>;
-
-export type FormName = keyof typeof FORM_RESULTS;
+} as const satisfies Record<FormName, FormResultTexts>;
 
 /**
  * Where each form posts itself when no script runs (urlencoded, as any HTML form does): the API
