@@ -1,18 +1,6 @@
-import { clientAddress, clientId } from '../../../src/delivery/health/client-identity';
+import { clientId } from '../../../src/delivery/health/client-identity';
 
 // How telemetry tells one client from another without keeping its address.
-
-describe('clientAddress', () => {
-  it.each([
-    ['203.0.113.7', '203.0.113.7'],
-    ['::ffff:203.0.113.7', '203.0.113.7'],
-    ['2001:db8:85a3:12::8a2e:370:7334', '2001:db8:85a3::/56'],
-    ['2001:db8:85a3:ff:ffff:ffff:ffff:1', '2001:db8:85a3::/56'],
-    ['2001:db8:85a3:100::1', '2001:db8:85a3:100::/56'],
-  ])('names the client of %s as %s', (address, client) => {
-    expect(clientAddress(address)).toBe(client);
-  });
-});
 
 describe('clientId', () => {
   it('is the same for one client, different for another and under another secret, and holds no address', () => {
