@@ -17,6 +17,12 @@ function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** The best encoding the client accepts of those bodies are kept in, or null for none. */
+export function acceptedEncoding(request: FastifyRequest): BodyEncoding | null {
+  const accepted = request.headers['accept-encoding'];
+  return accepted ? (negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) as BodyEncoding | null) : null;
+}
+
 /** The route's response serializer (its 200 schema) applied once, for the cache to keep. */
 export function serializeOnce(reply: FastifyReply, data: unknown): string {
   const json = reply.serialize(data);
@@ -34,8 +40,7 @@ export function sendCached(
   body: CachedBody,
   { contentType = 'application/json; charset=utf-8', cacheControl = READ_CACHE_CONTROL }: SendCachedOptions = {},
 ): FastifyReply {
-  const accepted = request.headers['accept-encoding'];
-  const encoding = accepted ? negotiate(accepted.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) : null;
+  const encoding = acceptedEncoding(request);
   const etag = body.etag;
   reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
   if (reply.statusCode === 200 && matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
