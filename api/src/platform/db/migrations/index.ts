@@ -14,6 +14,7 @@ import * as m0012 from './0012_staff_console';
 import * as m0013 from './0013_privacy_retention';
 import * as m0014 from './0014_article_editing';
 import * as m0015 from './0015_service_editing';
+import * as m0016 from './0016_spam_defence';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_privacy_retention': m0013,
   '0014_article_editing': m0014,
   '0015_service_editing': m0015,
+  '0016_spam_defence': m0016,
 };

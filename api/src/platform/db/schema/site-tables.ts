@@ -122,6 +122,29 @@ export interface MediaFilesTable {
 }
 
 /** The public site's tables: its content, the leads visitors send and their notifications, uploaded images, the liveness probe. */
+/** A form token or proof of work accepted once (migration 0016), by `token:<nonce>` or `proof:<nonce>`. */
+export interface SpamNonceUsesTable {
+  nonce: string;
+  used_at: string;
+}
+
+/** What admins tuned of the spam defence (migration 0016): one row, id 1, once changed. */
+export interface SpamSettingsTable {
+  id: number;
+  threshold: number;
+  /** A JSON array of phrases. */
+  phrases: string;
+  version: number;
+  updated_at: string;
+  updated_by: number | null;
+}
+
+/** An e-mail or phone staff vouched for (migration 0016), as a keyed hash. */
+export interface SpamTrustedSendersTable {
+  sender_key: string;
+  trusted_at: string;
+}
+
 export interface SiteTables {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -131,4 +154,7 @@ export interface SiteTables {
   health_probe: HealthProbeTable;
   lead_outbox: LeadOutboxTable;
   media_files: MediaFilesTable;
+  spam_nonce_uses: SpamNonceUsesTable;
+  spam_settings: SpamSettingsTable;
+  spam_trusted_senders: SpamTrustedSendersTable;
 }

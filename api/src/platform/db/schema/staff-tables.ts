@@ -96,6 +96,13 @@ export interface LeadsTable {
   updated_at: string;
   /** The arrival or the latest work on the lead; retention counts from it (migration 0013). */
   last_activity_at: string;
+  /** Why the spam defence held the lead: a JSON array of reason codes; null when it did not (migration 0016). */
+  spam_reasons: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the spam defence counts recent leads by (migration 0016); null for leads from before. */
+  email_key: ColumnType<string | null, string | null | undefined, string | null>;
+  phone_key: ColumnType<string | null, string | null | undefined, string | null>;
+  address_key: ColumnType<string | null, string | null | undefined, string | null>;
+  message_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LeadNotesTable {
