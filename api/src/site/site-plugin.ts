@@ -5,6 +5,7 @@ import contentPlugin from './content/content-plugin';
 import { seoRoutes } from './content/seo-routes';
 import { readMedia } from './content/media-store';
 import { leadsPlugin } from './leads/leads-plugin';
+import { SpamDefence } from './leads/spam/spam-defence';
 import { livenessRoutes } from './liveness/liveness-routes';
 import pagesPlugin from './pages/pages-plugin';
 import { registerStatic } from './pages/static-files';
@@ -24,6 +25,9 @@ async function sitePlugin(app: FastifyInstance, { config }: SitePluginOptions): 
   await app.register(livenessRoutes, { db: app.db, watch: app.databaseWatch });
   await app.register(contentPlugin, { config });
   await app.register(seoRoutes, { db: app.db, siteUrl: config.siteUrl });
+  // The leads' routes judge submissions with it, the pages give their forms its tokens, the
+  // console tunes it: one per app, on the app.
+  app.decorate('spamDefence', await SpamDefence.open(app.db));
   await app.register(leadsPlugin, { config });
   await registerStatic(app, {
     staticRoot: config.staticRoot,

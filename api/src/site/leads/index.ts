@@ -1,11 +1,16 @@
 /**
  * What the staff console may use of the site's leads: where submissions are stored and how they are
- * indexed, corrected and removed, and the notifications an erasure sends. The console imports leads
+ * indexed, corrected and removed, the notifications an erasure sends, and the spam defence's
+ * held leads and settings. The console imports leads
  * from here only (a lint rule keeps it so); the rest of this folder is the site's own.
  */
 export { PHONE_KEY_DIGITS, phoneKey, reindexLead, searchWords } from './lead/lead-index';
 export { idempotencyKey, type SubmittedLead } from './lead/lead-payload';
 export { enqueueErasure } from './outbox/outbox-repository';
+export { channelNames } from './outbox/channels';
+export { releaseHeldLead } from './submissions/held-leads';
+export type { SpamDefence } from './spam/spam-defence';
+export { readSpamSettings, writeSpamSettings, type StoredSpamSettings } from './spam/spam-settings';
 export { removeLeads, type LeadRef } from './retention/lead-removal';
 export { purgeExpired } from './retention/retention-purge';
 export { SUBMISSION_COLUMNS } from './submissions/submission-columns';

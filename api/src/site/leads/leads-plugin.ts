@@ -3,6 +3,8 @@ import type { AppConfig } from '../../platform/config';
 import { createChannels } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
 import { startRetentionPurge } from './retention/retention-schedule';
+import { challengeRoutes } from './spam/challenge-routes';
+import { createSpamMetrics } from './spam/spam-metrics';
 import { submissionRoutes } from './submissions/submission-routes';
 import { formPostRoutes } from './submissions/form-post-routes';
 
@@ -24,13 +26,17 @@ export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginO
   app.addHook('onClose', () => outbox.stop());
   const retention = startRetentionPurge(db, app.log);
   app.addHook('onClose', () => retention.stop());
+  const spam = app.spamDefence;
   const intake = {
     db,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
     leadChannels: channels.map((channel) => channel.name),
     onLeadStored: outbox.wake,
+    spam,
+    spamMetrics: createSpamMetrics(app.metrics.registry),
   };
+  await app.register(challengeRoutes, { spam, rateLimitMax: config.rateLimitMax, rateLimitWindow: config.rateLimitWindow });
   await app.register(submissionRoutes, intake);
   await app.register(formPostRoutes, intake);
 }

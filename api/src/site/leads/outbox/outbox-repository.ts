@@ -35,11 +35,12 @@ const ERROR_TEXT_MAX = 500;
 
 /**
  * One pending row per channel for a submission just stored. Call it inside the transaction that
- * stores the submission: both are committed, or neither.
+ * stores the submission: both are committed, or neither. `queuedAt`: when the rows are due and
+ * their 24 h of tries start (a held lead let through later is queued then, not when it arrived).
  */
-export async function enqueueLead(db: Db, lead: LeadPayload, channels: readonly ChannelName[]): Promise<void> {
+export async function enqueueLead(db: Db, lead: LeadPayload, channels: readonly ChannelName[], queuedAt = new Date(lead.created_at)): Promise<void> {
   if (channels.length === 0) return;
-  const created = new Date(lead.created_at);
+  const created = queuedAt;
   await db.kysely
     .insertInto('lead_outbox')
     .values(
@@ -77,6 +78,18 @@ export async function enqueueErasure(db: Db, message: LeadErasedMessage, now: Da
       created_at: db.dialect.timestamp(now),
     })
     .execute();
+}
+
+/** Whether a lead was ever queued to be sent (rows are deleted only with the lead). */
+export async function wasQueued(db: Db, kind: SubmissionKind, submissionId: number): Promise<boolean> {
+  const row = await db.kysely
+    .selectFrom('lead_outbox')
+    .select('id')
+    .where('submission_kind', '=', kind)
+    .where('submission_id', '=', submissionId)
+    .where('event', '=', 'lead.created')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Pending rows of these channels that are due and that no worker holds. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../platform/db/connection';
 import { SUBMISSION_TABLES } from '../submissions/submissions-repository';
 import type { SubmissionKind } from '../lead/lead-payload';
+import { forgetTrustedSenders } from '../submissions/held-leads';
 
 /** A lead as removal names it: its inbox id and the submission row it indexes. */
 export interface LeadRef {
@@ -19,8 +20,9 @@ function count(result: { numDeletedRows: bigint } | undefined): number {
 
 /**
  * Deletes leads whole: the submission as sent, its inbox row and searchable text, the staff's
- * notes and history on it, and the notification outbox's rows for it (their copies of the lead).
- * Call inside a transaction: a lead is removed with everything that hangs off it, or not at all.
+ * notes and history on it, the notification outbox's rows for it (their copies of the lead), and
+ * any trust staff gave its e-mail or phone («Не спам»). Call inside a transaction: a lead is
+ * removed with everything that hangs off it, or not at all.
  */
 export async function removeLeads(db: Db, leads: readonly LeadRef[]): Promise<RemovedRows> {
   const removed: RemovedRows = {};
@@ -44,6 +46,9 @@ export async function removeLeads(db: Db, leads: readonly LeadRef[]): Promise<Re
       .executeTakeFirst();
     removed.lead_outbox = (removed.lead_outbox ?? 0) + count(outbox);
     const table = SUBMISSION_TABLES[kind];
+    const senders = await db.kysely.selectFrom(table).select(['email', 'phone']).where('id', 'in', submissionIds).execute();
+    const trusts = await forgetTrustedSenders(db, senders);
+    if (trusts > 0) removed.spam_trusted_senders = (removed.spam_trusted_senders ?? 0) + trusts;
     removed[table] = (removed[table] ?? 0) + count(await db.kysely.deleteFrom(table).where('id', 'in', submissionIds).executeTakeFirst());
   }
   return removed;

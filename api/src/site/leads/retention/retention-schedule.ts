@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../../platform/db/connection';
 import { startSiteSchedule, type SiteSchedule } from '../../../platform/scheduling/site-schedule';
+import { pruneNonceUses } from '../spam/spam-nonces';
 import { purgeExpired, type PurgeReport } from './retention-purge';
 
 /** How often the retention purge runs (also once at start). */
@@ -32,8 +33,10 @@ export function startRetentionPurge(db: Database, log: FastifyBaseLogger, option
     run: async (carryOn) => {
       const started = Date.now();
       const report = await purgeExpired(db, { now: new Date(now()), carryOn });
+      // The spam defence's used tokens go with it: hourly, past the time a token is good.
+      const spamNonces = await pruneNonceUses(db, now());
       // Counts only: what was removed is personal data.
-      log.info({ ...report, ms: Date.now() - started }, 'privacy: retention purge ran');
+      log.info({ ...report, spamNonces, ms: Date.now() - started }, 'privacy: retention purge ran');
       return report;
     },
     onError: (error) => log.warn({ err: error }, 'privacy: retention purge failed; tried again within the hour'),

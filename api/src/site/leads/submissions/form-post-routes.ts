@@ -48,12 +48,12 @@ export const formPostRoutes: FastifyPluginAsyncTypebox<SubmissionIntakeOptions> 
   });
 
   app.post(FORM_POST_PATHS.contact, { ...common('contact'), schema: { body: ContactMessageBodySchema, response } }, async (request, reply) => {
-    await takeSubmission(request, { kind: 'contact', body: request.body }, options, undefined);
+    await takeSubmission(request, { kind: 'contact', body: request.body }, options, undefined, 'form-post');
     return toResult(reply, 'contact', true);
   });
 
   app.post(FORM_POST_PATHS['job-application'], { ...common('job-application'), schema: { body: JobApplicationBodySchema, response } }, async (request, reply) => {
-    await takeSubmission(request, { kind: 'applications', body: request.body }, options, undefined);
+    await takeSubmission(request, { kind: 'applications', body: request.body }, options, undefined, 'form-post');
     return toResult(reply, 'job-application', true);
   });
 };

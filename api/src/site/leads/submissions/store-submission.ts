@@ -3,7 +3,11 @@ import { isUniqueViolation } from '../../../platform/db/database-errors';
 import type { Db } from '../../../platform/db/connection';
 import type { ChannelName } from '../../../platform/config/leads';
 import { idempotencyKey, type LeadPayload, type SubmittedLead } from '../lead/lead-payload';
-import { indexLead, leadSource } from '../lead/lead-index';
+import type { SpamReasonCode } from '@agency/shared';
+import { arrivalOf, indexLead, leadSource, type LeadArrival } from '../lead/lead-index';
+import type { SenderKeys } from '../spam/sender-keys';
+import { isHeld, orderedReasons } from '../spam/spam-judge';
+import { claimNonces } from '../spam/spam-nonces';
 import { enqueueLead } from '../outbox/outbox-repository';
 import {
   findSubmissionByKey,
@@ -18,7 +22,27 @@ import {
  * try of it (`replayed`, nothing stored or queued again), or refused because the key was used
  * for a different submission (`key-reused`).
  */
-export type StoreOutcome = { outcome: 'stored' | 'replayed'; id: number } | { outcome: 'key-reused' };
+export type StoreOutcome = { outcome: 'stored'; id: number; held: boolean } | { outcome: 'replayed'; id: number } | { outcome: 'key-reused' };
+
+/**
+ * What the spam defence found before the submission's transaction (spam-defence.ts); the
+ * transaction adds a token or proof already used, then holds the lead or lets it through.
+ */
+export interface Screening {
+  reasons: readonly SpamReasonCode[];
+  keys: SenderKeys;
+  nonces: { token?: string; proof?: string };
+  threshold: number;
+  trusted: boolean;
+}
+
+/** Claims the screening's nonces and decides: the lead's arrival row values. */
+async function arrivalAfter(db: Db, entry: SubmittedLead, screening: Screening | undefined, at: Date): Promise<LeadArrival> {
+  if (!screening) return arrivalOf(entry);
+  const reasons = orderedReasons([...screening.reasons, ...(await claimNonces(db, screening.nonces, at))]);
+  const held = isHeld(reasons, screening, screening.trusted);
+  return { spam_reasons: held ? JSON.stringify(reasons) : null, ...screening.keys };
+}
 
 function insert(db: Db, entry: SubmittedLead, meta: SubmissionMeta, receivedAt: Date, key?: SubmissionKey): Promise<number> {
   return entry.kind === 'contact'
@@ -35,15 +59,18 @@ export function requestHash(entry: SubmittedLead): string {
 /**
  * Stores a submission, its row of the staff inbox and its outbox rows (one per enabled channel)
  * in one transaction: a notification is never lost and never sent for a submission that was not
- * stored, and every stored lead is in the inbox. Resolves once all are committed.
+ * stored, and every stored lead is in the inbox. A lead the spam defence holds gets no outbox rows:
+ * «Не спам» queues them later. Resolves once all are committed.
  */
-async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, channels: readonly ChannelName[], key?: SubmissionKey): Promise<number> {
+async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, channels: readonly ChannelName[], screening: Screening | undefined, key?: SubmissionKey): Promise<{ id: number; held: boolean }> {
   const receivedAt = new Date();
   return db.kysely.transaction().execute(async (trx) => {
     const inTransaction: Db = { kysely: trx, dialect: db.dialect };
     const id = await insert(inTransaction, entry, meta, receivedAt, key);
-    await indexLead(inTransaction, entry, id, leadSource(meta.attribution), receivedAt);
-    if (channels.length === 0) return id;
+    const arrival = await arrivalAfter(inTransaction, entry, screening, receivedAt);
+    const held = arrival.spam_reasons !== null;
+    await indexLead(inTransaction, entry, id, leadSource(meta.attribution), receivedAt, arrival);
+    if (channels.length === 0 || held) return { id, held };
     const lead = {
       ...entry,
       id,
@@ -53,7 +80,7 @@ async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, chan
       attribution: meta.attribution,
     } as LeadPayload;
     await enqueueLead(inTransaction, lead, channels);
-    return id;
+    return { id, held };
   });
 }
 
@@ -76,11 +103,12 @@ export async function storeSubmission(
   meta: SubmissionMeta,
   channels: readonly ChannelName[],
   key?: string,
+  screening?: Screening,
 ): Promise<StoreOutcome> {
-  if (key === undefined) return { outcome: 'stored', id: await storeNew(db, entry, meta, channels) };
+  if (key === undefined) return { outcome: 'stored', ...(await storeNew(db, entry, meta, channels, screening)) };
   const submissionKey = { key, requestHash: requestHash(entry) };
   try {
-    return { outcome: 'stored', id: await storeNew(db, entry, meta, channels, submissionKey) };
+    return { outcome: 'stored', ...(await storeNew(db, entry, meta, channels, screening, submissionKey)) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const stored = await earlierTry(db, entry, submissionKey);

@@ -7,12 +7,15 @@ import {
   type ContactMessageBody,
   type JobApplicationBody,
 } from '@agency/shared/contracts';
+import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, type FormName } from '@agency/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../../platform/db/connection';
 import type { ChannelName } from '../../../platform/config/leads';
 import { ApiError, MESSAGES } from '../../../platform/http/api-error';
 import { readAttribution } from './attribution-input';
 import type { SubmittedLead } from '../lead/lead-payload';
+import type { SpamDefence } from '../spam/spam-defence';
+import type { SpamMetrics } from '../spam/spam-metrics';
 import { storeSubmission, type StoreOutcome } from './store-submission';
 import { plausibleNextId, type SubmissionMeta } from './submissions-repository';
 import { normalizeTextInput } from './text-input';
@@ -24,8 +27,10 @@ export interface SubmissionIntakeOptions {
   rateLimitWindow: number;
   /** Channels each stored submission is queued for (in the same transaction). */
   leadChannels: readonly ChannelName[];
-  /** Called once a submission and its outbox rows are committed. */
+  /** Called once a submission and its outbox rows are committed (not for one held as spam). */
   onLeadStored(): void;
+  spam: SpamDefence;
+  spamMetrics: SpamMetrics;
 }
 
 const ONE_LINE: ReadonlySet<string> = new Set(ONE_LINE_FIELDS);
@@ -69,34 +74,69 @@ export type IntakeOutcome = StoreOutcome | { outcome: 'bot'; id: number };
 /** A validated submission of either form, as its route received it. */
 export type SubmissionBody = { kind: 'contact'; body: ContactMessageBody } | { kind: 'applications'; body: JobApplicationBody };
 
-/** The lead a submission makes: its fields, without the spam trap and the attribution. */
+/** The lead a submission makes: its fields, without the spam trap, the spam defence's fields and the attribution. */
 function leadOf(submission: SubmissionBody): SubmittedLead {
   if (submission.kind === 'contact') {
-    const { [HONEYPOT_FIELD]: _trap, attribution: _attribution, ...message } = submission.body;
+    const { [HONEYPOT_FIELD]: _trap, [FORM_TOKEN_FIELD]: _token, [PROOF_OF_WORK_FIELD]: _proof, attribution: _attribution, ...message } = submission.body;
     return { kind: 'contact', submission: completeContactMessage(message) };
   }
-  const { [HONEYPOT_FIELD]: _trap, attribution: _attribution, ...application } = submission.body;
+  const { [HONEYPOT_FIELD]: _trap, [FORM_TOKEN_FIELD]: _token, [PROOF_OF_WORK_FIELD]: _proof, attribution: _attribution, ...application } = submission.body;
   return { kind: 'applications', submission: completeJobApplication(application) };
 }
 
+/** What a person typed into a lead that an offer would be written into. */
+function offerText(entry: SubmittedLead): string {
+  const { submission } = entry;
+  const fields = entry.kind === 'contact' ? [submission.name, entry.submission.company, entry.submission.message] : [submission.name, entry.submission.city, entry.submission.resume_text];
+  return fields.join('\n');
+}
+
 const BOT_TABLES = { contact: 'contact_messages', applications: 'job_applications' } as const;
-const KIND_NAMES = { contact: 'contact message', applications: 'job application' } as const;
+const FORMS: Record<SubmissionBody['kind'], FormName> = { contact: 'contact', applications: 'job-application' };
+
+/** How a submission came: JSON (from a browser, if its Sec-Fetch-Site header says so), or a form posted with scripts off. */
+export type SubmissionRoute = 'json' | 'form-post';
 
 /**
- * Stores a validated submission with its outbox rows, once per idempotency key. People leave the
- * spam trap empty (or send none); a bot's submission is not stored but answered with a plausible id.
+ * Stores a validated submission with its outbox rows, once per idempotency key, judged by the spam
+ * defence first. What is certainly a bot's (the spam trap filled, JSON without a form token from a
+ * program) is not stored but answered with a plausible id; a held one is stored as «Спам» and not
+ * sent to the agency; either way the answer is the one a person gets.
  */
 export async function takeSubmission(
   request: FastifyRequest,
   submission: SubmissionBody,
   options: SubmissionIntakeOptions,
   idempotencyKey: string | undefined,
+  route: SubmissionRoute,
 ): Promise<IntakeOutcome> {
-  if ((submission.body[HONEYPOT_FIELD] ?? '') !== '') {
-    request.log.info(`honeypot filled: ${KIND_NAMES[submission.kind]} answered but not stored`);
+  const form = FORMS[submission.kind];
+  const entry = leadOf(submission);
+  const { body } = submission;
+  const judgement = await options.spam.judge({
+    form,
+    channel: route === 'form-post' ? 'no-script' : request.headers['sec-fetch-site'] ? 'script' : 'direct',
+    honeypotFilled: (body[HONEYPOT_FIELD] ?? '') !== '',
+    token: body[FORM_TOKEN_FIELD],
+    proof: body[PROOF_OF_WORK_FIELD],
+    text: offerText(entry),
+    message: entry.kind === 'contact' ? entry.submission.message : entry.submission.resume_text,
+    email: entry.submission.email,
+    phone: entry.submission.phone,
+    ip: request.ip,
+  });
+  if (judgement.action === 'drop') {
+    request.log.info({ form, reason: judgement.reason }, 'a certain bot: answered but not stored');
+    options.spamMetrics.dropped(form, judgement.reason);
     return { outcome: 'bot', id: await plausibleNextId(options.db, BOT_TABLES[submission.kind]) };
   }
-  const stored = await storeSubmission(options.db, leadOf(submission), metaOf(request, submission.body.attribution), options.leadChannels, idempotencyKey);
-  if (stored.outcome === 'stored') options.onLeadStored();
+  const screening = { reasons: judgement.reasons, keys: judgement.keys, nonces: judgement.nonces, threshold: judgement.settings.threshold, trusted: judgement.trusted };
+  const stored = await storeSubmission(options.db, entry, metaOf(request, body.attribution), options.leadChannels, idempotencyKey, screening);
+  if (stored.outcome === 'stored' && stored.held) {
+    request.log.info({ form, id: stored.id }, 'held as spam: stored, not sent');
+    options.spamMetrics.held(form);
+  } else if (stored.outcome === 'stored') {
+    options.onLeadStored();
+  }
   return stored;
 }

@@ -34,10 +34,10 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<SubmissionIntakeOptions
   const headers = SubmissionHeadersSchema;
 
   app.post('/api/contact', { ...common, schema: { headers, body: ContactMessageBodySchema, response } }, async (request, reply) =>
-    answer(reply, await takeSubmission(request, { kind: 'contact', body: request.body }, options, request.headers[IDEMPOTENCY_KEY_HEADER])),
+    answer(reply, await takeSubmission(request, { kind: 'contact', body: request.body }, options, request.headers[IDEMPOTENCY_KEY_HEADER], 'json')),
   );
 
   app.post('/api/jobs/apply', { ...common, schema: { headers, body: JobApplicationBodySchema, response } }, async (request, reply) =>
-    answer(reply, await takeSubmission(request, { kind: 'applications', body: request.body }, options, request.headers[IDEMPOTENCY_KEY_HEADER])),
+    answer(reply, await takeSubmission(request, { kind: 'applications', body: request.body }, options, request.headers[IDEMPOTENCY_KEY_HEADER], 'json')),
   );
 };

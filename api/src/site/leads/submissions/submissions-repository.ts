@@ -1,8 +1,8 @@
-import { ATTRIBUTION_KEYS, type Attribution, type AttributionKey } from '@agency/shared';
+import { ATTRIBUTION_KEYS, type Attribution, type AttributionKey, type ContactMessage } from '@agency/shared';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../../platform/db/connection';
 import type { ContactMessagesTable, JobApplicationsTable } from '../../../platform/db/schema';
-import type { SubmissionKind } from '../lead/lead-payload';
+import { idempotencyKey, type LeadPayload, type SubmissionKind } from '../lead/lead-payload';
 
 /**
  * The leads the site's forms send, as stored: contact messages and job applications, with the
@@ -149,4 +149,24 @@ export async function listLeadAttributions(db: Db, kind: SubmissionKind, since: 
     .where('created_at', '>=', db.dialect.timestamp(since))
     .execute();
   return rows.map(storedAttribution);
+}
+
+/** The lead a stored submission is, as its notifications carry it (the payload its outbox rows freeze). */
+export async function readLeadPayload(db: Db, kind: SubmissionKind, id: number): Promise<LeadPayload | undefined> {
+  if (kind === 'contact') {
+    const row = await db.kysely.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const { name, email, phone, company, service_type, message } = row;
+    // The column holds what the contract allowed when it was stored.
+    return { kind, submission: { name, email, phone, company, service_type: service_type as ContactMessage['service_type'], message }, ...leadBase(db, kind, row) };
+  }
+  const row = await db.kysely.selectFrom('job_applications').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const { name, email, phone, city, position, resume_text } = row;
+  return { kind, submission: { name, email, phone, city, position, resume_text }, ...leadBase(db, kind, row) };
+}
+
+function leadBase(db: Db, kind: SubmissionKind, row: { id: number; created_at: unknown; referrer: string | null } & Partial<Record<AttributionKey, string | null>>) {
+  const id = Number(row.id);
+  return { id, idempotency_key: idempotencyKey(kind, id), created_at: db.dialect.readTimestamp(row.created_at), referrer: row.referrer, attribution: storedAttribution(row) };
 }

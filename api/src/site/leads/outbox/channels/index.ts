@@ -1,4 +1,4 @@
-import type { LeadsConfig } from '../../../../platform/config/leads';
+import type { ChannelName, LeadsConfig } from '../../../../platform/config/leads';
 import { emailChannel } from './email-channel';
 import type { LeadChannel } from './lead-channel';
 import { telegramChannel } from './telegram-channel';
@@ -13,4 +13,9 @@ export function createChannels(config: LeadsConfig): LeadChannel[] {
   if (config.telegram) channels.push(telegramChannel(config.telegram));
   if (config.email) channels.push(emailChannel(config.email));
   return channels;
+}
+
+/** The names of the channels configured: what a lead is queued for. */
+export function channelNames(config: LeadsConfig): ChannelName[] {
+  return createChannels(config).map((channel) => channel.name);
 }
