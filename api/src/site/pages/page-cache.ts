@@ -1,14 +1,27 @@
+import { formsInMarkup, type FormName } from '@agency/shared';
 import { precompressedBody, type PrecompressedBody } from '../../platform/http/cached-body';
+import { openEndedBody, type OpenEndedBody } from '../../platform/http/open-ended-body';
 import { LeastRecentlyUsed, type UsageLimits } from './least-recently-used';
 
-/** A rendered page as the server keeps and sends it. */
-export interface CachedPage {
+/**
+ * A rendered page as the server keeps and sends it: the same for everyone, or, for a page with
+ * forms, the same up to its end, where each response adds the forms' own tokens (form-tokens.ts
+ * in the shared package) before `tail`.
+ */
+export type CachedPage = {
   status: number;
-  body: PrecompressedBody;
   /** The apps on the page (see PageRender). */
   apps: readonly string[];
   /** False for a page rendered without some of its parts (see RenderedPage): sent, never kept. */
   cacheable: boolean;
+} & ({ body: PrecompressedBody; forms?: undefined } | { body: OpenEndedBody; forms: { names: FormName[]; tail: string } });
+
+/** A page's markup as kept: a page with forms is cut before its `</body>`, where their tokens go. */
+async function keptBody(html: string): Promise<Pick<CachedPage, 'body' | 'forms'>> {
+  const names = formsInMarkup(html);
+  const cut = html.lastIndexOf('</body>');
+  if (names.length === 0 || cut < 0) return { body: precompressedBody(html) };
+  return { body: await openEndedBody(html.slice(0, cut)), forms: { names, tail: html.slice(cut) } };
 }
 
 /** What a render gives the cache. */
@@ -95,10 +108,10 @@ export class PageCache {
     const pending = rendering.get(url);
     if (pending) return pending;
     const page = render(url)
-      .then((rendered): CachedPage | undefined => {
+      .then(async (rendered): Promise<CachedPage | undefined> => {
         if (!rendered) return undefined;
         const { status, html, complete, apps } = rendered;
-        const cached = { status, body: precompressedBody(html), cacheable: complete, apps };
+        const cached = { status, ...(await keptBody(html)), cacheable: complete, apps } as CachedPage;
         if (complete && this.generation === generation) {
           (status === 200 ? this.found : this.other).set(url, cached);
           this.recompressLater(url, cached);

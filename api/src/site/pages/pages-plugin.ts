@@ -50,6 +50,7 @@ async function pagesPlugin(app: FastifyInstance, { config }: PagesPluginOptions)
     }),
     visitorReleases: delivery.visitorReleases,
     origin: config.siteUrl,
+    formToken: (form) => app.spamDefence.tokens.issue(form),
     onLookup: metrics.pageCache,
     onRender: metrics.pageRender,
     onPageSent: delivery.pageSent,

@@ -1,10 +1,10 @@
-import { isStaffPath, matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type RemotesDocument } from '@agency/shared';
+import { formTokenField, isStaffPath, matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type FormName, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../../platform/http/cached-body';
-import { sendCached } from '../../platform/http/send-cached';
+import { acceptedEncoding, sendCached } from '../../platform/http/send-cached';
 import { withPreviewBanner, type SentPage, type VisitorReleases } from '../../delivery';
 import { NO_CACHE } from '../../platform/http/cache-policy';
-import type { PageCache } from './page-cache';
+import type { CachedPage, PageCache } from './page-cache';
 import type { PageGeneration } from './page-generation';
 import type { createPageRenderer } from './render-page';
 
@@ -24,6 +24,12 @@ export const CANARY_PAGE_CACHE_CONTROL = 'private, no-cache';
 
 /** A preview is for one browser, and never kept anywhere. */
 export const PREVIEW_PAGE_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * A page with forms carries each response's own form tokens: only the browser that asked may keep
+ * it, asking again each time (there is no ETag to match: no two responses are the same).
+ */
+export const FORM_PAGE_CACHE_CONTROL = 'private, no-cache';
 
 /** The staff console's pages: for one signed-in person, kept nowhere, indexed by no search engine. */
 export const STAFF_PAGE_CACHE_CONTROL = 'no-store';
@@ -59,6 +65,8 @@ export interface PageServerOptions {
   visitorReleases: (request: FastifyRequest, reply: FastifyReply) => Promise<VisitorReleases>;
   /** The site's public origin (SITE_URL): never the request's Host, which the client chooses. */
   origin: string;
+  /** A fresh form token for `form` (the spam defence's), for each form on a page sent. */
+  formToken: (form: FormName) => string;
   /** Each page request: answered from the cache (or a render another request started), or rendered for it. */
   onLookup?(result: 'hit' | 'miss'): void;
   /** Each render's duration, in seconds. */
@@ -75,7 +83,12 @@ export interface PageServerOptions {
  * candidate and the current release side by side); a preview is rendered for its browser alone.
  * False, with nothing sent, when there is no shell build to render pages with.
  */
-export function createPageServer({ renderer, cache, generation, visitorReleases, origin, onLookup = () => {}, onRender = () => {}, onPageSent = () => {} }: PageServerOptions) {
+export function createPageServer({ renderer, cache, generation, visitorReleases, origin, formToken, onLookup = () => {}, onRender = () => {}, onPageSent = () => {} }: PageServerOptions) {
+  /** What follows a page with forms' kept start in this response: a token field for each form, then the page's tail. */
+  const formsEnd = (forms: NonNullable<CachedPage['forms']>) => forms.names.map((form) => formTokenField(form, formToken(form))).join('') + forms.tail;
+  /** A page's whole markup as this response sends it. */
+  const markupOf = (page: CachedPage) => (page.forms ? page.body.start + formsEnd(page.forms) : page.body.text);
+
   /** The release sets pages of this generation were rendered for, by their key: what a render ahead needs. */
   let sets = new Map<string, RemotesDocument>();
   let setsGeneration: string | undefined;
@@ -140,7 +153,14 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
       // A preview link that cannot be used (forged, altered, expired) shows the page everyone
       // gets, as kept, with the banner that says so: it costs no render, however many are sent.
       reply.code(page.status).header('x-robots-tag', 'noindex').header('cache-control', PREVIEW_PAGE_CACHE_CONTROL).type('text/html; charset=utf-8');
-      reply.send(withPreviewBanner(page.body.text, visitor, request.url));
+      reply.send(withPreviewBanner(markupOf(page), visitor, request.url));
+      return true;
+    }
+    if (page.forms) {
+      const encoding = acceptedEncoding(request);
+      reply.code(page.status).header('cache-control', FORM_PAGE_CACHE_CONTROL).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+      if (encoding) reply.header('content-encoding', encoding);
+      reply.send(page.body.closedWith(formsEnd(page.forms), encoding));
       return true;
     }
     sendCached(request, reply.code(page.status), page.body, {
