@@ -24,6 +24,8 @@ export type AuditAction =
   | 'lead-assigned'
   | 'lead-note-added'
   | 'leads-marked-spam'
+  | 'lead-not-spam'
+  | 'spam-settings-changed'
   | 'leads-exported'
   | 'lead-corrected'
   | 'data-exported'

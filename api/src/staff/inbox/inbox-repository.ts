@@ -1,4 +1,4 @@
-import { SERVICE_TYPES, type LeadFilter, type LeadKind, type LeadStatus, type LeadSummary } from '@agency/shared';
+import { SERVICE_TYPES, type LeadFilter, type LeadKind, type LeadPage, type LeadStatus, type LeadSummary, type SpamReasonCode } from '@agency/shared';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../platform/db/connection';
 import type { DatabaseSchema } from '../../platform/db/schema';
@@ -47,6 +47,7 @@ function leadsQuery(db: Db) {
       'leads.status',
       'leads.version',
       'leads.assignee_id',
+      'leads.spam_reasons',
       'staff_members.email as assignee_email',
       'staff_members.role as assignee_role',
     ]);
@@ -89,6 +90,7 @@ function summaryOf(row: LeadRow, facts: SubmissionFacts | undefined): LeadSummar
     status: row.status,
     assignee: row.assignee_id === null ? null : { id: Number(row.assignee_id), email: row.assignee_email ?? '', role: row.assignee_role ?? 'viewer' },
     version: Number(row.version),
+    spamReasons: row.spam_reasons === null ? [] : (JSON.parse(row.spam_reasons) as SpamReasonCode[]),
   };
 }
 
@@ -106,13 +108,27 @@ export interface LeadListOptions {
   limit: number;
 }
 
-export async function listLeads(db: Db, { filter, before, after, limit }: LeadListOptions): Promise<{ leads: LeadSummary[]; next: number | null }> {
+export async function listLeads(db: Db, { filter, before, after, limit }: LeadListOptions, now = Date.now()): Promise<LeadPage> {
   let query = applyLeadFilter(db, leadsQuery(db), filter);
   if (before !== undefined) query = query.where('leads.id', '<', before);
   if (after !== undefined) query = query.where('leads.id', '>', after);
-  const rows = await query.orderBy('leads.id', 'desc').limit(limit + 1).execute();
+  const [rows, held] = await Promise.all([query.orderBy('leads.id', 'desc').limit(limit + 1).execute(), heldSince(db, new Date(now - HELD_WINDOW_MS))]);
   const leads = await summaries(db, rows.slice(0, limit));
-  return { leads, next: rows.length > limit ? leads[leads.length - 1]!.id : null };
+  return { leads, next: rows.length > limit ? leads[leads.length - 1]!.id : null, heldThisWeek: held };
+}
+
+/** The window of the inbox's "held this week". */
+const HELD_WINDOW_MS = 7 * 24 * 3_600_000;
+
+/** Leads the spam defence held that arrived from `since` on (let through since or not). */
+async function heldSince(db: Db, since: Date): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('leads')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('received_at', '>=', since.toISOString())
+    .where('spam_reasons', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function findLeadSummary(db: Db, id: number): Promise<LeadSummary | undefined> {

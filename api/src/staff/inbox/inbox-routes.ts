@@ -11,6 +11,7 @@ import {
   LeadSummarySchema,
   LeadUpdateBodySchema,
   NoteBodySchema,
+  NotSpamBodySchema,
   SpamBodySchema,
   SpamResponseSchema,
 } from '@agency/shared/contracts';
@@ -25,10 +26,10 @@ import { STAFF_MESSAGES } from '../common/staff-messages';
 import { listLeads } from './inbox-repository';
 import { countLeads, leadCsv } from './lead-csv';
 import { findLeadDetail } from './lead-detail';
-import { addNote, markSpam, updateLead, type Actor } from './lead-work';
+import { addNote, markNotSpam, markSpam, updateLead, type Actor, type NotSpamOptions } from './lead-work';
 
-/** The lead inbox: everyone reads it; editors work leads and export them. */
-export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+/** The lead inbox: everyone reads it; editors work leads, let held ones through («Не спам») and export them. */
+export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db } & NotSpamOptions> = async (app, { db, channels, trustedKeys }) => {
   const viewer = { staffRole: 'viewer' as const };
   const editor = { staffRole: 'editor' as const };
   const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
@@ -71,6 +72,12 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { 
     '/api/staff/leads/:id/notes',
     { config: editor, schema: { params: IdParamsSchema, body: NoteBodySchema, response: { 201: LeadNoteSchema, ...ERROR_RESPONSES } } },
     async (request, reply) => reply.code(201).send(await addNote(db, Number(request.params.id), request.body.text, actorOf(request))),
+  );
+
+  app.post(
+    '/api/staff/leads/:id/not-spam',
+    { config: editor, schema: { params: IdParamsSchema, body: NotSpamBodySchema, response: { 200: LeadSummarySchema, 409: LeadConflictSchema, ...ERROR_RESPONSES } } },
+    async (request) => markNotSpam(db, Number(request.params.id), request.body.version, actorOf(request), { channels, trustedKeys }),
   );
 
   app.post('/api/staff/leads/spam', { config: editor, schema: { body: SpamBodySchema, response: { 200: SpamResponseSchema, ...ERROR_RESPONSES } } }, async (request) => ({

@@ -1,10 +1,12 @@
 import { LEAD_STATUS_LABELS, type LeadSummary, type LeadUpdate, type StaffMember } from '@agency/shared';
+import type { ChannelName } from '../../platform/config/leads';
+import { releaseHeldLead } from '../../site/leads';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
-import { findLeadSummary } from './inbox-repository';
+import { findLeadRow, findLeadSummary } from './inbox-repository';
 
 /**
  * Working a lead: status, assignee, notes, and marking many as spam. Every change is written
@@ -112,4 +114,43 @@ export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Pr
     });
     return leads.length;
   });
+}
+
+export interface NotSpamOptions {
+  /** The channels a lead is sent to. */
+  channels: readonly ChannelName[];
+  /** The keys an e-mail and a phone are trusted under (the spam defence's). */
+  trustedKeys: (email: string, phone: string) => string[];
+}
+
+/**
+ * «Не спам»: a lead marked spam (by the defence or by hand) back to «Нова», from `version`; its
+ * notifications are sent now (unless it was sent before) and its e-mail and phone are trusted
+ * from then on. With its history row and audit entry, in one transaction.
+ */
+export async function markNotSpam(db: Db, id: number, version: number, actor: Actor, options: NotSpamOptions): Promise<LeadSummary> {
+  const before = await findLeadSummary(db, id);
+  if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+  if (before.version !== version) throw new LeadChangedError(before);
+  if (before.status !== 'spam') return before;
+  const lead = await findLeadRow(db, id);
+  const queued = await db.kysely.transaction().execute(async (trx) => {
+    const at = new Date();
+    const iso = at.toISOString();
+    const result = await trx
+      .updateTable('leads')
+      .set((eb) => ({ status: 'new', version: eb('version', '+', 1), updated_at: iso, last_activity_at: iso }))
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, { kind: lead!.kind, submissionId: Number(lead!.submission_id) }, options.channels, options.trustedKeys, at);
+    await history(trx, id, actor, 'status', 'spam', 'new', iso);
+    await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-not-spam', target: `lead:${id}`, address: actor.address, detail: { reasons: before.spamReasons, notified: sent } });
+    return sent;
+  });
+  const current = (await findLeadSummary(db, id))!;
+  // Queued rows are the outbox worker's at its next poll (within a second).
+  if (queued === undefined) throw new LeadChangedError(current);
+  return current;
 }
