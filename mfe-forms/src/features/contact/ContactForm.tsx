@@ -17,6 +17,7 @@ const EMPTY_MESSAGE: ContactMessage = {
 /** The contact form of the contact section: name, email, phone and message required, company and service optional. */
 export default function ContactForm() {
   const { submitting, retrying, handleSubmit, formRef, field } = useSubmission({
+    form: 'contact',
     emptyValues: EMPTY_MESSAGE,
     send: submitContactMessage,
     messages: { success: TOAST_MESSAGES.contactSuccess, error: TOAST_MESSAGES.contactError },

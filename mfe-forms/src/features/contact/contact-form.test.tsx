@@ -6,10 +6,18 @@ import { AxiosError, AxiosHeaders } from 'axios';
 import { ToastContainer, toast } from 'react-toastify';
 import { HONEYPOT_FIELD, PRIVACY_PATH, SERVICE_TYPES, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES } from '@agency/shared';
 import { MemoryRouter } from '@agency/shared/router';
-import { submitContactMessage } from '@agency/shared/api-client';
+import { fetchFormChallenge, submitContactMessage } from '@agency/shared/api-client';
 import ContactForm from './ContactForm';
 
 jest.mock('@agency/shared/api-client');
+// The proof of work is solved by altcha-lib in the browser; here, its answer stands in.
+jest.mock('../../shared/form/solve-proof', () => ({ solveProof: async () => 'solved-proof' }));
+const challenge = jest.mocked(fetchFormChallenge);
+/** What the form sends beside its fields: the trap left empty, the token and proof its first use fetched. */
+const GUARD = { honeypot: '', formToken: 'contact.lz0abc.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB', proof: 'solved-proof' };
+beforeEach(() => {
+  challenge.mockResolvedValue({ token: GUARD.formToken, challenge: {} as never });
+});
 const submit = jest.mocked(submitContactMessage);
 // Each submission's idempotency key: 128 random bits in hex.
 const A_KEY = expect.stringMatching(/^[0-9a-f]{32}$/);
@@ -100,7 +108,7 @@ describe('ContactForm', () => {
     await fillRequired(user);
     await chooseServiceType(user, label);
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }), '', A_KEY);
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ service_type: value }), GUARD, A_KEY);
   });
 
   it('does not send while the message is empty or the email is malformed', async () => {
@@ -153,7 +161,7 @@ describe('ContactForm', () => {
         service_type: 'leads',
         message: 'Почав писати, поки сторінка вантажилась.',
       },
-      '',
+      GUARD,
       A_KEY,
     );
     act(() => root.unmount());
@@ -172,7 +180,7 @@ describe('ContactForm', () => {
       company: '',
       service_type: '',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    }, '', A_KEY);
+    }, GUARD, A_KEY);
   });
 
   it('sends exactly the spec fields, resets every field and shows the success toast for 4 s', async () => {
@@ -192,7 +200,7 @@ describe('ContactForm', () => {
       company: 'Кава на Ринку',
       service_type: 'leads',
       message: 'Потрібне ведення Instagram для двох кавʼярень.',
-    }, '', A_KEY);
+    }, GUARD, A_KEY);
     expect(await screen.findByText(TOAST_MESSAGES.contactSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(TOAST_MESSAGES.contactSuccess, expect.objectContaining({ autoClose: TOAST_DURATION_MS }));
     for (const label of [/^Імʼя/, /^Електронна пошта/, /^Телефон/, /^Компанія/, /^Повідомлення/]) {
@@ -288,6 +296,6 @@ describe('ContactForm', () => {
     expect(trap?.closest('[aria-hidden="true"]')).not.toBeNull();
     await user.type(trap!, 'https://spam.example');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Андрій Шевчук' }), 'https://spam.example', A_KEY);
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Андрій Шевчук' }), { ...GUARD, honeypot: 'https://spam.example' }, A_KEY);
   });
 });

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import {
-  JOB_APPLICATION_FORM_ID,
   TOAST_MESSAGES,
   VACANCY_TITLES,
   vacancyFromSearch,
@@ -27,6 +26,7 @@ const POSITION_OPTIONS: readonly SelectOption<string>[] = VACANCY_TITLES.map((ti
 /** The job application form next to the vacancies: name, email, phone, city and position required, a résumé optional. */
 export default function JobApplicationForm() {
   const { submitting, retrying, handleSubmit, formRef, field, setValue } = useSubmission({
+    form: 'job-application',
     emptyValues: EMPTY_APPLICATION,
     send: submitJobApplication,
     messages: { success: TOAST_MESSAGES.applicationSuccess, error: TOAST_MESSAGES.applicationError },
@@ -41,7 +41,6 @@ export default function JobApplicationForm() {
   }, [search, key, setValue]);
   return (
     <FormFrame
-      id={JOB_APPLICATION_FORM_ID}
       form="job-application"
       title="Відгукнутися на вакансію"
       hint="Розкажіть коротко про себе — ми відповімо протягом двох робочих днів."

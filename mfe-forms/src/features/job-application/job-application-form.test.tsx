@@ -4,10 +4,18 @@ import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
 import { ToastContainer, toast } from 'react-toastify';
 import { PRIVACY_PATH, TOAST_CONTAINER, TOAST_DURATION_MS, TOAST_MESSAGES, VACANCIES, VACANCY_TITLES, applyForVacancyPath } from '@agency/shared';
 import { Link, MemoryRouter } from '@agency/shared/router';
-import { submitJobApplication } from '@agency/shared/api-client';
+import { fetchFormChallenge, submitJobApplication } from '@agency/shared/api-client';
 import JobApplicationForm from './JobApplicationForm';
 
 jest.mock('@agency/shared/api-client');
+// The proof of work is solved by altcha-lib in the browser; here, its answer stands in.
+jest.mock('../../shared/form/solve-proof', () => ({ solveProof: async () => 'solved-proof' }));
+const challenge = jest.mocked(fetchFormChallenge);
+/** What the form sends beside its fields: the trap left empty, the token and proof its first use fetched. */
+const GUARD = { honeypot: '', formToken: 'job-application.lz0abc.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB', proof: 'solved-proof' };
+beforeEach(() => {
+  challenge.mockResolvedValue({ token: GUARD.formToken, challenge: {} as never });
+});
 const submit = jest.mocked(submitJobApplication);
 // Each submission's idempotency key: 128 random bits in hex.
 const A_KEY = expect.stringMatching(/^[0-9a-f]{32}$/);
@@ -134,7 +142,7 @@ describe('JobApplicationForm', () => {
       city: 'Львів',
       position: POSITION,
       resume_text: '',
-    }, '', A_KEY);
+    }, GUARD, A_KEY);
     expect(await screen.findByText(TOAST_MESSAGES.applicationSuccess)).toBeInTheDocument();
     expect(success).toHaveBeenCalledWith(
       TOAST_MESSAGES.applicationSuccess,
@@ -154,7 +162,7 @@ describe('JobApplicationForm', () => {
     await choosePosition(user, POSITION);
     await user.type(field(/^Про себе та досвід/), 'Три роки веду сторінки кавʼярень.');
     await user.click(submitButton());
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }), '', A_KEY);
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ resume_text: 'Три роки веду сторінки кавʼярень.' }), GUARD, A_KEY);
   });
 
   it('keeps every value and shows the error toast when sending fails', async () => {
@@ -239,6 +247,6 @@ describe('JobApplicationForm', () => {
     await user.tab();
     expect(submitButton()).toHaveFocus();
     await user.keyboard('{Enter}');
-    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }), '', A_KEY);
+    expect(submit).toHaveBeenCalledWith(expect.objectContaining({ position: POSITION }), GUARD, A_KEY);
   });
 });

@@ -1,12 +1,10 @@
 import type { FormEvent, ReactNode, RefObject } from 'react';
-import { FORM_POST_PATHS, FORM_WITHOUT_SCRIPT_NOTE, HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH, SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, typeset, type FormName } from '@agency/shared';
+import { FORM_ELEMENT_IDS, FORM_POST_PATHS, FORM_TOKEN_ATTRIBUTE, FORM_WITHOUT_SCRIPT_NOTE, HONEYPOT_FIELD, PRIVACY_CONSENT, PRIVACY_PATH, SHOWN_IF_REMOTE_FAILS_ATTRIBUTE, typeset, type FormName } from '@agency/shared';
 import { Link } from '@agency/shared/router';
 import styles from './Form.module.css';
 
 interface FormFrameProps {
-  /** The form's anchor, for links that lead to it. */
-  id?: string;
-  /** Which form this is: where it posts itself before its script runs (or when none does), and its ids. */
+  /** Which form this is: where it posts itself before its script runs (or when none does), its ids (the element's, an anchor for links to it) and its form token. */
   form: FormName;
   title: string;
   hint: string;
@@ -20,11 +18,22 @@ interface FormFrameProps {
 }
 
 /** Heading, hint, the field grid, the submit button and the consent line every form of this remote has. */
-export function FormFrame({ id, form, title, hint, submitLabel, submitting, retrying = false, onSubmit, formRef, children }: FormFrameProps) {
+export function FormFrame({ form, title, hint, submitLabel, submitting, retrying = false, onSubmit, formRef, children }: FormFrameProps) {
   // Named, not useId(): the server renders each form alone, where every useId() would be the same.
   const titleId = `${form}-form-title`;
   return (
-    <form ref={formRef} id={id} action={FORM_POST_PATHS[form]} method="post" className={styles.form} aria-labelledby={titleId} aria-busy={submitting} onSubmit={onSubmit}>
+    <form
+      ref={formRef}
+      id={FORM_ELEMENT_IDS[form]}
+      action={FORM_POST_PATHS[form]}
+      method="post"
+      className={styles.form}
+      aria-labelledby={titleId}
+      aria-busy={submitting}
+      onSubmit={onSubmit}
+      // The server adds this form's token field at the end of the page, for a post without a script.
+      {...{ [FORM_TOKEN_ATTRIBUTE]: form }}
+    >
       <h3 className={styles.title} id={titleId}>
         {title}
       </h3>

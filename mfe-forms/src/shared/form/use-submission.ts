@@ -1,14 +1,18 @@
 import { useCallback, useLayoutEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { toast } from 'react-toastify';
-import { HONEYPOT_FIELD, newIdempotencyKey, sendWithRetries, TOAST_DURATION_MS } from '@agency/shared';
+import { HONEYPOT_FIELD, newIdempotencyKey, sendWithRetries, TOAST_DURATION_MS, type FormName } from '@agency/shared';
+import type { SubmissionGuard } from '@agency/shared/api-client';
 import { readFieldErrors, type FieldErrors } from './read-field-errors';
 import { ToastCloseButton } from './ToastCloseButton';
+import { useSpamGuard } from './use-spam-guard';
 
 interface SubmissionOptions<V extends { [K in keyof V]: string }> {
+  /** Which form: the spam defence's token and challenge are its own. */
+  form: FormName;
   /** Every field of the form, empty: the state after a successful submit too. */
   emptyValues: V;
-  /** One try: sends the values, the spam trap's content and the submission's key; resolves on 2xx, rejects on anything else. */
-  send: (values: V, honeypot: string, idempotencyKey: string) => Promise<unknown>;
+  /** One try: sends the values, the spam trap's content with the form token and proof, and the submission's key; resolves on 2xx, rejects on anything else. */
+  send: (values: V, guard: SubmissionGuard, idempotencyKey: string) => Promise<unknown>;
   messages: { success: string; error: string };
 }
 
@@ -39,9 +43,12 @@ export interface BoundField<T> {
  * kept after failure, and the server's per-field messages from a 400 answer.
  * A submission is sent under one idempotency key and tried again through a crash or a restart
  * behind the site (sendWithRetries): one toast at the end, whatever the number of tries.
+ * Each submission carries the spam defence's form token and proof (useSpamGuard), waited for
+ * a few seconds at most.
  * The browser's native validation runs before `submit` fires, so invalid forms never get here.
  */
 export function useSubmission<V extends { [K in keyof V]: string }>({
+  form,
   emptyValues,
   send,
   messages,
@@ -53,6 +60,7 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
   // A ref, not the state: two clicks in the same frame both see the state before re-render.
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement | null>(null);
+  const spamGuard = useSpamGuard(form, formRef);
 
   // The server sends the form, and a visitor may type into it before this script has taken it
   // over. React leaves what was typed on screen as it adopts the markup, but its state would still
@@ -92,9 +100,12 @@ export function useSubmission<V extends { [K in keyof V]: string }>({
     const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD);
     const honeypot = trap instanceof HTMLInputElement ? trap.value : '';
     const idempotencyKey = newIdempotencyKey();
-    sendWithRetries(() => send(values, honeypot, idempotencyKey), { onRetry: () => setRetrying(true) })
+    spamGuard
+      .guard(honeypot)
+      .then((guard) => sendWithRetries(() => send(values, guard, idempotencyKey), { onRetry: () => setRetrying(true) }))
       .then(
         () => {
+          spamGuard.spent();
           toast.success(messages.success, { autoClose: TOAST_DURATION_MS, closeButton: ToastCloseButton });
           setValues(emptyValues);
         },
