@@ -12,6 +12,7 @@ import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LeadPage } from '../features/lead/LeadPage';
 import { ServicesPage } from '../features/services/ServicesPage';
 import { SignInPage } from '../features/sign-in/SignInPage';
+import { SpamSettingsPage } from '../features/spam/SpamSettingsPage';
 import { TeamPage } from '../features/team/TeamPage';
 import { StaffSessionProvider, useStaffSession } from '../shared/session/staff-session';
 import styles from '../shared/ui/console.module.css';
@@ -40,6 +41,7 @@ function ConsoleBar() {
           {may('admin') && <Link to={STAFF_PATHS.audit}>Журнал</Link>}
           {may('admin') && <Link to={STAFF_PATHS.dataRequests}>Запити щодо даних</Link>}
           {may('admin') && <Link to={STAFF_PATHS.backups}>Резервні копії</Link>}
+          {may('admin') && <Link to={STAFF_PATHS.spamSettings}>Спам</Link>}
           <Link to={STAFF_PATHS.account}>Мій обліковий запис</Link>
           <button type="button" className={styles.link} style={{ color: 'inherit' }} onClick={() => void signOut()}>
             Вийти
@@ -53,7 +55,8 @@ function ConsoleBar() {
 /**
  * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
  * a lead's page, articles and services for editors, the team, the audit log, people's requests
- * about their data, the database's backups and one's account; sign-in and invitations for the rest.
+ * about their data, the database's backups, the spam defence's settings and one's account; sign-in
+ * and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -74,6 +77,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="audit" element={<Guarded role="admin"><AuditPage /></Guarded>} />
             <Route path="data-requests" element={<Guarded role="admin"><DataRequestsPage /></Guarded>} />
             <Route path="backups" element={<Guarded role="admin"><BackupsPage /></Guarded>} />
+            <Route path="spam" element={<Guarded role="admin"><SpamSettingsPage /></Guarded>} />
             <Route path="*" element={<p>Такої сторінки в консолі немає. <Link to={STAFF_PATHS.home}>До заявок</Link></p>} />
           </Routes>
         </main>

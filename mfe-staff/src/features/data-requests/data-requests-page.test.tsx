@@ -27,6 +27,7 @@ const LEAD: SubjectLead = {
   status: 'in_progress',
   assignee: null,
   version: 3,
+  spamReasons: [],
   fields: [
     { name: 'name', value: 'Олена Коваль' },
     { name: 'email', value: 'olena@example.com' },

@@ -4,7 +4,9 @@ import {
   LEAD_KINDS,
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
+  SPAM_REASON_LABELS,
   STAFF_API_PREFIX,
+  STAFF_PATHS,
   type LeadFilter,
   type LeadPage,
   type LeadSummary,
@@ -34,10 +36,21 @@ const COLUMN = {
 } as const;
 const DATA_COLUMNS = ['receivedAt', 'kind', 'name', 'email', 'subject', 'source', 'status', 'assignee'] as const;
 
+/** The inbox showing only the leads marked spam: held by the defence or by hand. */
+const SPAM_LIST = `${STAFF_PATHS.home}${searchFromFilter({ status: 'spam' })}`;
+
+/** Why a held lead was held, in a list's cell: its first reason, and how many more there are. */
+function heldText(lead: LeadSummary): string {
+  const [first, ...rest] = lead.spamReasons;
+  if (lead.status !== 'spam' || !first) return '';
+  return `Затримано: ${SPAM_REASON_LABELS[first]}${rest.length > 0 ? ` (і ще ${rest.length})` : ''}`;
+}
+
 /**
  * `/staff`: every lead, newest first, under the filters in the address; more on request (keyset
  * pages). Leads arriving meanwhile appear at the top within seconds, counted in the tab's title
- * until «Переглянуто». Editors select leads to mark as spam and export the list as CSV.
+ * until «Переглянуто». Editors select leads to mark as spam and export the list as CSV. Above
+ * the list: how many leads the spam defence held this week, linking to the spam list.
  */
 export function InboxPage() {
   const { may } = useStaffSession();
@@ -46,6 +59,7 @@ export function InboxPage() {
   const filter = useMemo(() => filterFromSearch(location.search), [location.search]);
   const [leads, setLeads] = useState<LeadSummary[]>([]);
   const [next, setNext] = useState<number | null>(null);
+  const [heldThisWeek, setHeldThisWeek] = useState<number | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState('');
   const [fresh, setFresh] = useState<Set<number>>(new Set());
@@ -64,6 +78,7 @@ export function InboxPage() {
       (page) => {
         setLeads(page.leads);
         setNext(page.next);
+        setHeldThisWeek(page.heldThisWeek);
         setLoading(false);
       },
       (failure: unknown) => {
@@ -171,6 +186,11 @@ export function InboxPage() {
       </form>
 
       <div className={styles.row}>
+        {heldThisWeek !== undefined && (
+          <p>
+            {heldThisWeek > 0 ? <Link to={SPAM_LIST}>За тиждень затримано як спам: {heldThisWeek}</Link> : 'За тиждень затримано як спам: 0'}
+          </p>
+        )}
         {fresh.size > 0 && (
           <p className={styles.notice} role="status">
             Нових заявок: {fresh.size}{' '}
@@ -222,7 +242,13 @@ export function InboxPage() {
                   <td data-label={COLUMN.email}>{lead.email}</td>
                   <td data-label={COLUMN.subject}>{lead.subject || '—'}</td>
                   <td data-label={COLUMN.source}>{lead.source || '—'}</td>
-                  <td data-label={COLUMN.status}>{LEAD_STATUS_LABELS[lead.status]}</td>
+                  <td data-label={COLUMN.status}>
+                    {/* One box, so a phone's card keeps the reason beside the status, under the column's name. */}
+                    <div>
+                      {LEAD_STATUS_LABELS[lead.status]}
+                      {heldText(lead) && <div className={styles.muted}>{heldText(lead)}</div>}
+                    </div>
+                  </td>
                   <td data-label={COLUMN.assignee}>{lead.assignee?.email ?? '—'}</td>
                 </tr>
               ))}

@@ -4,6 +4,7 @@ import {
   LEAD_KIND_LABELS,
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
+  SPAM_REASON_LABELS,
   type LeadConflict,
   type LeadDetail,
   type LeadNote,
@@ -26,11 +27,26 @@ const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee
 const changeLabel = (change: string) => (change.startsWith('field:') ? `Виправлено: ${LEAD_FIELD_LABELS[change.slice('field:'.length)] ?? change}` : (CHANGE_LABELS[change] ?? change));
 const valueText = (change: string, value: string | null) => (value === null ? '—' : change === 'status' ? (LEAD_STATUS_LABELS[value as LeadStatus] ?? value) : value);
 
+/** The body of a 409: the lead as it is now (undefined for any other failure). */
+const conflictOf = (failure: unknown) => (statusOf(failure) === 409 ? (failure as AxiosError<LeadConflict>).response?.data : undefined);
+
+/** Why an edit failed; after a refused edit (409), also what the lead's work is now. */
+function EditError({ error, conflict }: { error: string; conflict: LeadSummary | undefined }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className={styles.error}>
+      {error}
+      {conflict && ` Зараз: статус «${LEAD_STATUS_LABELS[conflict.status]}», відповідальний ${conflict.assignee?.email ?? '—'}.`}
+    </p>
+  );
+}
+
 /**
  * `/staff/leads/:id`: the lead as the visitor sent it (always text: React never reads it as
  * markup), where the visit came from, each notification's delivery, notes and the history of
  * every change. Editors change its status and assignee and add notes; a save made from an older
- * version is refused by the server, and the page then shows what changed meanwhile.
+ * version is refused by the server, and the page then shows what changed meanwhile. A lead the
+ * spam defence held says why; editors let a lead marked spam through with «Не спам».
  */
 export function LeadPage() {
   const { id } = useParams();
@@ -42,6 +58,10 @@ export function LeadPage() {
   const [status, setStatus] = useState<LeadStatus>('new');
   const [assignee, setAssignee] = useState('');
   const [note, setNote] = useState('');
+  const [spamError, setSpamError] = useState('');
+  const [spamConflict, setSpamConflict] = useState<LeadSummary | undefined>(undefined);
+  const [released, setReleased] = useState(false);
+  const [releasing, setReleasing] = useState(false);
   useDocumentTitle(lead ? `Заявка: ${lead.name}` : 'Заявка');
 
   const load = () =>
@@ -55,6 +75,9 @@ export function LeadPage() {
     );
 
   useEffect(() => {
+    setReleased(false);
+    setSpamError('');
+    setSpamConflict(undefined);
     void load();
     staffGet<MemberList>('/members').then(setMembers, () => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads again only for another lead
@@ -69,12 +92,38 @@ export function LeadPage() {
       await staffSend<LeadSummary>('patch', `/leads/${lead.id}`, { version: lead.version, status, assigneeId: assignee ? Number(assignee) : null });
       await load();
     } catch (failure) {
-      if (statusOf(failure) === 409) {
-        const body = (failure as AxiosError<LeadConflict>).response!.data;
+      const body = conflictOf(failure);
+      if (body) {
         setConflict(body.current);
         setError(body.error.message);
         await load();
       } else setError(messageOf(failure));
+    }
+  }
+
+  /** «Не спам»: back to «Нова», its notifications sent if they never were, its sender trusted. */
+  async function notSpam() {
+    if (!lead) return;
+    setSpamError('');
+    setSpamConflict(undefined);
+    setReleased(false);
+    setReleasing(true);
+    try {
+      const now = await staffSend<LeadSummary>('post', `/leads/${lead.id}/not-spam`, { version: lead.version });
+      setLead({ ...lead, ...now });
+      setStatus(now.status);
+      setReleased(true);
+      // The history and the deliveries changed too.
+      await load();
+    } catch (failure) {
+      const body = conflictOf(failure);
+      if (body) {
+        setSpamConflict(body.current);
+        setSpamError(body.error.message);
+        await load();
+      } else setSpamError(messageOf(failure));
+    } finally {
+      setReleasing(false);
     }
   }
 
@@ -94,6 +143,8 @@ export function LeadPage() {
   if (!lead) {
     return error ? <ErrorAlert error={error} /> : <p>Завантаження…</p>;
   }
+  const held = lead.spamReasons.length > 0;
+  const isSpam = lead.status === 'spam';
 
   return (
     <div className={styles.stack}>
@@ -104,6 +155,40 @@ export function LeadPage() {
         {LEAD_KIND_LABELS[lead.kind]} від {lead.name}
       </h1>
       <p className={styles.muted}>Отримано {kyivDateTime(lead.receivedAt)}</p>
+
+      {(held || isSpam || released || spamError) && (
+        <section className={styles.panel} aria-labelledby="lead-spam">
+          <h2 id="lead-spam">{held ? 'Чому затримано' : 'Спам'}</h2>
+          {held ? (
+            <>
+              <p>Захист від спаму затримав заявку, щойно вона надійшла:</p>
+              <ul>
+                {lead.spamReasons.map((reason) => (
+                  <li key={reason}>{SPAM_REASON_LABELS[reason] ?? reason}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            isSpam && <p>Заявку позначено як спам вручну.</p>
+          )}
+          {isSpam && may('editor') && (
+            <div className={styles.row}>
+              <button type="button" className={styles.button} disabled={releasing} aria-describedby="lead-not-spam-hint" onClick={() => void notSpam()}>
+                Не спам
+              </button>
+              <p id="lead-not-spam-hint" className={styles.muted}>
+                Заявка повернеться у вхідні зі статусом «{LEAD_STATUS_LABELS.new}», а заявок з цього e-mail чи телефону захист надалі не затримуватиме.
+              </p>
+            </div>
+          )}
+          {released && (
+            <p role="status" className={styles.notice}>
+              Заявку повернуто у вхідні. Сповіщення надійдуть, якщо їх ще не надсилали.
+            </p>
+          )}
+          <EditError error={spamError} conflict={spamConflict} />
+        </section>
+      )}
 
       <section className={styles.panel} aria-labelledby="lead-fields">
         <h2 id="lead-fields">Що надіслано</h2>
@@ -144,12 +229,7 @@ export function LeadPage() {
             Статус: {LEAD_STATUS_LABELS[lead.status]}; відповідальний: {lead.assignee?.email ?? 'нікого'}
           </p>
         )}
-        {error && (
-          <p role="alert" className={styles.error}>
-            {error}
-            {conflict && ` Зараз: статус «${LEAD_STATUS_LABELS[conflict.status]}», відповідальний ${conflict.assignee?.email ?? '—'}.`}
-          </p>
-        )}
+        <EditError error={error} conflict={conflict} />
       </section>
 
       <section className={styles.panel} aria-labelledby="lead-notes">

@@ -1,6 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { LeadDetail, StaffSession } from '@agency/shared';
+import type { LeadDetail, LeadSummary, StaffSession } from '@agency/shared';
 import { MemoryRouter, Route, Routes } from '@agency/shared/router';
 import { staffGet, staffSend } from '../../shared/api/staff-api';
 import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
@@ -12,6 +12,7 @@ const get = jest.mocked(staffGet);
 const send = jest.mocked(staffSend);
 
 const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor' }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
+const VIEWER: StaffSession = { ...EDITOR, member: { id: 3, email: 'viewer@khvylia.example', role: 'viewer' } };
 
 const LEAD: LeadDetail = {
   id: 7,
@@ -24,6 +25,7 @@ const LEAD: LeadDetail = {
   status: 'new',
   assignee: null,
   version: 1,
+  spamReasons: [],
   fields: [
     { name: 'name', value: '<img src=x onerror=alert(1)>' },
     { name: 'message', value: '<b>жирний</b>\nдругий рядок' },
@@ -37,8 +39,12 @@ const LEAD: LeadDetail = {
 const conflict = (current: object) =>
   apiAnswered(409, { error: { code: 'LEAD_CHANGED', message: 'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз' }, current });
 
-function renderLead() {
-  get.mockImplementation(async (path: string) => (path === '/session' ? EDITOR : path === '/members' ? [{ ...EDITOR.member, createdAt: '' }] : LEAD) as never);
+/** The lead the API answers `GET /leads/7` with; a test changes it to what the server holds after an action. */
+let stored: LeadDetail = LEAD;
+
+function renderLead(lead: LeadDetail = LEAD, session: StaffSession = EDITOR) {
+  stored = lead;
+  get.mockImplementation(async (path: string) => (path === '/session' ? session : path === '/members' ? [{ ...EDITOR.member, createdAt: '' }] : stored) as never);
   render(
     <MemoryRouter initialEntries={['/staff/leads/7']}>
       <StaffSessionProvider>
@@ -72,5 +78,86 @@ describe('a lead’s page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз Зараз: статус «Втрачена», відповідальний colleague@khvylia.example.',
     );
+  });
+});
+
+describe('a lead held or marked as spam', () => {
+  const HELD: LeadDetail = { ...LEAD, status: 'spam', spamReasons: ['no-token', 'spam-phrase'] };
+  const summaryOf = ({ fields: _f, attribution: _a, deliveries: _d, notes: _n, history: _h, ...summary }: LeadDetail): LeadSummary => summary;
+  const reasonsShown = () => within(screen.getByRole('region', { name: 'Чому затримано' })).getAllByRole('listitem').map((item) => item.textContent);
+
+  beforeEach(() => jest.clearAllMocks());
+
+  it('says why it was held; an editor’s «Не спам» shows it as «Нова» and says what follows', async () => {
+    renderLead(HELD);
+    const user = userEvent.setup({ delay: null });
+    const button = await screen.findByRole('button', { name: 'Не спам' });
+    expect(reasonsShown()).toEqual(['Без токена форми', 'Фраза зі списку спаму']);
+    expect(button).toHaveAccessibleDescription(/повернеться у вхідні зі статусом «Нова»/);
+    const released: LeadDetail = { ...HELD, status: 'new', version: 2, history: [{ at: '2026-11-26T10:00:00.000Z', actor: 'editor@khvylia.example', change: 'status', oldValue: 'spam', newValue: 'new' }] };
+    send.mockImplementationOnce(async () => {
+      stored = released;
+      return summaryOf(released) as never;
+    });
+    await user.click(button);
+    expect(send).toHaveBeenCalledWith('post', '/leads/7/not-spam', { version: 1 });
+    expect(await screen.findByRole('status')).toHaveTextContent('Заявку повернуто у вхідні. Сповіщення надійдуть, якщо їх ще не надсилали.');
+    expect(screen.getByLabelText('Статус')).toHaveValue('new');
+    expect(await screen.findByText(/editor@khvylia\.example: Статус Спам → Нова/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Не спам' })).toBeNull();
+    expect(reasonsShown()).toEqual(['Без токена форми', 'Фраза зі списку спаму']);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a viewer the reasons, not the button', async () => {
+    renderLead(HELD, VIEWER);
+    expect(await screen.findByRole('region', { name: 'Чому затримано' })).toBeInTheDocument();
+    expect(reasonsShown()).toEqual(['Без токена форми', 'Фраза зі списку спаму']);
+    expect(screen.getByText('Статус: Спам; відповідальний: нікого')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Не спам' })).toBeNull();
+  });
+
+  it('shows the lead as it is now when someone changed it first', async () => {
+    renderLead(HELD);
+    const user = userEvent.setup({ delay: null });
+    const now: LeadDetail = { ...HELD, status: 'in_progress', version: 2, assignee: { id: 2, email: 'colleague@khvylia.example', role: 'editor' } };
+    send.mockImplementationOnce(async () => {
+      stored = now;
+      throw conflict(summaryOf(now));
+    });
+    await user.click(await screen.findByRole('button', { name: 'Не спам' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз Зараз: статус «В роботі», відповідальний colleague@khvylia.example.',
+    );
+    expect(screen.getByLabelText('Статус')).toHaveValue('in_progress');
+    expect(screen.queryByRole('button', { name: 'Не спам' })).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('offers «Не спам» for a lead marked spam by hand, which has no reasons', async () => {
+    renderLead({ ...LEAD, status: 'spam' });
+    expect(await screen.findByRole('region', { name: 'Спам' })).toHaveTextContent('Заявку позначено як спам вручну.');
+    expect(screen.queryByRole('region', { name: 'Чому затримано' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Не спам' })).toBeInTheDocument();
+  });
+
+  it('keeps saying what changed when a lead marked spam by hand was changed first', async () => {
+    renderLead({ ...LEAD, status: 'spam' });
+    const user = userEvent.setup({ delay: null });
+    const now: LeadDetail = { ...LEAD, status: 'won', version: 2 };
+    send.mockImplementationOnce(async () => {
+      stored = now;
+      throw conflict(summaryOf(now));
+    });
+    await user.click(await screen.findByRole('button', { name: 'Не спам' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Зараз: статус «Успішна», відповідальний —.');
+    expect(screen.queryByText('Заявку позначено як спам вручну.')).toBeNull();
+  });
+
+  it('says nothing of spam for a lead the defence let through', async () => {
+    renderLead();
+    expect(await screen.findByRole('region', { name: 'Що надіслано' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Чому затримано' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Не спам' })).toBeNull();
   });
 });

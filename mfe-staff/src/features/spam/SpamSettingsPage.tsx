@@ -1,0 +1,157 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { SPAM_REASON_LABELS, SPAM_SETTINGS_LIMITS, type SpamSettingsConflict, type SpamSettingsUpdate, type SpamSettingsView } from '@agency/shared';
+import type { AxiosError } from 'axios';
+import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
+import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
+import { kyivDateTime } from '../../shared/ui/kyiv-time';
+import { useDocumentTitle } from '../../shared/ui/use-document-title';
+import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
+
+const { thresholdMin, thresholdMax, phrasesMax, phraseMaxLength } = SPAM_SETTINGS_LIMITS;
+
+/** What the form holds, as typed: the threshold's text and the phrases one a line. */
+interface Draft {
+  threshold: string;
+  phrases: string;
+}
+
+const draftOf = (view: SpamSettingsView): Draft => ({ threshold: String(view.threshold), phrases: view.phrases.join('\n') });
+
+/** The phrases as typed, one a line; blank lines are none (the server also folds spaces and drops repeats). */
+const phrasesOf = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+
+/** Who changed the settings last and when, or that the defaults hold. */
+function changedText(view: SpamSettingsView): string {
+  if (view.version === 0 || !view.updatedAt) return 'Діють типові налаштування: їх ще ніхто не змінював.';
+  return `Востаннє змінено ${kyivDateTime(view.updatedAt)}, ${view.updatedBy ?? 'колишній учасник команди'}.`;
+}
+
+/**
+ * `/staff/spam` (admins): the spam defence's threshold and phrases, changed without a deploy. A
+ * save names the version the page loaded; when someone saved meanwhile the server refuses it, the
+ * page then shows what holds now and can put the refused edit back into the form.
+ */
+export function SpamSettingsPage() {
+  useDocumentTitle('Спам');
+  const [view, setView] = useState<SpamSettingsView | undefined>(undefined);
+  const [draft, setDraft] = useState<Draft>({ threshold: '', phrases: '' });
+  const [error, setError] = useState('');
+  const [conflict, setConflict] = useState<{ message: string; refused: Draft } | undefined>(undefined);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const show = (next: SpamSettingsView) => {
+    setView(next);
+    setDraft(draftOf(next));
+  };
+
+  useEffect(() => {
+    staffGet<SpamSettingsView>('/spam-settings').then(
+      (loaded) => {
+        setView(loaded);
+        setDraft(draftOf(loaded));
+      },
+      (failure: unknown) => setError(messageOf(failure)),
+    );
+  }, []);
+
+  const edit = (change: Partial<Draft>) => {
+    setDraft({ ...draft, ...change });
+    setSaved(false);
+  };
+
+  const changed = !!view && (draft.threshold.trim() !== String(view.threshold) || phrasesOf(draft.phrases).join('\n') !== view.phrases.join('\n'));
+  useLeaveWarning(changed);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!view) return;
+    setBusy(true);
+    setError('');
+    setConflict(undefined);
+    setSaved(false);
+    try {
+      const body: SpamSettingsUpdate = { threshold: Number(draft.threshold), phrases: phrasesOf(draft.phrases), version: view.version };
+      show(await staffSend<SpamSettingsView>('put', '/spam-settings', body));
+      setSaved(true);
+    } catch (failure) {
+      const answer = (failure as AxiosError<SpamSettingsConflict>).response?.data;
+      if (statusOf(failure) === 409 && answer?.error.code === 'SPAM_SETTINGS_CHANGED') {
+        setConflict({ message: answer.error.message, refused: draft });
+        show(answer.current);
+      } else setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const phraseCount = phrasesOf(draft.phrases).length;
+
+  return (
+    <div className={styles.stack}>
+      <h1>Спам</h1>
+      <p className={styles.muted}>Як захист від спаму вирішує, які заявки затримати. Затримана заявка має статус «Спам», і сповіщення про неї не надходять, доки її не повернуть кнопкою «Не спам» на її сторінці.</p>
+      <ErrorAlert error={error} />
+      {!view && !error && <p role="status">Завантаження…</p>}
+      {view && (
+        <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="spam-settings">
+          <h2 id="spam-settings">Налаштування</h2>
+          <p>{changedText(view)}</p>
+          {conflict && (
+            <div role="alert" className={styles.notice}>
+              <p>
+                {conflict.message} Нижче показано налаштування, які діють зараз; ваші зміни не збережено.
+              </p>
+              <button
+                type="button"
+                className={styles.secondary}
+                onClick={() => {
+                  setDraft(conflict.refused);
+                  setConflict(undefined);
+                }}
+              >
+                Повернути мої зміни у форму
+              </button>
+            </div>
+          )}
+          {saved && (
+            <p role="status" className={styles.notice}>
+              Збережено. За кілька секунд нові налаштування діятимуть для всіх нових заявок.
+            </p>
+          )}
+          <label className={styles.field}>
+            Поріг
+            <input
+              type="number"
+              inputMode="numeric"
+              required
+              min={thresholdMin}
+              max={thresholdMax}
+              step={1}
+              value={draft.threshold}
+              aria-describedby="spam-threshold-hint"
+              onChange={(event) => edit({ threshold: event.target.value })}
+            />
+          </label>
+          <p id="spam-threshold-hint" className={styles.muted}>
+            Заявку буде затримано, якщо бали її ознак спаму разом сягають цього числа (від {thresholdMin} до {thresholdMax}).
+          </p>
+          <label className={styles.field}>
+            Фрази спаму
+            <textarea rows={12} value={draft.phrases} aria-describedby="spam-phrases-hint" onChange={(event) => edit({ phrases: event.target.value })} />
+          </label>
+          <p id="spam-phrases-hint" className={styles.muted}>
+            Кожна фраза з нового рядка, до {phrasesMax} фраз по {phraseMaxLength} символів; великі й малі літери не розрізняються.
+            Заявка з такою фразою отримує бали ознаки «{SPAM_REASON_LABELS['spam-phrase']}». Зараз фраз: {phraseCount}.
+          </p>
+          <div className={styles.row}>
+            <button type="submit" className={styles.button} disabled={busy || !changed}>
+              Зберегти
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
