@@ -6,6 +6,7 @@ import { listContactMessages } from '../src/site/leads/submissions/submissions-r
 import { REPO_CONTENT_DIR } from './helpers/app';
 import { createTestDatabase, type TestDatabase } from './helpers/database';
 import { httpRequest } from './helpers/http';
+import { BROWSER_FETCH_HEADERS, spamFields } from './helpers/person-submission';
 import { openRawClient, partialPost } from './helpers/raw-socket';
 import { freePort, runToExit, startServerProcess } from './helpers/server-process';
 import { describeWithTools } from './helpers/system-tools';
@@ -35,27 +36,44 @@ function contactPayload(index: number) {
   };
 }
 
+type FilledForm = ReturnType<typeof contactPayload> & { form_token: string; proof: string };
+
+/**
+ * `total` people's contact messages as their forms send them: each with a form token and a proof
+ * of its own, made with the secrets of the site on `databaseUrl` (its server made them as it
+ * started). All made before a burst, as people fill their forms before they send them.
+ */
+async function filledForms(databaseUrl: string, total: number): Promise<FilledForm[]> {
+  const db = createDatabase(databaseUrl, { poolSize: 1 });
+  try {
+    const forms: FilledForm[] = [];
+    for (let index = 0; index < total; index += 1) forms.push({ ...contactPayload(index), ...(await spamFields(db, 'contact')) });
+    return forms;
+  } finally {
+    await db.destroy();
+  }
+}
+
 interface Ack {
   id: number;
-  payload: ReturnType<typeof contactPayload>;
+  payload: FilledForm;
 }
 
 /**
- * Sends `total` contact messages with `concurrency` requests in flight, and calls
+ * Sends the `forms` with `concurrency` requests in flight, each from a browser, and calls
  * `onAck` after every 201. Returns the acknowledged ones and the count of failed requests.
  */
-async function burst(baseUrl: string, total: number, concurrency: number, onAck: (acks: Ack[]) => void) {
+async function burst(baseUrl: string, forms: FilledForm[], concurrency: number, onAck: (acks: Ack[]) => void) {
   const acks: Ack[] = [];
   const statuses: number[] = [];
   let failed = 0;
   let next = 0;
   const worker = async () => {
-    while (next < total) {
-      const index = next;
+    while (next < forms.length) {
+      const payload = forms[next]!;
       next += 1;
-      const payload = contactPayload(index);
       try {
-        const response = await httpRequest(baseUrl, 'POST', '/api/contact', { json: payload });
+        const response = await httpRequest(baseUrl, 'POST', '/api/contact', { json: payload, headers: { ...BROWSER_FETCH_HEADERS } });
         statuses.push(response.statusCode);
         if (response.statusCode === 201) {
           acks.push({ id: response.json<{ id: number }>().id, payload });
@@ -95,7 +113,7 @@ async function expectAllStored(acks: Ack[]) {
 it('loses no acknowledged submission when the server is SIGKILLed mid-burst', async () => {
   const server = await startServerProcess({ DATABASE_URL: testDb.url });
   let killed = false;
-  const result = await burst(server.baseUrl, 400, 16, (acks) => {
+  const result = await burst(server.baseUrl, await filledForms(testDb.url, 400), 16, (acks) => {
     if (!killed && acks.length >= 40) {
       killed = true;
       server.child.kill('SIGKILL');
@@ -114,7 +132,7 @@ it('loses no acknowledged submission when the server is SIGKILLed mid-burst', as
 it('on SIGTERM stops, closes the database and exits 0 without losing acknowledged work', async () => {
   const server = await startServerProcess({ DATABASE_URL: testDb.url });
   let signalled = false;
-  const result = await burst(server.baseUrl, 200, 8, (acks) => {
+  const result = await burst(server.baseUrl, await filledForms(testDb.url, 200), 8, (acks) => {
     if (!signalled && acks.length >= 10) {
       signalled = true;
       server.child.kill('SIGTERM');

@@ -6,7 +6,7 @@ import path from 'node:path';
 // names one slot and the home remote renders it, or the bundles fail as a broken release would.
 // The hero's page is at `/`, `/privacy` and every `/hero/…` address (one per test, so no test is
 // served a page another kept); `/hero/with-lower` has a lower section too (loaded when near);
-// `/blog…` shows the address it was rendered from.
+// `/blog…` shows the address it was rendered from; `/hero/with-form` holds the contact form.
 export const SHELL_TEMPLATE =
   '<!doctype html><html lang=uk><head><meta charset=utf-8><title>dev</title><script defer src=/main.3f2a9c1b7d.js></script></head>' +
   '<body><div id=root></div></body></html>';
@@ -27,8 +27,9 @@ exports.renderPage = (url, slots) => {
   const lower = url === '/hero/with-lower';
   const reasons = slots['home/Reasons'];
   const lowerSlot = lower && reasons ? '<div data-remote-module="home/Reasons">' + reasons.html + '</div>' : '';
+  const form = url === '/hero/with-form' ? '<form id="contact-form" data-form-token="contact" method="post"><input name="name"></form>' : '';
   return {
-    html: '<header>Хвиля</header><main>' + (known ? slot + lowerSlot : '<h1>Сторінку не знайдено</h1>') + '</main>' + stamp(),
+    html: '<header>Хвиля</header><main>' + (known ? slot + lowerSlot + form : '<h1>Сторінку не знайдено</h1>') + '</main>' + stamp(),
     meta: { title: known ? 'Головна <Хвиля>' : 'Нема', description: 'Опис', path: url, type: 'website', noindex: !known },
     status: known ? 200 : 404,
     // The hero is told its address: each page's hero is rendered (and kept) apart.

@@ -25,9 +25,10 @@ export async function openRawClient(baseUrl: string): Promise<RawClient> {
   return { socket, received: () => received, closed };
 }
 
-/** A JSON POST split in two: its headers with the first `sent` bytes of the body, and the rest. */
-export function partialPost(path: string, body: string, sent: number): { start: Buffer; rest: Buffer } {
+/** A JSON POST (with `headers` besides its own) split in two: its headers with the first `sent` bytes of the body, and the rest. */
+export function partialPost(path: string, body: string, sent: number, headers: Record<string, string> = {}): { start: Buffer; rest: Buffer } {
   const bytes = Buffer.from(body, 'utf8');
-  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\n\r\n`;
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\n${extra}\r\n`;
   return { start: Buffer.concat([Buffer.from(head, 'latin1'), bytes.subarray(0, sent)]), rest: bytes.subarray(sent) };
 }

@@ -9,6 +9,7 @@ import { createDatabase } from '../../../src/platform/db/connection';
 import { startTestApp, testConfig, VALID_CONTACT } from '../../helpers/app';
 import { testDialect } from '../../helpers/database';
 import { answered, httpRequest } from '../../helpers/http';
+import { asPerson } from '../../helpers/person-submission';
 import { startDatabaseProxy } from '../../helpers/tcp-proxy';
 
 /**
@@ -75,7 +76,9 @@ function holdWriteLock(file: string, ms: number): Promise<{ exited: Promise<numb
     const { proxy, url: lostUrl } = await startDatabaseProxy(site.testDb.url);
     const lost = await buildApp({ config: testConfig(lostUrl) });
     const key = randomUUID();
-    const send = (baseUrl: string) => httpRequest(baseUrl, 'POST', '/api/contact', { json: VALID_CONTACT, headers: { 'idempotency-key': key } });
+    // A person's submission: each try sends the very same body (one token) under the key.
+    const person = await asPerson(site, 'contact', VALID_CONTACT);
+    const send = (baseUrl: string) => httpRequest(baseUrl, 'POST', '/api/contact', { json: person.json, headers: { ...person.headers, 'idempotency-key': key } });
     try {
       const lostBaseUrl = await lost.listen({ port: 0, host: '127.0.0.1' });
       // The first try's process has stored the lead in its transaction when its machine goes,

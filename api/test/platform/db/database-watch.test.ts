@@ -5,6 +5,7 @@ import { startTestApp, VALID_APPLICATION, VALID_CONTACT } from '../../helpers/ap
 import { countRows, createTestDatabase, testDialect, type TestDatabase } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { answered, httpRequest, type HttpResponse } from '../../helpers/http';
+import { asPerson, BROWSER_FETCH_HEADERS, spamFields } from '../../helpers/person-submission';
 import { startServerProcess, type ServerProcess } from '../../helpers/server-process';
 import { startDatabaseProxy, type TcpProxy } from '../../helpers/tcp-proxy';
 
@@ -54,8 +55,9 @@ function expectRetryLater(response: HttpResponse) {
   }
 
   const get = (path: string) => answered(httpRequest(server.baseUrl, 'GET', path));
+  /** Posts a person's submission as the form's script does: from a browser, under `key`. */
   const post = (path: string, body: object, key: string) =>
-    answered(httpRequest(server.baseUrl, 'POST', path, { json: body, headers: { 'idempotency-key': key } }));
+    answered(httpRequest(server.baseUrl, 'POST', path, { json: body, headers: { ...BROWSER_FETCH_HEADERS, 'idempotency-key': key } }));
 
   it('answers 503 (retry) to submissions and health, keeps serving cached content, logs the outage once, and recovers without a restart', async () => {
     // Cached while the database answers.
@@ -64,15 +66,20 @@ function expectRetryLater(response: HttpResponse) {
     expect([services.statusCode, blog.statusCode]).toEqual([200, 200]);
     expect(JSON.parse(blog.body)).not.toEqual([]);
 
+    // Each submission is filled in once (its token and proof made while the database answers) and
+    // every try of it sends that very body, as the form's script does.
+    const contactBody = { ...VALID_CONTACT, ...(await spamFields(direct, 'contact')) };
+    const applicationBody = { ...VALID_APPLICATION, ...(await spamFields(direct, 'job-application')) };
+
     // Gone: the open connections end, new ones hang.
     proxy.cut();
     const contactKey = randomUUID();
     const applicationKey = randomUUID();
 
-    const contact = await post('/api/contact', VALID_CONTACT, contactKey);
+    const contact = await post('/api/contact', contactBody, contactKey);
     expectRetryLater(contact);
     expect(contact.json()).toEqual({ error: UNAVAILABLE });
-    const application = await post('/api/jobs/apply', VALID_APPLICATION, applicationKey);
+    const application = await post('/api/jobs/apply', applicationBody, applicationKey);
     expectRetryLater(application);
     expect(application.json()).toEqual({ error: UNAVAILABLE });
 
@@ -92,7 +99,7 @@ function expectRetryLater(response: HttpResponse) {
         await new Promise((resolve) => setTimeout(resolve, 1100));
       }
     }
-    expect((await post('/api/contact', VALID_CONTACT, contactKey)).statusCode).toBe(503);
+    expect((await post('/api/contact', contactBody, contactKey)).statusCode).toBe(503);
 
     expect(await countRows(direct, 'contact_messages')).toBe(0);
     expect(await countRows(direct, 'job_applications')).toBe(0);
@@ -103,11 +110,11 @@ function expectRetryLater(response: HttpResponse) {
 
     // Back: the same process takes the same submissions.
     proxy.restore();
-    const stored = await post('/api/contact', VALID_CONTACT, contactKey);
+    const stored = await post('/api/contact', contactBody, contactKey);
     expect(stored.statusCode).toBe(201);
     // The tries during the outage stored nothing, so this one is not a replay of them.
     expect(stored.headers['idempotent-replayed']).toBeUndefined();
-    expect((await post('/api/jobs/apply', VALID_APPLICATION, applicationKey)).statusCode).toBe(201);
+    expect((await post('/api/jobs/apply', applicationBody, applicationKey)).statusCode).toBe(201);
     const healthy = await get('/api/health');
     expect(healthy.statusCode).toBe(200);
     expect(healthy.json()).toMatchObject({ status: 'ok' });
@@ -123,12 +130,15 @@ function expectRetryLater(response: HttpResponse) {
 (testDialect() === 'sqlite' ? describe : describe.skip)('SQLite locked by another writer', () => {
   it('answers a submission 503 (retry) once the busy timeout has passed, storing nothing, and 201 once the lock is released', async () => {
     const ctx = await startTestApp();
+    // A person's submission, filled in before the lock (its token is made with the site's secrets):
+    // its retry sends the very same body.
+    const person = await asPerson(ctx, 'contact', VALID_CONTACT);
     // Another process's connection (a CLI, a backup) holding the write lock.
     const other = new BetterSqlite3(ctx.testDb.url.slice('sqlite:'.length));
     try {
       other.exec('begin immediate');
       const key = randomUUID();
-      const send = () => answered(ctx.request('POST', '/api/contact', { json: VALID_CONTACT, headers: { 'idempotency-key': key } }));
+      const send = () => answered(ctx.request('POST', '/api/contact', { json: person.json, headers: { ...person.headers, 'idempotency-key': key } }));
 
       const locked = await send();
       expectRetryLater(locked);

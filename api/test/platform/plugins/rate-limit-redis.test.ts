@@ -1,10 +1,11 @@
 import { Redis } from 'ioredis';
-import { createDatabase } from '../../../src/platform/db/connection';
+import { createDatabase, type Database } from '../../../src/platform/db/connection';
 import { listContactMessages } from '../../../src/site/leads/submissions/submissions-repository';
 import { startTestApp, VALID_CONTACT } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { httpRequest } from '../../helpers/http';
+import { asPerson, BROWSER_FETCH_HEADERS, spamFields } from '../../helpers/person-submission';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server';
 import { freePort, serverProcesses, type ServerProcess } from '../../helpers/server-process';
 import { describeWithTools } from '../../helpers/system-tools';
@@ -15,6 +16,8 @@ jest.setTimeout(120_000);
 describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
   let testDb: TestDatabase;
   let redis: RedisServer | undefined;
+  /** The servers' database, for the site's secrets a person's form token and proof are made with. */
+  let site: Database | undefined;
   const servers = serverProcesses();
 
   beforeEach(async () => {
@@ -25,6 +28,8 @@ describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
     await servers.stopAll();
     await redis?.stop();
     redis = undefined;
+    await site?.destroy();
+    site = undefined;
     await testDb.drop();
   });
 
@@ -34,8 +39,20 @@ describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
     return Promise.all([servers.start(env), servers.start(env)]);
   }
 
-  function submit(server: ServerProcess, index: number) {
-    return httpRequest(server.baseUrl, 'POST', '/api/contact', { json: { ...VALID_CONTACT, name: `Спроба ${index}` } });
+  /**
+   * The `index`th person's contact message, sent as the form's script sends it: an e-mail, a phone
+   * and a message of its own (the spam defence holds a sender's fourth lead, and one text from many).
+   */
+  async function submit(server: ServerProcess, index: number) {
+    site ??= createDatabase(testDb.url, { poolSize: 1 });
+    const person = {
+      ...VALID_CONTACT,
+      name: `Спроба ${index}`,
+      email: `try.${index}@example.com`,
+      phone: `+380 93 ${String(index).padStart(7, '0')}`,
+      message: `${VALID_CONTACT.message} Спроба ${index}.`,
+    };
+    return httpRequest(server.baseUrl, 'POST', '/api/contact', { json: { ...person, ...(await spamFields(site, 'contact')) }, headers: { ...BROWSER_FETCH_HEADERS } });
   }
 
   async function storedCount(): Promise<number> {
@@ -111,7 +128,7 @@ describeWithTools('redis-server')('the rate limit in Redis (REDIS_URL)', () => {
     try {
       const ctx = await startTestApp({ redisUrl: redis.url, rateLimitMax: 3 });
       try {
-        expect((await ctx.request('POST', '/api/contact', { json: VALID_CONTACT })).statusCode).toBe(201);
+        expect((await ctx.request('POST', '/api/contact', await asPerson(ctx, 'contact', VALID_CONTACT))).statusCode).toBe(201);
         // The app's own connection, next to the observer's.
         expect(await clientCount()).toBe(2);
       } finally {

@@ -3,6 +3,7 @@ import { selfRequestHeaders, shutDown } from '../../../src/platform/plugins/serv
 import { testConfig, VALID_CONTACT } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { httpRequest, type HttpResponse } from '../../helpers/http';
+import { asPerson } from '../../helpers/person-submission';
 import { openRawClient, partialPost } from '../../helpers/raw-socket';
 
 // The server's side of a shutdown and of malformed URLs, on an app listening on 127.0.0.1.
@@ -95,7 +96,9 @@ describe('shutdown', () => {
   it('lets a request in flight finish and be stored, then closes', async () => {
     const { app, baseUrl } = await listening();
     const client = await openRawClient(baseUrl);
-    const post = partialPost('/api/contact', JSON.stringify(VALID_CONTACT), 10);
+    // A person's submission, as the form's script sends it: stored, not dropped as a program's.
+    const person = await asPerson({ app }, 'contact', VALID_CONTACT);
+    const post = partialPost('/api/contact', JSON.stringify(person.json), 10, person.headers);
     client.socket.write(post.start);
     await httpRequest(baseUrl, 'GET', '/api/services');
 

@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { PrecompressedBody } from '../../../src/platform/http/cached-body';
 import { eventually } from '../../helpers/eventually';
-import { OTHER_STATUS_SHARE, PAGE_CACHE_MAX_ENTRIES, PageCache, type PageRender } from '../../../src/site/pages/page-cache';
+import { OTHER_STATUS_SHARE, PAGE_CACHE_MAX_ENTRIES, PageCache, type CachedPage, type PageRender } from '../../../src/site/pages/page-cache';
+
+/** A kept page's body: these pages hold no forms, so it is the same for every visitor. */
+function sharedBody(page: CachedPage | undefined): PrecompressedBody {
+  if (!page || page.forms) throw new Error('expected a page without forms');
+  return page.body;
+}
+
+function textOf(page: CachedPage | undefined): string | undefined {
+  return page && sharedBody(page).text;
+}
 
 const MiB = 1024 * 1024;
 const ROOMY = { maxBytes: 64 * MiB, maxEntries: PAGE_CACHE_MAX_ENTRIES };
@@ -56,12 +67,12 @@ describe('PageCache', () => {
       return { status: url === '/no/such/page' ? 404 : 200, html: htmlFor(`${url} g2`), complete: true, apps: [] };
     };
     const asked = await cache.get('g2', '/blog', recording);
-    expect(asked?.body.text).toBe(htmlFor('/blog g2'));
+    expect(textOf(asked)).toBe(htmlFor('/blog g2'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Most recently used first; the one asked for only once; pages that answered 404 are not rendered ahead.
     expect(rendered).toEqual(['/blog', '/blog/1', '/']);
     const fresh = render.for('/');
-    expect((await cache.get('g2', '/', fresh))?.body.text).toBe(htmlFor('/ g2'));
+    expect(textOf(await cache.get('g2', '/', fresh))).toBe(htmlFor('/ g2'));
     expect(render.calls('/')).toBe(1);
   });
 
@@ -93,16 +104,29 @@ describe('PageCache', () => {
     expect(render.calls('/blog')).toBe(1);
     expect(again).toBe(first);
     expect(first).toMatchObject({ status: 200, cacheable: true });
-    expect(first?.body.text).toBe(htmlFor('/'));
-    expect(other?.body.text).toBe(htmlFor('/blog'));
+    expect(textOf(first)).toBe(htmlFor('/'));
+    expect(textOf(other)).toBe(htmlFor('/blog'));
     expect(cache.size.entries).toBe(2);
+  });
+
+  it('keeps a page with forms open before its </body>: every response closes it with its own end', async () => {
+    const cache = new PageCache(ROOMY);
+    const html = `<body><main><form id="contact-form" data-form-token="contact"></form>${'Послуги '.repeat(500)}<form data-form-token="job-application"></form></main></body></html>`;
+    const page = await cache.get('g1', '/', async () => ({ status: 200, html, complete: true, apps: [] }));
+    if (!page?.forms) throw new Error('a page with forms is kept open');
+    expect(page.forms).toEqual({ names: ['contact', 'job-application'], tail: '</body></html>' });
+    expect(page.body.start).toBe(html.slice(0, html.lastIndexOf('</body>')));
+    expect(brotliDecompressSync(page.body.closedWith('<i>a</i></body></html>', 'br') as Buffer).toString('utf8')).toBe(`${page.body.start}<i>a</i></body></html>`);
+    expect(gunzipSync(page.body.closedWith('<i>b</i></body></html>', 'gzip') as Buffer).toString('utf8')).toBe(`${page.body.start}<i>b</i></body></html>`);
+    expect(cache.size.bytes).toBe(Buffer.byteLength('/') + page.body.byteLength);
   });
 
   it('gives the page a strong ETag, brotli and gzip copies of its html and its size in bytes', async () => {
     const cache = new PageCache(ROOMY);
     const html = `<main>${randomBytes(3000).toString('base64')}${'Стаття '.repeat(300)}</main>`;
     const page = await cache.get('g1', '/blog/1', async () => ({ status: 200, html, complete: true, apps: [] }));
-    const body = page!.body;
+    if (!page || page.forms) throw new Error('a page without forms is the same for everyone');
+    const body = page.body;
     expect(body.text).toBe(html);
     expect(body.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(brotliDecompressSync(body.encoded('br')).toString('utf8')).toBe(html);
@@ -116,15 +140,15 @@ describe('PageCache', () => {
     const words = ['Стратегія', 'контент', 'реклама', 'аналітика', 'SEO', 'бренд', 'Львів', 'клієнти', 'звіт', 'кампанія'];
     const html = `<main>${Array.from({ length: 400 }, (_, index) => `<article class="card card--${index % 7}" id="post-${index}"><h3>${words[index % 10]} ${index}</h3><p>${words.slice(index % 5).join(' ')} ${(index * 37) % 1000} ₴</p></article>`).join('')}</main>`;
     const page = (await cache.get('g1', '/', async () => ({ status: 200, html, complete: true, apps: [] })))!;
-    const first = { br: page.body.encoded('br'), etag: page.body.etag, size: cache.size };
+    const first = { br: sharedBody(page).encoded('br'), etag: sharedBody(page).etag, size: cache.size };
     // A cache in front keeps only the better brotli copy; gzip and the text are final from the start.
-    expect([page.body.shareable('br'), page.body.shareable('gzip'), page.body.shareable(null)]).toEqual([false, true, true]);
-    const better = await eventually('the better copy', () => page.body.encoded('br'), (br) => br !== first.br);
+    expect([sharedBody(page).shareable('br'), sharedBody(page).shareable('gzip'), sharedBody(page).shareable(null)]).toEqual([false, true, true]);
+    const better = await eventually('the better copy', () => sharedBody(page).encoded('br'), (br) => br !== first.br);
     expect(better.length).toBeLessThan(first.br.length);
     expect(brotliDecompressSync(better).toString('utf8')).toBe(html);
-    expect(page.body.shareable('br')).toBe(true);
+    expect(sharedBody(page).shareable('br')).toBe(true);
     // The same ETag as before: every process gives the page one, whichever copy it holds.
-    expect(page.body.etag).toBe(first.etag);
+    expect(sharedBody(page).etag).toBe(first.etag);
     expect({ size: cache.size, kept: await cache.get('g1', '/', async () => undefined) }).toEqual({ size: first.size, kept: page });
   });
 
@@ -132,13 +156,13 @@ describe('PageCache', () => {
     const html = `<main>${'Стаття про контент-маркетинг. '.repeat(2000)}</main>`;
     const unkept = (await new PageCache(ROOMY).get('g1', '/', async () => ({ status: 200, html, complete: false, apps: [] })))!;
     const nowhere = (await new PageCache({ maxBytes: 0, maxEntries: PAGE_CACHE_MAX_ENTRIES }).get('g1', '/', async () => ({ status: 200, html, complete: true, apps: [] })))!;
-    const firsts = [unkept.body.encoded('br'), nowhere.body.encoded('br')];
+    const firsts = [sharedBody(unkept).encoded('br'), sharedBody(nowhere).encoded('br')];
     // What the background would have done by now, for a page it kept, it does for this one only when asked.
     const kept = (await new PageCache(ROOMY).get('g1', '/', async () => ({ status: 200, html, complete: true, apps: [] })))!;
-    await eventually('the kept page compressed again', () => kept.body.encoded('br').length, (length) => length < firsts[0]!.length);
-    expect([unkept.body.encoded('br'), nowhere.body.encoded('br')]).toEqual(firsts);
-    expect([unkept.body.shareable('br'), nowhere.body.shareable('br')]).toEqual([true, true]);
-    expect(kept.body.encoded('br').length).toBeLessThan(firsts[0]!.length);
+    await eventually('the kept page compressed again', () => sharedBody(kept).encoded('br').length, (length) => length < firsts[0]!.length);
+    expect([sharedBody(unkept).encoded('br'), sharedBody(nowhere).encoded('br')]).toEqual(firsts);
+    expect([sharedBody(unkept).shareable('br'), sharedBody(nowhere).shareable('br')]).toEqual([true, true]);
+    expect(sharedBody(kept).encoded('br').length).toBeLessThan(firsts[0]!.length);
   });
 
   it('gives the same html the same ETag and other html another', async () => {
@@ -146,8 +170,8 @@ describe('PageCache', () => {
     const one = await cache.get('g1', '/a', async () => ({ status: 200, html: '<p>same</p>', complete: true, apps: [] }));
     const two = await cache.get('g1', '/b', async () => ({ status: 200, html: '<p>same</p>', complete: true, apps: [] }));
     const three = await cache.get('g1', '/c', async () => ({ status: 200, html: '<p>other</p>', complete: true, apps: [] }));
-    expect(two?.body.etag).toBe(one?.body.etag);
-    expect(three?.body.etag).not.toBe(one?.body.etag);
+    expect(sharedBody(two).etag).toBe(sharedBody(one).etag);
+    expect(sharedBody(three).etag).not.toBe(sharedBody(one).etag);
   });
 
   it('keeps a page with a status other than 200 as well', async () => {
@@ -195,7 +219,7 @@ describe('PageCache', () => {
     pending.resolve({ status: 200, html: htmlFor('/'), complete: true, apps: [] });
     const pages = await Promise.all(requests);
     expect(new Set(pages).size).toBe(1);
-    expect(pages[0]?.body.text).toBe(htmlFor('/'));
+    expect(textOf(pages[0])).toBe(htmlFor('/'));
     await cache.get('g1', '/', render);
     expect(calls).toBe(1);
   });
@@ -205,7 +229,7 @@ describe('PageCache', () => {
     const render = renderer((url) => ({ status: 200, html: htmlFor(url), complete: false, apps: [] }));
     const page = await cache.get('g1', '/', render.for('/'));
     expect(page).toMatchObject({ status: 200, cacheable: false });
-    expect(page?.body.text).toBe(htmlFor('/'));
+    expect(textOf(page)).toBe(htmlFor('/'));
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
     await cache.get('g1', '/', render.for('/'));
     expect(render.calls('/')).toBe(2);
@@ -228,7 +252,7 @@ describe('PageCache', () => {
 
     const render = renderer();
     const page = await cache.get('g1', '/', render.for('/'));
-    expect(page?.body.text).toBe(htmlFor('/'));
+    expect(textOf(page)).toBe(htmlFor('/'));
     expect(render.calls('/')).toBe(1);
   });
 
@@ -241,7 +265,7 @@ describe('PageCache', () => {
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
 
     const render = renderer();
-    expect((await cache.get('g1', '/', render.for('/')))?.body.text).toBe(htmlFor('/'));
+    expect(textOf(await cache.get('g1', '/', render.for('/')))).toBe(htmlFor('/'));
   });
 
   it('does not keep a page whose render finished after the generation changed', async () => {
@@ -251,10 +275,10 @@ describe('PageCache', () => {
     const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true, apps: [] }));
     await cache.get('g2', '/blog', render.for('/blog'));
     pending.resolve({ status: 200, html: 'old /', complete: true, apps: [] });
-    expect((await stale)?.body.text).toBe('old /');
+    expect(textOf(await stale)).toBe('old /');
     expect(cache.size.entries).toBe(1);
 
-    expect((await cache.get('g2', '/', render.for('/')))?.body.text).toBe('new /');
+    expect(textOf(await cache.get('g2', '/', render.for('/')))).toBe('new /');
     expect(render.calls('/')).toBe(1);
   });
 
@@ -264,11 +288,11 @@ describe('PageCache', () => {
     const stale = cache.get('g1', '/', () => pending.promise);
     const render = renderer((url) => ({ status: 200, html: `new ${url}`, complete: true, apps: [] }));
     const fresh = await cache.get('g2', '/', render.for('/'));
-    expect(fresh?.body.text).toBe('new /');
+    expect(textOf(fresh)).toBe('new /');
     expect(render.calls('/')).toBe(1);
     pending.resolve({ status: 200, html: 'old /', complete: true, apps: [] });
-    expect((await stale)?.body.text).toBe('old /');
-    expect((await cache.get('g2', '/', render.for('/')))?.body.text).toBe('new /');
+    expect(textOf(await stale)).toBe('old /');
+    expect(textOf(await cache.get('g2', '/', render.for('/')))).toBe('new /');
     expect(render.calls('/')).toBe(1);
   });
 
@@ -405,7 +429,7 @@ describe('PageCache', () => {
     pending.resolve({ status: 200, html: htmlFor('/blog'), complete: true, apps: [] });
     const pages = await Promise.all(requests);
     expect(calls).toBe(1);
-    expect(pages.every((page) => page?.body.text === htmlFor('/blog'))).toBe(true);
+    expect(pages.every((page) => textOf(page) === htmlFor('/blog'))).toBe(true);
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
     await cache.get('g1', '/blog', shared);
     expect(calls).toBe(2);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { insertService } from '../../../src/site/content/content-repository';
-import { PREVIEW_BANNER } from '@agency/shared';
-import { CANONICAL_REDIRECT_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../../../src/site/pages/serve-page';
+import { FORM_TOKEN_FIELD, PREVIEW_BANNER } from '@agency/shared';
+import { CANONICAL_REDIRECT_CACHE_CONTROL, FORM_PAGE_CACHE_CONTROL, PAGE_CACHE_CONTROL, PREVIEW_PAGE_CACHE_CONTROL } from '../../../src/site/pages/serve-page';
 import { rollback } from '../../../src/delivery/releases/commands';
 import { startTestApp, TEST_SITE_URL, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
@@ -95,6 +95,29 @@ describe('pages served from the page cache', () => {
       expect(revalidated.raw.length).toBe(0);
       expect(revalidated.headers.etag).toBe(etag);
       expect(revalidated.headers['cache-control']).toBe(PAGE_CACHE_CONTROL);
+    });
+
+    it.each([
+      ['identity', (raw: Buffer) => raw],
+      ['br', (raw: Buffer) => brotliDecompressSync(raw)],
+      ['gzip', (raw: Buffer) => gunzipSync(raw)],
+    ])('sends a page with forms (%s) with a form token of its own in each response, for the browser alone', async (encoding, decode) => {
+      const tokenField = new RegExp(`<input type="hidden" form="contact-form" name="${FORM_TOKEN_FIELD}" value="(contact\\.[^"]+)">`);
+      const headers = encoding === 'identity' ? {} : { 'accept-encoding': encoding };
+      const pages = [await get('/hero/with-form', headers), await get('/hero/with-form', headers)];
+      for (const page of pages) {
+        expect([page.statusCode, page.headers['cache-control'], page.headers.etag]).toEqual([200, FORM_PAGE_CACHE_CONTROL, undefined]);
+        expect(page.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+      }
+      const [first, second] = pages.map((page) => decode(page.raw).toString('utf8'));
+      const [firstToken, secondToken] = [tokenField.exec(first!)?.[1], tokenField.exec(second!)?.[1]];
+      expect(firstToken).toBeDefined();
+      expect(secondToken).not.toBe(firstToken);
+      // The rest of the page is the one kept render, and the token sits inside the document.
+      expect(first!.replace(firstToken!, '')).toBe(second!.replace(secondToken!, ''));
+      expect(first).toMatch(new RegExp(`${firstToken!.replace(/\./g, '\\.')}"></body></html>$`));
+      // An If-None-Match never turns such a page into a 304 of another visitor's token.
+      expect((await get('/hero/with-form', { ...headers, 'if-none-match': '*' })).statusCode).toBe(200);
     });
 
     it('sends the better brotli copy made in the background under the same ETag, the first one marked for nginx not to keep', async () => {

@@ -5,6 +5,7 @@ import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from
 import { sqliteSearchIndexHolds, textColumnsHolding } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
+import { asPerson } from '../../helpers/person-submission';
 import { joinWithApp, type JoinedMember } from '../../helpers/staff';
 
 const SECRET = 'data-requests-webhook-secret';
@@ -30,8 +31,9 @@ afterAll(async () => {
   await webhook.close();
 });
 
+/** A person's submission, sent as the form's script sends it; its id. */
 async function send(path: '/api/contact' | '/api/jobs/apply', body: Record<string, string>): Promise<number> {
-  const response = await ctx.request('POST', path, { json: body });
+  const response = await ctx.request('POST', path, await asPerson(ctx, path === '/api/contact' ? 'contact' : 'job-application', body));
   expect(response.statusCode).toBe(201);
   return response.json<{ id: number }>().id;
 }

@@ -4,6 +4,7 @@ import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from
 import { sqliteFilesHolding, testDialect } from '../../helpers/database';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
+import { asPerson } from '../../helpers/person-submission';
 import { joinWithApp, type JoinedMember } from '../../helpers/staff';
 
 // An erasure on the site's own machine: after it, neither the database's files on disk (the main
@@ -44,9 +45,9 @@ const TRACES = [PERSON.name, PERSON.email, PERSON.phone, PERSON.otherPhone, PERS
     expect(file).not.toBe(':memory:');
 
     // The person writes twice through the public forms.
-    const contact = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, name: PERSON.name, email: PERSON.email, phone: PERSON.phone, message: PERSON.message } });
+    const contact = await ctx.request('POST', '/api/contact', await asPerson(ctx, 'contact', { ...VALID_CONTACT, name: PERSON.name, email: PERSON.email, phone: PERSON.phone, message: PERSON.message }));
     expect(contact.statusCode).toBe(201);
-    const application = await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, name: PERSON.name, email: PERSON.email.toLowerCase(), phone: PERSON.otherPhone } });
+    const application = await ctx.request('POST', '/api/jobs/apply', await asPerson(ctx, 'job-application', { ...VALID_APPLICATION, name: PERSON.name, email: PERSON.email.toLowerCase(), phone: PERSON.otherPhone }));
     expect(application.statusCode).toBe(201);
     await eventually('the webhook deliveries', () => webhook.accepted().length, (count) => count >= 2, 5_000);
 

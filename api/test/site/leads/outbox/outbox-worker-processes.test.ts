@@ -1,11 +1,12 @@
 import { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey, SUBMISSION_RETRY_WINDOW_MS } from '@agency/shared';
-import { createDatabase } from '../../../../src/platform/db/connection';
+import { createDatabase, type Database } from '../../../../src/platform/db/connection';
 import type { LeadPayload } from '../../../../src/site/leads/lead/lead-payload';
 import { VALID_CONTACT } from '../../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../../helpers/database';
 import { eventually } from '../../../helpers/eventually';
 import { httpRequest } from '../../../helpers/http';
 import { startHttpReceiver, type HttpReceiver } from '../../../helpers/lead-receivers';
+import { BROWSER_FETCH_HEADERS, spamFields } from '../../../helpers/person-submission';
 import { freePort, serverProcesses, type ServerProcess } from '../../../helpers/server-process';
 
 // The lead outbox across real API processes (compiled): a crash between the answer and the delivery,
@@ -14,6 +15,8 @@ jest.setTimeout(120_000);
 
 let testDb: TestDatabase;
 let receiver: HttpReceiver | undefined;
+/** The servers' database, for the site's secrets a person's form token and proof are made with. */
+let site: Database | undefined;
 const servers = serverProcesses();
 
 beforeEach(async () => {
@@ -24,6 +27,8 @@ afterEach(async () => {
   await servers.stopAll();
   await receiver?.close();
   receiver = undefined;
+  await site?.destroy();
+  site = undefined;
   await testDb.drop();
 });
 
@@ -40,16 +45,24 @@ async function readOutbox() {
   }
 }
 
+/** `fields` as a person's form sends them: with a fresh form token and a solved proof of work. */
+async function asPersonsForm(fields: object): Promise<object> {
+  site ??= createDatabase(testDb.url, { poolSize: 1 });
+  return { ...fields, ...(await spamFields(site, 'contact')) };
+}
+
 /**
- * Sends a contact message as the site's form does: under one idempotency key, tried again while
- * the API answers 503. Thirty at once on a busy machine can leave a request without a database
- * connection within the second it waits for one, and the API then answers 503 as designed.
+ * Sends a person's contact message as the site's form does: from a browser, under one idempotency
+ * key, the same body (its one token) tried again while the API answers 503. Thirty at once on a
+ * busy machine can leave a request without a database connection within the second it waits for
+ * one, and the API then answers 503 as designed.
  */
-async function submitAsTheSite(baseUrl: string, body: object) {
+async function submitAsTheSite(baseUrl: string, fields: object) {
+  const body = await asPersonsForm(fields);
   const key = newIdempotencyKey();
   const deadline = Date.now() + SUBMISSION_RETRY_WINDOW_MS;
   for (;;) {
-    const response = await httpRequest(baseUrl, 'POST', '/api/contact', { json: body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
+    const response = await httpRequest(baseUrl, 'POST', '/api/contact', { json: body, headers: { ...BROWSER_FETCH_HEADERS, [IDEMPOTENCY_KEY_HEADER]: key } });
     if (response.statusCode !== 503 || Date.now() > deadline) return response;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -60,7 +73,7 @@ it('delivers a lead acknowledged just before the API was SIGKILLed, once the API
   const port = await freePort();
   const env = { LEADS_WEBHOOK_URL: `http://127.0.0.1:${port}/leads` };
   const first = await start(env);
-  const response = await httpRequest(first.baseUrl, 'POST', '/api/contact', { json: VALID_CONTACT });
+  const response = await httpRequest(first.baseUrl, 'POST', '/api/contact', { json: await asPersonsForm(VALID_CONTACT), headers: { ...BROWSER_FETCH_HEADERS } });
   expect(response.statusCode).toBe(201);
   const { id } = response.json<{ id: number }>();
   await eventually('a failed first attempt', readOutbox, (rows) => rows[0]?.last_error != null, 10_000);
@@ -85,7 +98,16 @@ it('two API processes on one database deliver every lead exactly once', async ()
   await Promise.all(
     Array.from({ length: 30 }, async (_, index) => {
       const server = index % 2 === 0 ? a! : b!;
-      const response = await submitAsTheSite(server.baseUrl, { ...VALID_CONTACT, name: `Клієнт ${index}` });
+      // Thirty people, each with a message of their own: the spam defence holds a fourth lead of a
+      // day from one e-mail or phone, and the same long message from another e-mail.
+      const person = {
+        ...VALID_CONTACT,
+        name: `Клієнт ${index}`,
+        email: `client.${index}@example.com`,
+        phone: `+380 93 ${String(index).padStart(7, '0')}`,
+        message: `${VALID_CONTACT.message} Заявка ${index}.`,
+      };
+      const response = await submitAsTheSite(server.baseUrl, person);
       expect(response.statusCode).toBe(201);
       ids.push(response.json<{ id: number }>().id);
     }),

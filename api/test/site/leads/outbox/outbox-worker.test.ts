@@ -7,6 +7,7 @@ import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from
 import { countRows } from '../../../helpers/database';
 import { eventually } from '../../../helpers/eventually';
 import { startHttpReceiver, startSmtpSink, type HttpReceiver, type SmtpSink } from '../../../helpers/lead-receivers';
+import { asPerson } from '../../../helpers/person-submission';
 
 // The outbox end to end: a real API on a real database, real HTTP receivers and a real SMTP server.
 jest.setTimeout(90_000);
@@ -49,8 +50,9 @@ function outboxRows(ctx: TestContext) {
   return ctx.db.kysely.selectFrom('lead_outbox').selectAll().orderBy('id').execute();
 }
 
+/** A person's contact message, sent as the form's script sends it. */
 async function postContact(ctx: TestContext, body: object = VALID_CONTACT): Promise<number> {
-  const response = await ctx.request('POST', '/api/contact', { json: body, headers: { referer: REFERRER } });
+  const response = await ctx.request('POST', '/api/contact', await asPerson(ctx, 'contact', body, { headers: { referer: REFERRER } }));
   expect(response.statusCode).toBe(201);
   return (response.json() as { id: number }).id;
 }
@@ -139,7 +141,7 @@ it('delivers a job application with its position and where its visitor came from
     landed_at: '2026-11-24T08:30:00.000Z',
   };
   await withApp(allChannels(), async (ctx) => {
-    const response = await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, attribution } });
+    const response = await ctx.request('POST', '/api/jobs/apply', await asPerson(ctx, 'job-application', { ...VALID_APPLICATION, attribution }));
     expect(response.statusCode).toBe(201);
     const { id } = response.json() as { id: number };
     await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
@@ -232,7 +234,7 @@ it('refuses the submission, storing nothing, when its outbox row cannot be writt
   await withApp({ webhook: { url: webhook.url } }, async (ctx) => {
     const before = await countRows(ctx.db, 'contact_messages');
     await sql`drop table lead_outbox`.execute(ctx.db.kysely);
-    const response = await ctx.request('POST', '/api/contact', { json: VALID_CONTACT });
+    const response = await ctx.request('POST', '/api/contact', await asPerson(ctx, 'contact', VALID_CONTACT));
     expect(response.statusCode).toBe(500);
     expect(await countRows(ctx.db, 'contact_messages')).toBe(before);
   });

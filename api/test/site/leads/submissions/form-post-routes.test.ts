@@ -1,7 +1,8 @@
-import { FORM_POST_PATHS, HONEYPOT_FIELD } from '@agency/shared';
+import { FORM_POST_PATHS, FORM_TOKEN_FIELD, HONEYPOT_FIELD, type FormName } from '@agency/shared';
 import { listContactMessages, listJobApplications } from '../../../../src/site/leads/submissions/submissions-repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../../../helpers/app';
 import { countRows } from '../../../helpers/database';
+import { spamFields } from '../../../helpers/person-submission';
 
 // The forms as the browser posts them with scripts off (or before they run): urlencoded, answered
 // with a redirect to the page that says whether the form was sent.
@@ -24,6 +25,22 @@ async function counts() {
   return { contact: await countRows(ctx.db, 'contact_messages'), application: await countRows(ctx.db, 'job_applications') };
 }
 
+/**
+ * The form token the server put into the form's page (issued as long before as a person takes to
+ * fill the form), as the browser posts it back: with scripts off there is no proof of work to send.
+ */
+async function pageToken(form: FormName): Promise<Record<string, string>> {
+  return { [FORM_TOKEN_FIELD]: (await spamFields(ctx.db, form)).form_token };
+}
+
+/** The inbox row of a stored submission: its status and why it was held. */
+async function leadOf(kind: 'contact' | 'applications', email: string) {
+  const table = kind === 'contact' ? 'contact_messages' : 'job_applications';
+  const submission = await ctx.db.kysely.selectFrom(table).select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  const lead = await ctx.db.kysely.selectFrom('leads').select(['status', 'spam_reasons']).where('kind', '=', kind).where('submission_id', '=', submission.id).executeTakeFirstOrThrow();
+  return { status: lead.status, reasons: lead.spam_reasons === null ? null : (JSON.parse(lead.spam_reasons) as string[]) };
+}
+
 /** Posts as a browser does from another address each time, so the rate limit counts only where a test means it to. */
 let visitor = 0;
 function post(path: string, body: string, headers: Record<string, string> = FORM) {
@@ -34,7 +51,7 @@ function post(path: string, body: string, headers: Record<string, string> = FORM
 describe('a form posted without a script', () => {
   it('stores a contact message and sends the browser to the page that says it was sent', async () => {
     const message = { ...VALID_CONTACT, email: 'no.script@example.com' };
-    const response = await post(FORM_POST_PATHS.contact, encode(message));
+    const response = await post(FORM_POST_PATHS.contact, encode({ ...message, ...(await pageToken('contact')) }));
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/forms/contact/sent');
     expect(response.headers['cache-control']).toBe('no-store');
@@ -44,7 +61,7 @@ describe('a form posted without a script', () => {
 
   it('stores a job application the same way, its line breaks and Ukrainian as typed', async () => {
     const application = { ...VALID_APPLICATION, email: 'no.script.cv@example.com', resume_text: 'Досвід:\nSMM — 3 роки;\nкопірайтинг' };
-    const response = await post(FORM_POST_PATHS['job-application'], encode(application));
+    const response = await post(FORM_POST_PATHS['job-application'], encode({ ...application, ...(await pageToken('job-application')) }));
     expect([response.statusCode, response.headers.location]).toEqual([303, '/forms/job-application/sent']);
     const [row] = (await listJobApplications(ctx.db)).filter((stored) => stored.email === application.email);
     expect(row).toMatchObject({ position: application.position, resume_text: application.resume_text });
@@ -76,9 +93,28 @@ describe('a form posted without a script', () => {
     const crossSite = await post(FORM_POST_PATHS.contact, encode(VALID_CONTACT), { ...FORM, 'sec-fetch-site': 'cross-site' });
     expect([crossSite.statusCode, crossSite.headers.location]).toEqual([303, '/forms/contact/not-sent']);
     expect(await counts()).toEqual(before);
-    const own = await post(FORM_POST_PATHS.contact, encode(VALID_CONTACT), { ...FORM, 'sec-fetch-site': 'same-origin' });
+    // Another person's message than the first test's: the same long text from another e-mail is a campaign's.
+    const ownMessage = { ...VALID_CONTACT, message: 'Доброго дня! Пишу з форми на вашому сайті.' };
+    const own = await post(FORM_POST_PATHS.contact, encode({ ...ownMessage, ...(await pageToken('contact')) }), { ...FORM, 'sec-fetch-site': 'same-origin' });
     expect([own.statusCode, own.headers.location]).toEqual([303, '/forms/contact/sent']);
     expect((await counts()).contact).toBe(before.contact + 1);
+  });
+
+  it('stores a form posted with the token of its page and no proof of work (scripts off) as a new lead, not held', async () => {
+    const message = { ...VALID_CONTACT, email: 'token.no.proof@example.com', phone: '+380 93 700 00 01', message: 'Скрипти вимкнено, але форма дійшла.' };
+    const response = await post(FORM_POST_PATHS.contact, encode({ ...message, ...(await pageToken('contact')) }));
+    expect([response.statusCode, response.headers.location]).toEqual([303, '/forms/contact/sent']);
+    expect(await leadOf('contact', message.email)).toEqual({ status: 'new', reasons: null });
+  });
+
+  it('stores a form posted without a token (no page of this site served it) held as spam: no-token', async () => {
+    const application = { ...VALID_APPLICATION, email: 'no.token@example.com' };
+    const response = await post(FORM_POST_PATHS['job-application'], encode(application));
+    // Answered as a person's: a wrong guess never costs a person the lead, nor tells a bot.
+    expect([response.statusCode, response.headers.location]).toEqual([303, '/forms/job-application/sent']);
+    const lead = await leadOf('applications', application.email);
+    expect(lead.status).toBe('spam');
+    expect(lead.reasons).toContain('no-token');
   });
 
   it('leaves the JSON routes refusing form bodies', async () => {

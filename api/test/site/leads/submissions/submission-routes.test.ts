@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ATTRIBUTION_KEYS, ATTRIBUTION_VALUE_MAX, HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody } from '@agency/shared';
+import { ATTRIBUTION_KEYS, ATTRIBUTION_VALUE_MAX, HONEYPOT_FIELD, VACANCY_TITLES, type ApiErrorBody, type FormName } from '@agency/shared';
 import { listContactMessages, listJobApplications } from '../../../../src/site/leads/submissions/submissions-repository';
 import { startTestApp, VALID_APPLICATION, VALID_CONTACT, type TestContext } from '../../../helpers/app';
 import { countRows } from '../../../helpers/database';
 import type { HttpResponse } from '../../../helpers/http';
 import { startHttpReceiver, type HttpReceiver } from '../../../helpers/lead-receivers';
+import { asPerson, BROWSER_FETCH_HEADERS, spamFields } from '../../../helpers/person-submission';
 import { openRawClient } from '../../../helpers/raw-socket';
 
 let ctx: TestContext;
@@ -18,10 +19,30 @@ afterAll(async () => {
 });
 
 const ROUTES = {
-  contact: { url: '/api/contact', valid: VALID_CONTACT, table: 'contact_messages', kind: 'contact' },
-  application: { url: '/api/jobs/apply', valid: VALID_APPLICATION, table: 'job_applications', kind: 'applications' },
+  contact: { url: '/api/contact', valid: VALID_CONTACT, table: 'contact_messages', kind: 'contact', form: 'contact' },
+  application: { url: '/api/jobs/apply', valid: VALID_APPLICATION, table: 'job_applications', kind: 'applications', form: 'job-application' },
 } as const;
 type RouteName = keyof typeof ROUTES;
+type Url = (typeof ROUTES)[RouteName]['url'];
+const FORM_OF: Record<Url, FormName> = { '/api/contact': 'contact', '/api/jobs/apply': 'job-application' };
+
+let people = 0;
+/**
+ * `valid` as another person sends it: an e-mail, a phone and a message (or résumé) no other lead
+ * of the suite has. The spam defence counts a sender's leads by e-mail and by phone, and takes the
+ * same long text from another e-mail for a campaign (spam-rates.ts): the suite's many leads, all
+ * from one address, must each be one person's, as a test of a person's lead means.
+ */
+function anotherPerson<T extends typeof VALID_CONTACT | typeof VALID_APPLICATION>(valid: T): T {
+  people += 1;
+  const sender = { email: `person.${people}@example.com`, phone: `+380 93 ${String(people).padStart(7, '0')}` };
+  return 'message' in valid ? { ...valid, ...sender, message: `${valid.message} Заявка ${people}.` } : { ...valid, ...sender, resume_text: `${valid.resume_text} Відгук ${people}.` };
+}
+
+/** Posts `body` to `url` of the suite's app as a person's browser does: a fresh form token and proof, a browser's headers (and `headers`). */
+async function postAsPerson(url: Url, body: object, headers: Record<string, string> = {}): Promise<HttpResponse> {
+  return ctx.request('POST', url, await asPerson(ctx, FORM_OF[url], body, { headers }));
+}
 
 async function counts() {
   return {
@@ -57,24 +78,22 @@ async function expectFieldError(route: RouteName, body: unknown, field: string, 
 
 describe('POST /api/contact', () => {
   it('stores a valid message and answers 201 { id } after the commit', async () => {
-    const response = await ctx.request('POST', '/api/contact', {
-      json: VALID_CONTACT,
-      headers: { 'user-agent': 'TestBrowser/1.0 (X11; Linux)', referer: 'http://localhost/#contact' },
-    });
+    const sent = anotherPerson(VALID_CONTACT);
+    const response = await postAsPerson('/api/contact', sent, { 'user-agent': 'TestBrowser/1.0 (X11; Linux)', referer: 'http://localhost/#contact' });
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const { id } = response.json<{ id: number }>();
     expect(Number.isInteger(id)).toBe(true);
     const row = (await listContactMessages(ctx.db)).find((message) => message.id === id);
-    const { website: _honeypot, ...fields } = VALID_CONTACT;
+    const { website: _honeypot, ...fields } = sent;
     expect(row).toMatchObject({ ...fields, user_agent: 'TestBrowser/1.0 (X11; Linux)', referrer: 'http://localhost/#contact' });
     expect(Date.now() - new Date(row?.created_at ?? 0).getTime()).toBeLessThan(24 * 3600 * 1000);
   });
 
   it('accepts the optional fields empty or absent, and stores them as empty strings', async () => {
-    const { company: _c, service_type: _s, ...required } = VALID_CONTACT;
-    for (const body of [{ ...VALID_CONTACT, company: '', service_type: '' }, required]) {
-      const response = await ctx.request('POST', '/api/contact', { json: body });
+    const { company: _c, service_type: _s, ...required } = anotherPerson(VALID_CONTACT);
+    for (const body of [{ ...anotherPerson(VALID_CONTACT), company: '', service_type: '' }, required]) {
+      const response = await postAsPerson('/api/contact', body);
       expect(response.statusCode).toBe(201);
       const row = (await listContactMessages(ctx.db)).find((message) => message.id === response.json<{ id: number }>().id);
       expect(row).toMatchObject({ company: '', service_type: '' });
@@ -82,7 +101,7 @@ describe('POST /api/contact', () => {
   });
 
   it.each(['smm', 'content', 'leads', 'analytics'])('accepts service_type %s', async (serviceType) => {
-    const response = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, service_type: serviceType } });
+    const response = await postAsPerson('/api/contact', { ...anotherPerson(VALID_CONTACT), service_type: serviceType });
     expect(response.statusCode).toBe(201);
   });
 
@@ -112,7 +131,7 @@ describe('POST /api/contact', () => {
   it.each(['seo', 'SMM', 'smm ', 'other'])('rejects service_type %p', async (serviceType) => {
     if (serviceType.trim() === 'smm') {
       // Values are trimmed first, so "smm " is smm; "SMM" is not.
-      expect((await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, service_type: serviceType } })).statusCode).toBe(201);
+      expect((await postAsPerson('/api/contact', { ...anotherPerson(VALID_CONTACT), service_type: serviceType })).statusCode).toBe(201);
       return;
     }
     await expectFieldError('contact', { ...VALID_CONTACT, service_type: serviceType }, 'service_type', 'Оберіть один із запропонованих видів послуг');
@@ -123,7 +142,7 @@ describe('POST /api/contact', () => {
     ['company', 200],
     ['message', 5000],
   ])('limits %s to %i characters', async (field, max) => {
-    const ok = await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, [field]: 'я'.repeat(max) } });
+    const ok = await postAsPerson('/api/contact', { ...anotherPerson(VALID_CONTACT), [field]: 'я'.repeat(max) });
     expect(ok.statusCode).toBe(201);
     await expectFieldError('contact', { ...VALID_CONTACT, [field]: 'я'.repeat(max + 1) }, field, `Текст задовгий (максимум ${max} символів)`);
   });
@@ -150,7 +169,7 @@ describe('email and phone rules (both forms)', () => {
   );
 
   it.each(['olena.petrenko+agency@example.com', 'o_p@mail.example.com.ua', ' spaced@example.com '])('accepts the email %p', async (email) => {
-    expect((await ctx.request('POST', '/api/contact', { json: { ...VALID_CONTACT, email } })).statusCode).toBe(201);
+    expect((await postAsPerson('/api/contact', { ...anotherPerson(VALID_CONTACT), email })).statusCode).toBe(201);
   });
 
   it.each(['123456', '1'.repeat(21), '+380 67 123 45 6x', 'телефон', '067.123.45.67', '+380/671234567'])('rejects the phone %p', async (phone) => {
@@ -159,28 +178,29 @@ describe('email and phone rules (both forms)', () => {
   });
 
   it.each(['1234567', '1'.repeat(20), '+380 (67) 123-45-67', '(032) 245-17-80', '0671234567'])('accepts the phone %p', async (phone) => {
-    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, phone } })).statusCode).toBe(201);
+    expect((await postAsPerson('/api/jobs/apply', { ...anotherPerson(VALID_APPLICATION), phone })).statusCode).toBe(201);
   });
 });
 
 describe('POST /api/jobs/apply', () => {
   it('stores a valid application and answers 201 { id }', async () => {
-    const response = await ctx.request('POST', '/api/jobs/apply', { json: VALID_APPLICATION });
+    const application = anotherPerson(VALID_APPLICATION);
+    const response = await postAsPerson('/api/jobs/apply', application);
     expect(response.statusCode).toBe(201);
     const { id } = response.json<{ id: number }>();
-    const row = (await listJobApplications(ctx.db)).find((application) => application.id === id);
-    const { website: _honeypot, ...fields } = VALID_APPLICATION;
+    const row = (await listJobApplications(ctx.db)).find((stored) => stored.id === id);
+    const { website: _honeypot, ...fields } = application;
     expect(row).toMatchObject(fields);
   });
 
   it.each(VACANCY_TITLES.map((title) => [title]))('accepts the vacancy %s', async (position) => {
-    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, position } })).statusCode).toBe(201);
+    expect((await postAsPerson('/api/jobs/apply', { ...anotherPerson(VALID_APPLICATION), position })).statusCode).toBe(201);
   });
 
   it('accepts an empty or absent resume_text', async () => {
-    const { resume_text: _r, ...required } = VALID_APPLICATION;
-    for (const body of [{ ...VALID_APPLICATION, resume_text: '' }, required]) {
-      const response = await ctx.request('POST', '/api/jobs/apply', { json: body });
+    const { resume_text: _r, ...required } = anotherPerson(VALID_APPLICATION);
+    for (const body of [{ ...anotherPerson(VALID_APPLICATION), resume_text: '' }, required]) {
+      const response = await postAsPerson('/api/jobs/apply', body);
       expect(response.statusCode).toBe(201);
       const row = (await listJobApplications(ctx.db)).find((application) => application.id === response.json<{ id: number }>().id);
       expect(row?.resume_text).toBe('');
@@ -208,7 +228,7 @@ describe('POST /api/jobs/apply', () => {
     ['city', 100],
     ['resume_text', 5000],
   ])('limits %s to %i characters', async (field, max) => {
-    expect((await ctx.request('POST', '/api/jobs/apply', { json: { ...VALID_APPLICATION, [field]: 'ї'.repeat(max) } })).statusCode).toBe(201);
+    expect((await postAsPerson('/api/jobs/apply', { ...anotherPerson(VALID_APPLICATION), [field]: 'ї'.repeat(max) })).statusCode).toBe(201);
     await expectFieldError('application', { ...VALID_APPLICATION, [field]: 'ї'.repeat(max + 1) }, field, `Текст задовгий (максимум ${max} символів)`);
   });
 
@@ -218,7 +238,7 @@ describe('POST /api/jobs/apply', () => {
 });
 
 describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (route) => {
-  const { url, valid } = ROUTES[route];
+  const { url, valid, form } = ROUTES[route];
 
   it.each([
     ['text/plain', 'text/plain'],
@@ -236,7 +256,8 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
   });
 
   it('accepts application/json with a charset', async () => {
-    const response = await ctx.request('POST', url, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(valid) });
+    const person = await asPerson(ctx, form, anotherPerson(valid));
+    const response = await ctx.request('POST', url, { headers: { ...person.headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(person.json) });
     expect(response.statusCode).toBe(201);
   });
 
@@ -261,9 +282,9 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
   });
 
   it('drops unknown fields instead of storing them', async () => {
-    const response = await ctx.request('POST', url, {
-      json: { ...valid, id: 999999, created_at: '1999-01-01T00:00:00Z', user_agent: 'підроблений', is_admin: true },
-      headers: { 'content-type': 'application/json', 'user-agent': 'RealBrowser/2.0' },
+    const response = await postAsPerson(url, { ...anotherPerson(valid), id: 999999, created_at: '1999-01-01T00:00:00Z', user_agent: 'підроблений', is_admin: true }, {
+      'content-type': 'application/json',
+      'user-agent': 'RealBrowser/2.0',
     });
     expect(response.statusCode).toBe(201);
     const { id } = response.json<{ id: number }>();
@@ -303,7 +324,7 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
   });
 
   it('stores one Unicode form (NFC) of the same letters', async () => {
-    const response = await ctx.request('POST', url, { json: { ...valid, name: 'Андрі\u0438\u0306' } });
+    const response = await postAsPerson(url, { ...anotherPerson(valid), name: 'Андрі\u0438\u0306' });
     expect(response.statusCode).toBe(201);
     const { id } = response.json<{ id: number }>();
     const rows = route === 'contact' ? await listContactMessages(ctx.db) : await listJobApplications(ctx.db);
@@ -315,8 +336,10 @@ describe.each(Object.keys(ROUTES) as RouteName[])('transport rules of %s', (rout
       name: "Ґанна О'Нілл-Їжакевич 👩‍💻🇺🇦",
       message: "Robert'); DROP TABLE contact_messages; -- \n<script>alert('ʼ')</script> \\ % _ \t ні",
     };
-    const body = route === 'contact' ? { ...valid, ...tricky } : { ...valid, name: tricky.name, resume_text: tricky.message };
-    const response = await ctx.request('POST', url, { json: body });
+    // One person sends it through both forms: from two e-mails, the same text would be a campaign's.
+    const sender = { email: 'bobby.tables@example.com', phone: '+380 93 555 00 11' };
+    const body = route === 'contact' ? { ...valid, ...sender, ...tricky } : { ...valid, ...sender, name: tricky.name, resume_text: tricky.message };
+    const response = await postAsPerson(url, body);
     expect(response.statusCode).toBe(201);
     const { id } = response.json<{ id: number }>();
     if (route === 'contact') {
@@ -355,7 +378,7 @@ describe.each(Object.keys(ROUTES) as RouteName[])('attribution on %s', (route) =
   }
 
   async function post(attribution: unknown): Promise<number> {
-    const response = await ctx.request('POST', url, { json: { ...valid, attribution } });
+    const response = await postAsPerson(url, { ...anotherPerson(valid), attribution });
     expect(response.statusCode).toBe(201);
     return response.json<{ id: number }>().id;
   }
@@ -369,7 +392,7 @@ describe.each(Object.keys(ROUTES) as RouteName[])('attribution on %s', (route) =
   });
 
   it('stores a lead sent without attribution with none', async () => {
-    const response = await ctx.request('POST', url, { json: valid });
+    const response = await postAsPerson(url, anotherPerson(valid));
     expect(response.statusCode).toBe(201);
     expect(await storedRow(response.json<{ id: number }>().id)).toEqual(NONE);
   });
@@ -416,24 +439,26 @@ interface RawResponse {
 }
 
 /**
- * Sends `count` copies of one JSON POST over connections opened beforehand, written in the same
- * tick, so that they reach the server together: each try looks its key up before any has stored
- * it, and on PostgreSQL all but one then meet the unique index. (An HTTP client's own connection
- * setup would spread them out. On SQLite the API runs each store to its end before it reads the
- * next request, so there the later tries find the first one stored.)
+ * Sends one JSON POST of each of `bodies` (copies of one, or several) over connections opened
+ * beforehand, written in the same tick, so that they reach the server together: each try looks
+ * its key up before any has stored it, and on PostgreSQL all but one then meet the unique index.
+ * (An HTTP client's own connection setup would spread them out. On SQLite the API runs each store
+ * to its end before it reads the next request, so there the later tries find the first one stored.)
  */
-async function postAtOnce(baseUrl: string, path: string, body: string, headers: Record<string, string>, count: number): Promise<RawResponse[]> {
-  const clients = await Promise.all(Array.from({ length: count }, () => openRawClient(baseUrl)));
-  const head = [
-    `POST ${path} HTTP/1.1`,
-    'Host: 127.0.0.1',
-    'Connection: close',
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ].join('\r\n');
-  const request = Buffer.from(`${head}\r\n\r\n${body}`, 'utf8');
-  for (const client of clients) client.socket.write(request);
+async function postAtOnce(baseUrl: string, path: string, bodies: string[], headers: Record<string, string>): Promise<RawResponse[]> {
+  const clients = await Promise.all(bodies.map(() => openRawClient(baseUrl)));
+  const requests = bodies.map((body) => {
+    const head = [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Connection: close',
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ].join('\r\n');
+    return Buffer.from(`${head}\r\n\r\n${body}`, 'utf8');
+  });
+  clients.forEach((client, index) => client.socket.write(requests[index]!));
   return Promise.all(
     clients.map(async (client) => {
       await client.closed;
@@ -450,7 +475,7 @@ async function postAtOnce(baseUrl: string, path: string, body: string, headers: 
 }
 
 describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (route) => {
-  const { url, valid, kind } = ROUTES[route];
+  const { url, valid, kind, form } = ROUTES[route];
   // An app of its own that queues every lead for a webhook, so a repeat could show as a second delivery.
   let keyed: TestContext;
   let webhook: HttpReceiver;
@@ -465,8 +490,17 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
     await webhook.close();
   });
 
+  /**
+   * A person's submission as the form's script makes it once: `fields` (another person's unless
+   * given) with the token and proof of this one fill. Its tries all send this very body.
+   */
+  async function submission(fields: object = anotherPerson(valid)): Promise<Record<string, unknown>> {
+    return { ...fields, ...(await spamFields(keyed.db, form)) };
+  }
+
+  /** Posts `body` as the form's script does, from a browser. */
   function post(body: unknown, key?: string): Promise<HttpResponse> {
-    return keyed.request('POST', url, { json: body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    return keyed.request('POST', url, { json: body, headers: { ...BROWSER_FETCH_HEADERS, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
   }
 
   async function stored() {
@@ -492,12 +526,13 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
   it('stores a submission once: a repeat with the same key gets the first id, marked as replayed, and no second lead', async () => {
     const key = randomUUID();
     const before = await stored();
-    const first = await post(valid, key);
+    const body = await submission();
+    const first = await post(body, key);
     expect(first.statusCode).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const id = idOf(first);
 
-    const repeat = await post(valid, key);
+    const repeat = await post(body, key);
     expect(repeat.statusCode).toBe(201);
     expect(repeat.headers['cache-control']).toBe('no-store');
     expect(repeat.headers['idempotent-replayed']).toBe('true');
@@ -509,13 +544,14 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
 
   it('answers 422 to the same key with another body, storing nothing and leaving the first submission as it was', async () => {
     const key = randomUUID();
-    const first = await post(valid, key);
+    const body = await submission();
+    const first = await post(body, key);
     expect(first.statusCode).toBe(201);
     const id = idOf(first);
     const row = await rowOf(id);
     const before = await stored();
 
-    const other = await post({ ...valid, name: 'Інше Імʼя' }, key);
+    const other = await post({ ...body, name: 'Інше Імʼя' }, key);
     expect(other.statusCode).toBe(422);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
     expect(other.json()).toEqual({
@@ -525,7 +561,7 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
     expect(await rowOf(id)).toEqual(row);
 
     // The refused body did not take the key over: the first submission still replays.
-    const repeat = await post(valid, key);
+    const repeat = await post(body, key);
     expect(repeat.statusCode).toBe(201);
     expect(idOf(repeat)).toBe(id);
     expect(await stored()).toEqual(before);
@@ -533,12 +569,13 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
 
   it('takes the same fields in another order for the same submission', async () => {
     const key = randomUUID();
-    const first = await post(valid, key);
+    const body = await submission();
+    const first = await post(body, key);
     expect(first.statusCode).toBe(201);
     const before = await stored();
 
-    const reordered = Object.fromEntries(Object.entries(valid).reverse());
-    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(valid));
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(body));
     const repeat = await post(reordered, key);
     expect(repeat.statusCode).toBe(201);
     expect(repeat.headers['idempotent-replayed']).toBe('true');
@@ -548,11 +585,13 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
 
   it('answers tries sent at once under one key with one id, storing one submission and one lead', async () => {
     const key = randomUUID();
-    // Ten keyless ones first, so that the API has a database connection open for each try
-    // (opening them would spread the tries out again).
-    await postAtOnce(keyed.baseUrl, url, JSON.stringify(valid), {}, 10);
+    // Ten keyless ones first (ten people's), so that the API has a database connection open for
+    // each try (opening them would spread the tries out again).
+    const warmUps = await Promise.all(Array.from({ length: 10 }, async () => JSON.stringify(await submission())));
+    await postAtOnce(keyed.baseUrl, url, warmUps, BROWSER_FETCH_HEADERS);
     const before = await stored();
-    const responses = await postAtOnce(keyed.baseUrl, url, JSON.stringify(valid), { 'idempotency-key': key }, 10);
+    const body = JSON.stringify(await submission());
+    const responses = await postAtOnce(keyed.baseUrl, url, Array.from({ length: 10 }, () => body), { ...BROWSER_FETCH_HEADERS, 'idempotency-key': key });
 
     expect(responses.map((response) => response.statusCode)).toEqual(Array.from({ length: 10 }, () => 201));
     const ids = new Set(responses.map((response) => (JSON.parse(response.body) as { id: number }).id));
@@ -581,7 +620,7 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
 
   it('accepts a key of 16 and of 100 characters', async () => {
     for (const key of [`${randomUUID().slice(0, 8)}.:_-abcd`, `${randomUUID()}${'x'.repeat(64)}`]) {
-      const response = await post(valid, key);
+      const response = await post(await submission(), key);
       expect(response.statusCode).toBe(201);
       expect(response.headers['idempotent-replayed']).toBeUndefined();
     }
@@ -589,12 +628,99 @@ describe.each(Object.keys(ROUTES) as RouteName[])('Idempotency-Key on %s', (rout
 
   it('stores every submission sent without a key, the same body included', async () => {
     const before = await stored();
-    const responses = [await post(valid), await post(valid)];
+    // The same fields sent twice, each time with the token and proof of its own fill (a token is taken once).
+    const fields = anotherPerson(valid);
+    const responses = [await post(await submission(fields)), await post(await submission(fields))];
     for (const response of responses) {
       expect(response.statusCode).toBe(201);
       expect(response.headers['idempotent-replayed']).toBeUndefined();
     }
     expect(idOf(responses[0]!)).not.toBe(idOf(responses[1]!));
     expect(await stored()).toEqual({ submissions: before.submissions + 2, outbox: before.outbox + 2 });
+  });
+});
+
+describe.each(Object.keys(ROUTES) as RouteName[])('the spam defence on %s', (route) => {
+  const { url, valid, table, kind, form } = ROUTES[route];
+  const METRICS_TOKEN = 'spam-metrics-token';
+  // An app of its own that queues every lead for a webhook (a held one must not be) and has /metrics.
+  let guarded: TestContext;
+  let webhook: HttpReceiver;
+
+  beforeAll(async () => {
+    webhook = await startHttpReceiver();
+    guarded = await startTestApp({ leads: { webhook: { url: `${webhook.url}/leads`, secret: 'webhook-secret' } }, metricsToken: METRICS_TOKEN });
+  });
+
+  afterAll(async () => {
+    await guarded.close();
+    await webhook.close();
+  });
+
+  async function stored() {
+    return { submissions: await countRows(guarded.db, table), leads: await countRows(guarded.db, 'leads'), outbox: await countRows(guarded.db, 'lead_outbox') };
+  }
+
+  /** The inbox row of the submission `id` answered: its status and why it was held. */
+  async function leadOf(id: number): Promise<{ status: string; reasons: string[] | null }> {
+    const lead = await guarded.db.kysely.selectFrom('leads').select(['status', 'spam_reasons']).where('kind', '=', kind).where('submission_id', '=', id).executeTakeFirstOrThrow();
+    return { status: lead.status, reasons: lead.spam_reasons === null ? null : (JSON.parse(lead.spam_reasons) as string[]) };
+  }
+
+  async function outboxOf(id: number) {
+    return guarded.db.kysely.selectFrom('lead_outbox').select('channel').where('submission_kind', '=', kind).where('submission_id', '=', id).execute();
+  }
+
+  /** The count of submissions dropped unstored for `reason`, as /metrics shows it (0 before the first). */
+  async function dropped(reason: string): Promise<number> {
+    const response = await guarded.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(response.statusCode).toBe(200);
+    const series = `agency_submissions_dropped_total{form="${form}",reason="${reason}"} `;
+    const line = response.body.split('\n').find((candidate) => candidate.startsWith(series));
+    return line === undefined ? 0 : Number(line.slice(series.length));
+  }
+
+  it('answers JSON without a form token from a program (no Sec-Fetch-Site) 201 with an id, stores nothing, and counts it in /metrics', async () => {
+    const before = await stored();
+    const droppedBefore = await dropped('direct-without-token');
+    const response = await guarded.request('POST', url, { json: anotherPerson(valid) });
+    expect(response.statusCode).toBe(201);
+    expect(Number.isInteger(response.json<{ id: number }>().id)).toBe(true);
+    expect(await stored()).toEqual(before);
+    expect(await dropped('direct-without-token')).toBe(droppedBefore + 1);
+  });
+
+  it('stores JSON without a form token from a browser, held as spam (no-token), and queues no notification', async () => {
+    const before = await stored();
+    const response = await guarded.request('POST', url, { json: anotherPerson(valid), headers: { ...BROWSER_FETCH_HEADERS } });
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    const lead = await leadOf(id);
+    expect(lead.status).toBe('spam');
+    expect(lead.reasons).toContain('no-token');
+    expect(await outboxOf(id)).toEqual([]);
+    expect(await stored()).toEqual({ submissions: before.submissions + 1, leads: before.leads + 1, outbox: before.outbox });
+  });
+
+  it('stores a person’s submission (a fresh token, a solved proof, from a browser) as new, and queues it', async () => {
+    const response = await guarded.request('POST', url, await asPerson(guarded, form, anotherPerson(valid)));
+    expect(response.statusCode).toBe(201);
+    const { id } = response.json<{ id: number }>();
+    expect(await leadOf(id)).toEqual({ status: 'new', reasons: null });
+    expect(await outboxOf(id)).toEqual([{ channel: 'webhook' }]);
+  });
+
+  it('holds a second submission with a token already used (reused-token), without a key to make it a replay', async () => {
+    const person = await asPerson(guarded, form, anotherPerson(valid));
+    const first = await guarded.request('POST', url, person);
+    const second = await guarded.request('POST', url, person);
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const [firstId, secondId] = [first, second].map((response) => response.json<{ id: number }>().id) as [number, number];
+    expect(secondId).not.toBe(firstId);
+    expect(await leadOf(firstId)).toEqual({ status: 'new', reasons: null });
+    const held = await leadOf(secondId);
+    expect(held.status).toBe('spam');
+    expect(held.reasons).toContain('reused-token');
+    expect(await outboxOf(secondId)).toEqual([]);
   });
 });
