@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Response } from 'playwright-core';
-import { FEDERATION_REGISTRY, HOST_NAME, REMOTE_NAMES, remoteOnPath, type ApiErrorBody, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
+import { FEDERATION_REGISTRY, FORM_TOKEN_FIELD, HOST_NAME, REMOTE_NAMES, remoteOnPath, type ApiErrorBody, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
 import { createDatabase } from '../api/src/platform/db/connection';
 import { cacheControlFor, IMMUTABLE } from '../api/src/platform/http/cache-policy';
+import { FORM_PAGE_CACHE_CONTROL } from '../api/src/site/pages/serve-page';
 import { eventually } from '../api/test/helpers/eventually';
 import { privacySpellings } from '../api/test/helpers/page-spellings';
 import { startRedisServer, type RedisServer } from '../api/test/helpers/redis-server';
@@ -299,7 +300,7 @@ describeTopology('the container topology (nginx per app, two API processes, Post
       readdirSync(path.join(shell.runDir, 'pages'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && /^[0-9a-f]{32}$/.test(entry.name)).length;
     // Both processes and nginx hold both pages first.
     for (const base of [...apis.map((api) => api.baseUrl), shell.origin]) {
-      for (const url of ['/', '/privacy']) expect((await fetch(`${base}${url}`)).status).toBe(200);
+      for (const url of ['/blog', '/privacy']) expect((await fetch(`${base}${url}`)).status).toBe(200);
     }
     const [pagesBefore, rendersBefore] = [keptPages(), await renders()];
 
@@ -313,8 +314,20 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     }
     expect(keptPages()).toBe(pagesBefore);
     expect(await renders()).toBeLessThanOrEqual(rendersBefore + 1);
-    // The home page is still kept: nginx answers it without asking for a new render.
-    expect((await fetch(`${shell.origin}/`)).headers.get('x-cache-status')).toMatch(/^(HIT|STALE|UPDATING|REVALIDATED)$/);
+    // The blog listing is still kept: nginx answers it without asking for a new render.
+    expect((await fetch(`${shell.origin}/blog`)).headers.get('x-cache-status')).toMatch(/^(HIT|STALE|UPDATING|REVALIDATED)$/);
+  });
+
+  it('never keeps a page with forms in nginx: every visitor gets a form token of their own', async () => {
+    const tokenOf = (html: string) => new RegExp(`name="${FORM_TOKEN_FIELD}" value="([^"]+)"`).exec(html)?.[1];
+    const homes = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(`${shell.origin}/`);
+      homes.push({ cache: response.headers.get('x-cache-status'), control: response.headers.get('cache-control'), token: tokenOf(await response.text()) });
+    }
+    expect(homes.map((home) => [home.cache, home.control])).toEqual(homes.map(() => ['MISS', FORM_PAGE_CACHE_CONTROL]));
+    expect(new Set(homes.map((home) => home.token)).size).toBe(3);
+    expect(homes.every((home) => home.token !== undefined)).toBe(true);
   });
 
   it('never keeps a blog listing under another listing’s address, however a link spells its query', async () => {

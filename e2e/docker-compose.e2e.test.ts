@@ -24,6 +24,7 @@ import { getAsBrowser } from './support/get-as-browser';
 import { itReporting } from './support/it-reporting';
 import { describeStream, runLeadStream } from './support/lead-stream';
 import { freePortForLater, releaseCli } from './support/site';
+import { BROWSER_FETCH_HEADERS, SPAM_SECRETS_QUERY, spamFieldsWith, spamSecretsFromLines, type SiteSpamSecrets } from './support/spam-guard';
 
 // docker-compose.yml and docker-compose.dev.yml run for real: images built from a copy of the repo,
 // every service started by `docker compose` on a Docker engine, the site driven in Chromium. The
@@ -288,6 +289,13 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     project.report.push(`page and API requests while an API replica stopped: ${statuses.length}, every one 200 (${resent} resent on a closed idle connection)`);
   });
 
+  /** The site's spam secrets, read in its database: what the leads a suite sends are made like a person's with. */
+  async function siteSpamSecrets(): Promise<SiteSpamSecrets> {
+    return spamSecretsFromLines(
+      await project.compose(['exec', '--no-TTY', 'postgres', 'psql', '--username', 'agency', '--dbname', 'agency', '--no-align', '--tuples-only', '--command', SPAM_SECRETS_QUERY]),
+    );
+  }
+
   /** How many times each message of a lead stream was stored, read in the database itself. */
   async function storedTimes(tag: string): Promise<Map<string, number>> {
     const rows = await project.compose([
@@ -308,7 +316,7 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
 
   /** Runs 4 visitors' lead stream with `fault` made 1.5 s in; checks and reports what was stored. */
   async function leadsThrough(label: string, tag: string, fault?: () => Promise<void>) {
-    const result = await runLeadStream({ siteUrl: site(), tag, fault });
+    const result = await runLeadStream({ siteUrl: site(), spamSecrets: await siteSpamSecrets(), tag, fault });
     const stored = await storedTimes(tag);
     const twice = [...stored].filter(([, times]) => times > 1).map(([message]) => message);
     project.report.push(describeStream(label, result, [...stored.values()].filter((times) => times === 1).length, twice.length));
@@ -502,9 +510,11 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     });
 
     let lostAt = 0;
+    const spamSecrets = await siteSpamSecrets();
     const result = await project.timed('visitors sending leads for 90 s, the data machine lost, 5 s more', () =>
       runLeadStream({
         siteUrl: site(),
+        spamSecrets,
         tag: 'lost-machine',
         // A realistic pace (each visitor about 10 a second), long enough that many leads are over the RPO old at the loss.
         pauseMs: 100,
@@ -540,10 +550,12 @@ describeWithCompose()('docker compose on a real engine: the site as one containe
     await eventually(
       'the site to store a lead again',
       () =>
-        fetch(`${site()}/api/contact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(probe) }).then(
-          (response) => response.status,
-          () => 0,
-        ),
+        spamFieldsWith(spamSecrets, 'contact')
+          .then((guard) => fetch(`${site()}/api/contact`, { method: 'POST', headers: { ...BROWSER_FETCH_HEADERS, 'content-type': 'application/json' }, body: JSON.stringify({ ...probe, ...guard }) }))
+          .then(
+            (response) => response.status,
+            () => 0,
+          ),
       (status) => status === 201,
       3 * 60_000,
       250,

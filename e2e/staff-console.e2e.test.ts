@@ -4,6 +4,7 @@ import { BLOG_LISTING_PATH, PRIVACY_PATH, STAFF_CSRF_HEADER } from '@agency/shar
 import { eventually } from '../api/test/helpers/eventually';
 import { describeInBrowser, launchBrowser, openPage } from './support/browser';
 import { startSite, type RunningSite } from './support/site';
+import { BROWSER_FETCH_HEADERS, spamFieldsWith, spamSecretsOf } from './support/spam-guard';
 import { horizontalOverflow, invitationLink, joinWithApp, pageWithAuthenticator, totpCode } from './support/staff-console';
 
 // A real Chromium with Chrome's virtual authenticator, the real API on SQLite. On SQLite only: the
@@ -14,11 +15,13 @@ jest.setTimeout(120_000);
 const XSS_NAME = '<img src=x onerror="window.__xss=1">';
 const XSS_MESSAGE = '<script>window.__xss=2</script> Хочемо рекламу';
 
+/** A person's contact message, as the site's form sends it (spam-guard.ts). */
 async function sendContact(site: RunningSite, fields: Record<string, string>): Promise<void> {
+  const guard = await spamFieldsWith(await spamSecretsOf(site.databaseUrl), 'contact');
   const response = await fetch(`${site.baseUrl}/api/contact`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Клієнт', email: 'client@example.com', phone: '+380 67 000 11 22', company: '', service_type: 'smm', message: 'Потрібна допомога', website: '', ...fields }),
+    headers: { ...BROWSER_FETCH_HEADERS, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Клієнт', email: 'client@example.com', phone: '+380 67 000 11 22', company: '', service_type: 'smm', message: 'Потрібна допомога', website: '', ...fields, ...guard }),
   });
   expect(response.status).toBe(201);
 }

@@ -1,5 +1,6 @@
 import axios from 'axios';
 import { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey, sendWithRetries, SUBMISSION_ATTEMPT_TIMEOUT_MS } from '@agency/shared';
+import { BROWSER_FETCH_HEADERS, spamFieldsWith, type SiteSpamSecrets } from './spam-guard';
 
 /**
  * Visitors who send contact messages without pause, each as the site's form does (one key per
@@ -9,6 +10,8 @@ import { IDEMPOTENCY_KEY_HEADER, newIdempotencyKey, sendWithRetries, SUBMISSION_
 
 export interface LeadStreamOptions {
   siteUrl: string;
+  /** The site's spam secrets: each submission carries a person's form token and proof (spam-guard.ts). */
+  spamSecrets: SiteSpamSecrets;
   /** Starts every message, so the stream's leads can be counted in the database. */
   tag: string;
   visitors?: number;
@@ -51,7 +54,7 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8_000, faultAtMs = 1_500, fault, pauseMs = 0 }: LeadStreamOptions): Promise<LeadStreamResult> {
+export async function runLeadStream({ siteUrl, spamSecrets, tag, visitors = 4, durationMs = 8_000, faultAtMs = 1_500, fault, pauseMs = 0 }: LeadStreamOptions): Promise<LeadStreamResult> {
   const result: LeadStreamResult = { sent: [], acknowledged: [], acknowledgedAt: new Map(), failed: [], inFlightAtFault: [], answers: {}, tryDurations: [], retried: 0 };
   const inFlight = new Set<string>();
   const count = (answer: string) => (result.answers[answer] = (result.answers[answer] ?? 0) + 1);
@@ -63,14 +66,16 @@ export async function runLeadStream({ siteUrl, tag, visitors = 4, durationMs = 8
       const key = newIdempotencyKey();
       result.sent.push(message);
       inFlight.add(message);
-      const body = { name: 'Відвідувач', email: `visitor${index}@example.com`, phone: '+380 67 123 45 67', company: '', service_type: '', message, website: '' };
+      // Each submission a person of their own (the site counts a sender's leads), with what their browser sends beside it.
+      const person = { name: 'Відвідувач', email: `visitor${index}.${n}@example.com`, phone: `+380 67 ${String(index).padStart(3, '0')} ${String(n).padStart(4, '0')}`, company: '', service_type: '', message, website: '' };
+      const body = { ...person, ...(await spamFieldsWith(spamSecrets, 'contact')) };
       try {
         await sendWithRetries(
           async () => {
             const started = performance.now();
             try {
               const response = await axios.post(`${siteUrl}/api/contact`, body, {
-                headers: { [IDEMPOTENCY_KEY_HEADER]: key },
+                headers: { ...BROWSER_FETCH_HEADERS, [IDEMPOTENCY_KEY_HEADER]: key },
                 timeout: SUBMISSION_ATTEMPT_TIMEOUT_MS,
               });
               count(String(response.status));
