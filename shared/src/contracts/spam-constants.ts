@@ -10,6 +10,12 @@ export const FORM_TOKEN_FIELD = 'form_token';
 /** The forms' scripts send their solved proof-of-work challenge (an ALTCHA payload) in this field. */
 export const PROOF_OF_WORK_FIELD = 'proof';
 
+/**
+ * The User Timing measure a form's script records when its proof-of-work is solved: from the
+ * challenge's arrival to the solution, the solver's chunk load included (what the benchmark reads).
+ */
+export const PROOF_OF_WORK_MEASURE = 'form-proof-of-work';
+
 export const SPAM_FIELD_LIMITS = {
   /** A form token's length, in characters. */
   formToken: 200,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
-import { FORM_TOKEN_FIELD, type FormName } from '@agency/shared';
+import { FORM_TOKEN_FIELD, PROOF_OF_WORK_MEASURE, type FormName } from '@agency/shared';
 import { fetchFormChallenge, type SubmissionGuard } from '@agency/shared/api-client';
 
 /** A token older than this is asked for again before a submission (the API counts old ones against it). */
@@ -14,6 +14,15 @@ interface Guarding {
   controller: AbortController;
 }
 
+/** What solving took, as a User Timing measure (browsers without one just skip it). */
+function recordProofTime(began: number): void {
+  try {
+    performance.measure(PROOF_OF_WORK_MEASURE, { start: began, end: performance.now() });
+  } catch {
+    // Nothing depends on the measure.
+  }
+}
+
 function startGuarding(form: FormName): Guarding {
   const controller = new AbortController();
   // Any failure (no network, an old API) leaves the submission without: never without the person's fields.
@@ -22,8 +31,11 @@ function startGuarding(form: FormName): Guarding {
     .catch(() => undefined);
   const proof = challenge.then(async (answer) => {
     if (!answer) return undefined;
+    const began = performance.now();
     const { solveProof } = await import(/* webpackChunkName: "solve-proof" */ './solve-proof');
-    return solveProof(answer.challenge, controller);
+    const solved = await solveProof(answer.challenge, controller);
+    if (solved) recordProofTime(began);
+    return solved;
   });
   return {
     startedAt: Date.now(),
