@@ -61,7 +61,7 @@ async function startApi() {
   return { child, base, backups, drill, nextBackup };
 }
 
-const sendUntil = (base, until) => sendVisitors(base, until, { visitors: VISITORS, message: 'Бенчмарк резервних копій' });
+const sendUntil = (base, databaseUrl, until) => sendVisitors(base, databaseUrl, until, { visitors: VISITORS, message: 'Бенчмарк резервних копій' });
 
 function timed(command) {
   const started = performance.now();
@@ -87,7 +87,7 @@ if (!ONLY_POSTGRES) {
     // After the start-up backup and its drill: visitors send through two scheduled backups and the quiet time around them.
     await drill;
     const firstTimed = backups.length;
-    const sent = await sendUntil(base, nextBackup().then(() => nextBackup()));
+    const sent = await sendUntil(base, settings.DATABASE_URL, nextBackup().then(() => nextBackup()));
     const timedBackups = backups.slice(firstTimed);
     backup = timedBackups.at(-1);
     const running = (each) => timedBackups.some((entry) => each.started + each.ms >= entry.loggedAt - entry.ms && each.started <= entry.loggedAt);
@@ -137,7 +137,7 @@ try {
     await waitFor(`${pgBase}/api/health`, api);
     // Quiet time first, then the backup agent among visitors, as the compose stack runs it: its first
     // round takes the base backup; it goes on shipping WAL until the visitors stop.
-    const quiet = await sendUntil(pgBase, new Promise((resolve) => setTimeout(resolve, 10_000)));
+    const quiet = await sendUntil(pgBase, pgSettings.DATABASE_URL, new Promise((resolve) => setTimeout(resolve, 10_000)));
     const agent = spawn(process.execPath, [path.join(REPO_ROOT, 'api/dist/staff/cli/backup.js'), 'agent'], { env: { ...process.env, ...pgSettings }, stdio: ['ignore', 'pipe', 'inherit'] });
     const started = performance.now();
     const baseTaken = new Promise((resolve) =>
@@ -146,7 +146,7 @@ try {
       }),
     );
     try {
-      const sent = await sendUntil(pgBase, baseTaken);
+      const sent = await sendUntil(pgBase, pgSettings.DATABASE_URL, baseTaken);
       baseBackup = await baseTaken;
       pgDuring = summary(sent.map((each) => each.ms));
       pgBetween = summary(quiet.map((each) => each.ms));

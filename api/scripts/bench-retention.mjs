@@ -52,7 +52,7 @@ async function startApiWatchingPurge(label, databaseUrl) {
 }
 
 /** Visitors sending contact messages until `until` resolves; each one's time, ms. */
-const sendUntilMs = async (base, until) => (await sendUntil(base, until, { visitors: VISITORS, message: 'Бенчмарк зберігання' })).map((each) => each.ms);
+const sendUntilMs = async (base, databaseUrl, until) => (await sendUntil(base, databaseUrl, until, { visitors: VISITORS, message: 'Бенчмарк зберігання' })).map((each) => each.ms);
 
 async function benchTarget(label, databaseUrl) {
   console.error(`… ${label}: seeding ${LEADS} leads two years old, each with a delivered notification`);
@@ -68,9 +68,9 @@ async function benchTarget(label, databaseUrl) {
   console.error(`… ${label}: seeded in ${seconds.toFixed(1)} s; starting the API, which purges them while visitors send leads`);
   const { child, base, purged } = await startApiWatchingPurge(label, databaseUrl);
   try {
-    const during = await sendUntilMs(base, purged);
+    const during = await sendUntilMs(base, databaseUrl, purged);
     const entry = await purged;
-    const after = await sendUntilMs(base, new Promise((resolve) => setTimeout(resolve, AFTER_MS)));
+    const after = await sendUntilMs(base, databaseUrl, new Promise((resolve) => setTimeout(resolve, AFTER_MS)));
     const removed = entry.leads.contact + entry.leads.applications + entry.leads.spam;
     return [
       { target: label, when: 'during the purge', purgeMs: entry.ms, leadsRemoved: removed, batches: entry.batches, longestBatchMs: entry.longestBatchMs, ...summary(during) },

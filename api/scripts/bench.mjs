@@ -3,7 +3,8 @@
 // submissions with a lead webhook switched on: what the outbox costs a submission, how long a lead
 // takes to reach the receiver, and how fast a backlog drains. Last, submissions with the rate limit
 // in memory and in a real redis-server (REDIS_URL, as several API processes share it), if installed.
-// Options: --duration <s> (default 5), --connections <n> (default 20), --no-build.
+// Options: --duration <s> (default 5), --connections <n> (default 20), --people <n> (submissions made
+// ahead per load, default 40000; each is a person's, sent once), --no-build.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import http from 'node:http';
 import net from 'node:net';
 import autocannon from 'autocannon';
 import { freePort, startEmbeddedPostgres } from './embedded-postgres.mjs';
+import { BROWSER_FETCH_HEADERS, personBodies } from './person-bodies.mjs';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPO_ROOT = path.resolve(API_DIR, '..');
@@ -23,8 +25,10 @@ const option = (name, fallback) => {
 };
 const DURATION = option('duration', 5);
 const CONNECTIONS = option('connections', 20);
+/** Submissions made ahead for each load (each is sent once: a token or proof sent twice is held as spam). */
+const PEOPLE = option('people', 40_000);
 
-const CONTACT = JSON.stringify({
+const CONTACT = {
   name: 'Олена Петренко',
   email: 'olena@example.com',
   phone: '+380 (67) 123-45-67',
@@ -32,7 +36,7 @@ const CONTACT = JSON.stringify({
   service_type: 'analytics',
   message: 'Доброго дня! Перевіряємо, скільки заявок витримає сервер 🙂',
   website: '',
-});
+};
 
 const BROWSER_ENCODINGS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
@@ -41,7 +45,8 @@ const SCENARIOS = [
   { name: 'GET /api/blog', path: '/api/blog' },
   { name: 'GET /api/blog (br, as browsers ask)', path: '/api/blog', headers: BROWSER_ENCODINGS },
   { name: 'GET /api/blog/1', path: '/api/blog/1' },
-  { name: 'POST /api/contact', path: '/api/contact', method: 'POST', body: CONTACT, headers: { 'content-type': 'application/json' } },
+  // Each request a person's submission as their browser sends it (person-bodies.mjs).
+  { name: 'POST /api/contact', path: '/api/contact', method: 'POST', people: true, headers: { 'content-type': 'application/json', ...BROWSER_FETCH_HEADERS } },
 ];
 
 function build() {
@@ -94,21 +99,43 @@ async function stopApi(child) {
   await exited;
 }
 
+/**
+ * People's submissions for one load, handed out one per request: `next()` for a request of one's
+ * own, `requests` for autocannon. `check()` fails the benchmark when the load asked for more than
+ * were made (a body sent twice would be held as spam, not measured as a lead).
+ */
+async function peopleFor(databaseUrl, scenario) {
+  const started = Date.now();
+  const bodies = await personBodies(databaseUrl, PEOPLE, CONTACT);
+  console.error(`… ${bodies.length} submissions made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  let given = 0;
+  const next = () => bodies[given++ % bodies.length];
+  return {
+    next,
+    requests: [{ method: 'POST', path: scenario.path, headers: scenario.headers, setupRequest: (request) => ({ ...request, body: next() }) }],
+    check() {
+      if (given > bodies.length) throw new Error(`the load sent ${given} submissions, ${bodies.length} were made: raise --people`);
+    },
+  };
+}
+
 /** Loads every scenario; returns the rows and how many submissions were acknowledged (201). */
-async function load(baseUrl, scenarios = SCENARIOS) {
+async function load(baseUrl, databaseUrl, scenarios = SCENARIOS) {
   const rows = [];
   let acknowledged = 0;
   for (const scenario of scenarios) {
+    const people = scenario.people ? await peopleFor(databaseUrl, scenario) : undefined;
     const options = {
       url: `${baseUrl}${scenario.path}`,
       method: scenario.method ?? 'GET',
       headers: scenario.headers,
-      body: scenario.body,
       connections: CONNECTIONS,
+      ...(people && { requests: people.requests }),
     };
     // A short warm-up (JIT, connection pools) whose figures are discarded.
     const warmUp = await autocannon({ ...options, duration: 1 });
     const result = await autocannon({ ...options, duration: DURATION });
+    people?.check();
     if (scenario.method === 'POST') acknowledged += warmUp['2xx'] + result['2xx'];
     rows.push({
       scenario: scenario.name,
@@ -154,7 +181,7 @@ async function benchTarget(label, databaseUrl) {
   let stopped = false;
   try {
     console.error(`… ${label}: ${SCENARIOS.length} scenarios × ${DURATION} s, ${CONNECTIONS} connections`);
-    const { rows, acknowledged } = await load(baseUrl);
+    const { rows, acknowledged } = await load(baseUrl, databaseUrl);
     await stopApi(child);
     stopped = true;
     const counts = await assertStored(databaseUrl, acknowledged);
@@ -193,10 +220,11 @@ async function benchLeads(label, databaseUrl) {
   try {
     console.error(`… ${label}: submissions with a lead webhook: 30 one at a time, then ${DURATION} s of load`);
     const scenario = SCENARIOS.find((candidate) => candidate.method === 'POST');
+    const people = await peopleFor(databaseUrl, scenario);
     // Ordinary traffic: one lead at a time, from its 201 to its arrival.
     const singleLags = [];
     for (let index = 0; index < 30; index += 1) {
-      const response = await fetch(`${baseUrl}${scenario.path}`, { method: 'POST', headers: scenario.headers, body: scenario.body });
+      const response = await fetch(`${baseUrl}${scenario.path}`, { method: 'POST', headers: scenario.headers, body: people.next() });
       const acknowledgedAt = Date.now();
       const { id } = await response.json();
       while (!receiver.firstSeen.has(`contact-${id}`)) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -206,12 +234,11 @@ async function benchLeads(label, databaseUrl) {
     receiver.firstSeen.clear();
     const result = await autocannon({
       url: `${baseUrl}${scenario.path}`,
-      method: 'POST',
-      headers: scenario.headers,
-      body: scenario.body,
+      requests: people.requests,
       connections: CONNECTIONS,
       duration: DURATION,
     });
+    people.check();
     const loadEnded = Date.now();
     const acknowledged = result['2xx'];
     const deadline = loadEnded + 300_000;
@@ -275,6 +302,7 @@ async function benchRateLimitStores(label, databaseUrl, redis) {
     try {
       const { rows, acknowledged } = await load(
         baseUrl,
+        databaseUrl,
         SCENARIOS.filter((scenario) => scenario.method === 'POST'),
       );
       await stopApi(child);
