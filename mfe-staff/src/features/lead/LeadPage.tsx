@@ -83,6 +83,15 @@ export function LeadPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads again only for another lead
   }, [id]);
 
+  /** A change refused: a version conflict shows the lead as it is now (reloaded); anything else, its message. */
+  async function showFailure(failure: unknown, showConflict: (current: LeadSummary) => void, showError: (message: string) => void) {
+    const body = conflictOf(failure);
+    if (!body) return showError(messageOf(failure));
+    showConflict(body.current);
+    showError(body.error.message);
+    await load();
+  }
+
   async function save(event: FormEvent) {
     event.preventDefault();
     if (!lead) return;
@@ -92,12 +101,7 @@ export function LeadPage() {
       await staffSend<LeadSummary>('patch', `/leads/${lead.id}`, { version: lead.version, status, assigneeId: assignee ? Number(assignee) : null });
       await load();
     } catch (failure) {
-      const body = conflictOf(failure);
-      if (body) {
-        setConflict(body.current);
-        setError(body.error.message);
-        await load();
-      } else setError(messageOf(failure));
+      await showFailure(failure, setConflict, setError);
     }
   }
 
@@ -116,12 +120,7 @@ export function LeadPage() {
       // The history and the deliveries changed too.
       await load();
     } catch (failure) {
-      const body = conflictOf(failure);
-      if (body) {
-        setSpamConflict(body.current);
-        setSpamError(body.error.message);
-        await load();
-      } else setSpamError(messageOf(failure));
+      await showFailure(failure, setSpamConflict, setSpamError);
     } finally {
       setReleasing(false);
     }
