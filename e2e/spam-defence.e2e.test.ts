@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, SECTION_IDS, TOAST_MESSAGES } from '@agency/shared';
+import { FORM_RESULTS, FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, SECTION_IDS, SERVICE_TYPES, TOAST_MESSAGES, type ContactMessage } from '@agency/shared';
 import { createDatabase } from '../api/src/platform/db/connection';
 import { eventually } from '../api/test/helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../api/test/helpers/lead-receivers';
+import { HUMAN_KIND_MINIMUMS, SPAM_CORPUS, type CorpusEntry } from '../api/test/site/leads/spam/spam-corpus';
 import { describeInBrowser, openPage, waitForHydration } from './support/browser';
 import type { RunningSite } from './support/site';
 import { invitationLink, joinWithApp } from './support/staff-console';
@@ -64,13 +65,59 @@ const WITH_SCRIPTS: Sender = { name: 'Оксана Литвин', email: 'oksana
 const WITHOUT_SCRIPTS: Sender = { name: 'Тарас Мельник', email: 'taras.noscript@example.com', message: 'Вітаю, хочемо сайт і рекламу для автосервісу у Львові.' };
 const FAST_BOT: Sender = { name: 'Ірина Бондар', email: 'fast.bot@example.com', message: 'Потрібне просування кавʼярні в Instagram, бюджет невеликий.' };
 
+/**
+ * People of the corpus the tests own (api/test/site/leads/spam/spam-corpus.ts) who write through
+ * the contact form: of each kind, one who has scripts off (where the corpus has one) and one with
+ * scripts on, as the corpus says each sends.
+ */
+function corpusPeopleSample(): CorpusEntry[] {
+  const people = SPAM_CORPUS.filter((entry) => entry.who === 'human' && entry.form === 'contact');
+  return Object.keys(HUMAN_KIND_MINIMUMS).flatMap((kind) => {
+    const ofKind = people.filter((entry) => entry.kind === kind);
+    const withoutScripts = ofKind.find((entry) => entry.delivery.channel === 'no-script');
+    const withScripts = ofKind.find((entry) => entry.delivery.channel === 'script');
+    return [withoutScripts, withScripts].filter((entry): entry is CorpusEntry => entry !== undefined);
+  });
+}
+
+/** Types a corpus person's contact message into the page's form, every field at `TYPING`'s pace, and sends it. */
+async function sendAsPerson(page: Page, entry: CorpusEntry): Promise<void> {
+  const fields = entry.fields as ContactMessage;
+  const scripts = entry.delivery.channel === 'script';
+  const form = page.locator(`#${SECTION_IDS.contact} form`);
+  if (scripts) await waitForHydration(form);
+  const type = async (label: RegExp, text: string | undefined) => {
+    // A message of a few hundred characters takes a person half a minute or more.
+    if (text) await form.getByLabel(label).pressSequentially(text, { ...TYPING, timeout: 90_000 });
+  };
+  await type(/^Імʼя/, fields.name);
+  await type(/^Електронна пошта/, fields.email);
+  await type(/^Телефон/, fields.phone);
+  await type(/^Компанія/, fields.company);
+  const service = SERVICE_TYPES.find((option) => option.value === fields.service_type);
+  if (service && scripts) {
+    await form.getByLabel(/^Послуга/).click();
+    await page.getByRole('option', { name: service.label }).click();
+  } else if (service) await form.getByLabel(/^Послуга/).selectOption(service.value);
+  await type(/^Повідомлення/, fields.message);
+  const send = form.getByRole('button', { name: 'Надіслати повідомлення' });
+  if (scripts) {
+    await send.click();
+    await page.getByText(TOAST_MESSAGES.contactSuccess).waitFor();
+  } else {
+    await Promise.all([page.waitForURL(/\/forms\/contact\/sent$/), send.click()]);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(FORM_RESULTS.contact.sent);
+  }
+}
+
 describeInBrowser('the spam defence, in a browser', () => {
   // The receiver first: the site is started with its address.
   beforeAll(async () => {
     webhook = await startHttpReceiver();
   });
   afterAll(() => webhook?.close());
-  const suite = setUpSiteAndBrowser(() => ({ LEADS_WEBHOOK_URL: `${webhook.url}/leads` }));
+  // Each person of the corpus comes from their own address, as nginx would say it (here, the browser).
+  const suite = setUpSiteAndBrowser(() => ({ LEADS_WEBHOOK_URL: `${webhook.url}/leads`, TRUST_PROXY: '127.0.0.1' }));
 
   it('sends a person’s lead, scripts on, with its token and proof, to the inbox and the webhook', async () => {
     const page = await openPage(suite.browser, suite.site.baseUrl);
@@ -126,4 +173,29 @@ describeInBrowser('the spam defence, in a browser', () => {
     expect(await leadOf(suite.site, FAST_BOT.email)).toMatchObject({ status: 'new' });
     await console.context().close();
   });
+  it('lets every person of a sample of the corpus through, each typing at a person’s pace in Chromium, scripts on and off', async () => {
+    const sample = corpusPeopleSample();
+    expect(sample.filter((entry) => entry.delivery.channel === 'no-script').length).toBeGreaterThanOrEqual(4);
+    // All at once, as people do not wait for each other: each in a browser of their own.
+    await Promise.all(
+      sample.map(async (entry) => {
+        const page = await openPage(suite.browser, suite.site.baseUrl, {
+          javaScriptEnabled: entry.delivery.channel === 'script',
+          userAgent: entry.delivery.userAgent,
+          extraHTTPHeaders: { 'x-forwarded-for': entry.delivery.address },
+        });
+        await sendAsPerson(page, entry);
+        await page.context().close();
+      }),
+    );
+    const outcomes = await Promise.all(sample.map(async (entry) => [entry.id, await leadOf(suite.site, (entry.fields as ContactMessage).email)] as const));
+    expect(outcomes.filter(([, lead]) => lead?.status !== 'new' || lead.spam_reasons !== null)).toEqual([]);
+    await eventually(
+      'every one of them at the webhook',
+      () => sample.filter((entry) => deliveredTo((entry.fields as ContactMessage).email).length === 0).map((entry) => entry.id),
+      (missing) => missing.length === 0,
+      60_000,
+    );
+    // A hang guard only: typing takes as long as the longest message, longer on a busy machine.
+  }, 300_000);
 });
