@@ -103,7 +103,7 @@ describe('pages served from the page cache', () => {
       ['gzip', (raw: Buffer) => gunzipSync(raw)],
     ])('sends a page with forms (%s) with a form token of its own in each response, for the browser alone', async (encoding, decode) => {
       const tokenField = new RegExp(`<input type="hidden" form="contact-form" name="${FORM_TOKEN_FIELD}" value="(contact\\.[^"]+)">`);
-      const headers = encoding === 'identity' ? {} : { 'accept-encoding': encoding };
+      const headers: Record<string, string> = encoding === 'identity' ? {} : { 'accept-encoding': encoding };
       const pages = [await get('/hero/with-form', headers), await get('/hero/with-form', headers)];
       for (const page of pages) {
         expect([page.statusCode, page.headers['cache-control'], page.headers.etag]).toEqual([200, FORM_PAGE_CACHE_CONTROL, undefined]);
