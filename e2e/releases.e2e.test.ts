@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { SECTION_IDS, type RemotesDocument } from '@agency/shared';
+import { FORM_TOKEN_FIELD, SECTION_IDS, type RemotesDocument } from '@agency/shared';
 import { createDatabase, type Database } from '../api/src/platform/db/connection';
 import { compactHistory } from '../api/src/delivery/releases/prune';
 import { commitReleaseChange } from '../api/src/delivery/releases/release-change';
@@ -86,7 +86,8 @@ describeInBrowser('independent releases of a remote', () => {
   /** The shell's HTML and every script it loads first, as a visitor's browser receives them. */
   async function shellFiles(): Promise<Record<string, string>> {
     const html = await (await fetch(`${suite.site.baseUrl}/`)).text();
-    const files: Record<string, string> = { '/': html };
+    // Each response's own form tokens aside, the home page is the same markup.
+    const files: Record<string, string> = { '/': html.replace(new RegExp(`(name="${FORM_TOKEN_FIELD}" value=")[^"]*`, 'g'), '$1') };
     for (const [, src] of html.matchAll(/<script[^>]+src="([^"]+)"/g)) {
       files[src!] = await (await fetch(new URL(src!, suite.site.baseUrl))).text();
     }
