@@ -16,8 +16,12 @@ export const NO_RELEASES_DIR = path.join(os.tmpdir(), 'agency-api-no-releases');
 export const EMPTY_RELEASE_STORE = `file:${path.join(os.tmpdir(), 'agency-api-empty-release-store')}`;
 /** The repo's own articles (content/blog): what a fresh site publishes. */
 export const REPO_CONTENT_DIR = loadContentConfig({}).contentDir;
-/** Prepared covers, shared by every suite: names are content hashes, so runs never clash. */
-export const TEST_MEDIA_DIR = path.join(os.tmpdir(), 'agency-api-test-media');
+/**
+ * Prepared covers, shared by the suites of one Jest worker: names are content hashes, so runs never
+ * clash. One folder per worker, because a worker runs one suite at a time: a suite that checks a
+ * refused upload left no file behind must not see another project's suite store one meanwhile.
+ */
+export const TEST_MEDIA_DIR = path.join(os.tmpdir(), `agency-api-test-media-${process.env.JEST_WORKER_ID ?? 'main'}`);
 
 /** The public origin test apps are configured with (SITE_URL): never where they listen. */
 export const TEST_SITE_URL = 'https://khvylia.example';
