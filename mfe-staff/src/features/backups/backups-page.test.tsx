@@ -1,7 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
-import type { BackupOverview, StaffSession } from '@agency/shared';
-import { MemoryRouter, Route, Routes } from '@agency/shared/router';
-import StaffConsole from '../../app/StaffConsole';
+import { STAFF_PATHS, type BackupOverview, type StaffSession } from '@agency/shared';
+import { renderConsoleAt } from '../../app/render-console-at';
 import { staffGet } from '../../shared/api/staff-api';
 import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
 import { BackupsPage } from './BackupsPage';
@@ -89,22 +88,12 @@ describe('the backups page', () => {
 });
 
 describe('the console’s backups page', () => {
-  function renderConsole(role: StaffSession['member']['role']) {
-    const session: StaffSession = { member: { id: 1, email: 'someone@khvylia.example', role }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
-    get.mockImplementation(async (path: string) => (path === '/session' ? session : { enabled: false, alerts: [] }) as never);
-    render(
-      <MemoryRouter initialEntries={['/staff/backups']}>
-        <Routes>
-          <Route path="/staff/*" element={<StaffConsole />} />
-        </Routes>
-      </MemoryRouter>,
-    );
-  }
+  const renderConsole = (role: StaffSession['member']['role']) => renderConsoleAt(STAFF_PATHS.backups, role, { enabled: false, alerts: [] });
 
   it('is linked for admins', async () => {
     renderConsole('admin');
     expect(await screen.findByRole('heading', { level: 1, name: 'Резервні копії' })).toBeInTheDocument();
-    expect(within(screen.getByRole('navigation', { name: 'Консоль' })).getByRole('link', { name: 'Резервні копії' })).toHaveAttribute('href', '/staff/backups');
+    expect(within(screen.getByRole('navigation', { name: 'Консоль' })).getByRole('link', { name: 'Резервні копії' })).toHaveAttribute('href', STAFF_PATHS.backups);
   });
 
   it('is neither linked nor shown for an editor', async () => {

@@ -1,8 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { STAFF_PATHS, type SpamSettingsView, type StaffSession } from '@agency/shared';
-import { MemoryRouter, Route, Routes } from '@agency/shared/router';
-import StaffConsole from '../../app/StaffConsole';
+import { renderConsoleAt } from '../../app/render-console-at';
 import { staffGet, staffSend } from '../../shared/api/staff-api';
 import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
 import { SpamSettingsPage } from './SpamSettingsPage';
@@ -109,17 +108,7 @@ describe('the spam settings page', () => {
 });
 
 describe('the console’s spam page', () => {
-  function renderConsole(role: StaffSession['member']['role']) {
-    const session: StaffSession = { member: { id: 1, email: 'someone@khvylia.example', role }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
-    get.mockImplementation(async (path: string) => (path === '/session' ? session : DEFAULTS) as never);
-    render(
-      <MemoryRouter initialEntries={[STAFF_PATHS.spamSettings]}>
-        <Routes>
-          <Route path="/staff/*" element={<StaffConsole />} />
-        </Routes>
-      </MemoryRouter>,
-    );
-  }
+  const renderConsole = (role: StaffSession['member']['role']) => renderConsoleAt(STAFF_PATHS.spamSettings, role, DEFAULTS);
 
   it('is linked for admins', async () => {
     renderConsole('admin');
