@@ -76,7 +76,8 @@ beforeAll(async () => {
   secrets = await readSpamSecrets(ctx.app.db);
   tokens = new FormTokens(secrets.token);
   for (const entry of SPAM_CORPUS) await send(entry);
-});
+  // A hang guard only: the whole corpus, one submission after another, takes 10–30 s, more beside a busy lane.
+}, 300_000);
 
 afterAll(() => ctx.close());
 
