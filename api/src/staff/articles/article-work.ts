@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../platform/db/database-errors';
 import type { AppKysely, ArticleDraftsTable } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
 import { recordAudit, type AuditAction } from '../audit/audit-log';
+import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { findArticle, findDraft, findRevision } from './article-repository';
@@ -18,13 +19,9 @@ import { findArticle, findDraft, findRevision } from './article-repository';
  * is only read until the console takes it over, said in so many words.
  */
 
-export class ArticleChangedError extends ApiError {
-  constructor(readonly current: ArticleDetail) {
-    super(409, 'ARTICLE_CHANGED', STAFF_MESSAGES.articleChanged);
-  }
-
-  override toBody() {
-    return { ...super.toBody(), current: this.current };
+export class ArticleChangedError extends ChangedError<ArticleDetail> {
+  constructor(current: ArticleDetail) {
+    super('ARTICLE_CHANGED', STAFF_MESSAGES.articleChanged, current);
   }
 }
 

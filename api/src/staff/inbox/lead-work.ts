@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
 import { recordAudit } from '../audit/audit-log';
+import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadRow, findLeadSummary } from './inbox-repository';
 
@@ -15,13 +16,9 @@ import { findLeadRow, findLeadSummary } from './inbox-repository';
  * two people never silently overwrite each other.
  */
 
-export class LeadChangedError extends ApiError {
-  constructor(readonly current: LeadSummary) {
-    super(409, 'LEAD_CHANGED', STAFF_MESSAGES.leadChanged);
-  }
-
-  override toBody() {
-    return { ...super.toBody(), current: this.current };
+export class LeadChangedError extends ChangedError<LeadSummary> {
+  constructor(current: LeadSummary) {
+    super('LEAD_CHANGED', STAFF_MESSAGES.leadChanged, current);
   }
 }
 

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../platform/db/database-errors';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
 import { recordAudit, type AuditAction } from '../audit/audit-log';
+import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 
@@ -16,13 +17,9 @@ import type { Actor } from '../inbox/lead-work';
  * from and is refused with the service as it is now (409) when another came first.
  */
 
-export class ServiceChangedError extends ApiError {
-  constructor(readonly current: StaffService) {
-    super(409, 'SERVICE_CHANGED', STAFF_MESSAGES.serviceChanged);
-  }
-
-  override toBody() {
-    return { ...super.toBody(), current: this.current };
+export class ServiceChangedError extends ChangedError<StaffService> {
+  constructor(current: StaffService) {
+    super('SERVICE_CHANGED', STAFF_MESSAGES.serviceChanged, current);
   }
 }
 

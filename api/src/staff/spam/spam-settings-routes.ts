@@ -2,19 +2,15 @@ import { ERROR_RESPONSES, SpamSettingsConflictSchema, SpamSettingsUpdateSchema, 
 import type { SpamSettings, SpamSettingsView } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
-import { ApiError } from '../../platform/http/api-error';
 import { readSpamSettings, writeSpamSettings, type StoredSpamSettings } from '../../site/leads';
 import { recordAudit } from '../audit/audit-log';
+import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { sessionOf } from '../sessions/staff-guard';
 
-export class SpamSettingsChangedError extends ApiError {
-  constructor(readonly current: SpamSettingsView) {
-    super(409, 'SPAM_SETTINGS_CHANGED', STAFF_MESSAGES.spamSettingsChanged);
-  }
-
-  override toBody() {
-    return { ...super.toBody(), current: this.current };
+export class SpamSettingsChangedError extends ChangedError<SpamSettingsView> {
+  constructor(current: SpamSettingsView) {
+    super('SPAM_SETTINGS_CHANGED', STAFF_MESSAGES.spamSettingsChanged, current);
   }
 }
 
