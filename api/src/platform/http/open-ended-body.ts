@@ -1,5 +1,5 @@
 import { constants as zlibConstants, crc32, createBrotliCompress, createDeflateRaw, type BrotliCompress, type DeflateRaw } from 'node:zlib';
-import type { BodyEncoding } from './cached-body';
+import { KEPT_BROTLI_QUALITY, pageBrotli, QUICK_BROTLI_QUALITY, type BodyEncoding } from './cached-body';
 
 /**
  * A body whose last few bytes differ for every response (a page's form tokens, each visitor's
@@ -25,21 +25,12 @@ export interface OpenEndedBody {
   keepAsIs(): void;
 }
 
-/** Quick when the request waits for it, better when the page is kept (as cached-body.ts). */
-const QUICK_BROTLI_QUALITY = 5;
-const KEPT_BROTLI_QUALITY = 10;
 /** The most bytes one uncompressed brotli meta-block (4 length nibbles) or one stored deflate block holds. */
 const BLOCK_MAX = 65_535;
 
+/** The start compressed as a page's brotli copy is (cached-body.ts): quick when a request waits for it, better when kept. */
 function brotliStart(text: string, quality: number): Promise<Buffer> {
-  const bytes = Buffer.byteLength(text);
-  return openStream(
-    createBrotliCompress({
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_LGWIN]: 18, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes },
-    }),
-    text,
-    zlibConstants.BROTLI_OPERATION_FLUSH,
-  );
+  return openStream(createBrotliCompress(pageBrotli(Buffer.byteLength(text), quality)), text, zlibConstants.BROTLI_OPERATION_FLUSH);
 }
 
 function deflateStart(text: string): Promise<Buffer> {
