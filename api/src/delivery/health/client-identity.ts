@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { clientAddress } from '../../platform/http/client-address';
+import { clientKey } from '../../platform/http/client-address';
 
 /**
  * How telemetry tells clients apart, so that one client, however many requests it sends, counts
@@ -10,5 +9,5 @@ import { clientAddress } from '../../platform/http/client-address';
 
 /** A client's identity as telemetry stores it: 16 characters of an HMAC-SHA256 of its address part. */
 export function clientId(address: string, secret: string): string {
-  return createHmac('sha256', secret).update(`telemetry-client\n${clientAddress(address)}`).digest('base64url').slice(0, 16);
+  return clientKey(address, secret, 'telemetry-client').slice(0, 16);
 }

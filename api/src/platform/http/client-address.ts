@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -17,4 +18,13 @@ export function clientAddress(address: string): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_CLIENT_PREFIX_BITS}`);
   return `${prefix.toString()}/${IPV6_CLIENT_PREFIX_BITS}`;
+}
+
+/**
+ * A client (its clientAddress) as a keyed hash, HMAC-SHA-256 in base64url, the key the site's
+ * secret and `purpose` kept apart from other uses: what is stored instead of the address, which
+ * without the secret cannot be matched to one.
+ */
+export function clientKey(address: string, secret: string, purpose: string): string {
+  return createHmac('sha256', secret).update(`${purpose}\n${clientAddress(address)}`).digest('base64url');
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { clientAddress } from '../../../platform/http/client-address';
+import { clientKey } from '../../../platform/http/client-address';
 import { emailKey, phoneKey, searchWords } from '../lead/lead-index';
 
 /**
@@ -29,7 +29,7 @@ export function senderKeys(secret: string, sender: { email: string; phone: strin
   return {
     email_key: emailKey(sender.email),
     phone_key: phoneKey(sender.phone),
-    address_key: createHmac('sha256', secret).update(`spam-sender\n${clientAddress(sender.ip)}`).digest('base64url'),
+    address_key: clientKey(sender.ip, secret, 'spam-sender'),
     message_key: messageKey(sender.text),
   };
 }
