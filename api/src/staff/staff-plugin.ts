@@ -43,9 +43,8 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(accountRoutes, { db, origin });
   await app.register(teamRoutes, { db, siteUrl: config.siteUrl });
   await app.register(auditRoutes, { db });
-  const spam = app.spamDefence;
-  await app.register(inboxRoutes, { db, channels: channelNames(config.leads), trustedKeys: (email, phone) => spam.trustedKeys(email, phone) });
-  await app.register(spamSettingsRoutes, { db, settings: spam.settings });
+  await app.register(inboxRoutes, { db, channels: channelNames(config.leads) });
+  await app.register(spamSettingsRoutes, { db, settings: app.spamDefence.settings });
   await subjectHashKey(db);
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
   await app.register(backupStatusRoutes, { backups: app.backups });

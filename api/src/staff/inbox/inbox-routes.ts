@@ -29,7 +29,7 @@ import { findLeadDetail } from './lead-detail';
 import { addNote, markNotSpam, markSpam, updateLead, type Actor, type NotSpamOptions } from './lead-work';
 
 /** The lead inbox: everyone reads it; editors work leads, let held ones through («Не спам») and export them. */
-export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db } & NotSpamOptions> = async (app, { db, channels, trustedKeys }) => {
+export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db } & NotSpamOptions> = async (app, { db, channels }) => {
   const viewer = { staffRole: 'viewer' as const };
   const editor = { staffRole: 'editor' as const };
   const actorOf = (request: FastifyRequest): Actor => ({ member: sessionOf(request).member, address: request.ip });
@@ -77,7 +77,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<{ db: Db } & NotSpamOptions>
   app.post(
     '/api/staff/leads/:id/not-spam',
     { config: editor, schema: { params: IdParamsSchema, body: NotSpamBodySchema, response: { 200: LeadSummarySchema, 409: LeadConflictSchema, ...ERROR_RESPONSES } } },
-    async (request) => markNotSpam(db, Number(request.params.id), request.body.version, actorOf(request), { channels, trustedKeys }),
+    async (request) => markNotSpam(db, Number(request.params.id), request.body.version, actorOf(request), { channels }),
   );
 
   app.post('/api/staff/leads/spam', { config: editor, schema: { body: SpamBodySchema, response: { 200: SpamResponseSchema, ...ERROR_RESPONSES } } }, async (request) => ({

@@ -116,8 +116,6 @@ export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Pr
 export interface NotSpamOptions {
   /** The channels a lead is sent to. */
   channels: readonly ChannelName[];
-  /** The keys an e-mail and a phone are trusted under (the spam defence's). */
-  trustedKeys: (email: string, phone: string) => string[];
 }
 
 /**
@@ -141,7 +139,7 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
       .where('version', '=', version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, { kind: lead!.kind, submissionId: Number(lead!.submission_id) }, options.channels, options.trustedKeys, at);
+    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, { kind: lead!.kind, submissionId: Number(lead!.submission_id) }, options.channels, at);
     await history(trx, id, actor, 'status', 'spam', 'new', iso);
     await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-not-spam', target: `lead:${id}`, address: actor.address, detail: { reasons: before.spamReasons, notified: sent } });
     return sent;

@@ -35,6 +35,11 @@ export function senderKeys(secret: string, sender: { email: string; phone: strin
 }
 
 /** A vouched-for e-mail's or phone's key in spam_trusted_senders. */
-export function trustedSenderKey(secret: string, kind: 'email' | 'phone', value: string): string {
+function trustedSenderKey(secret: string, kind: 'email' | 'phone', value: string): string {
   return createHmac('sha256', secret).update(`${kind}:${kind === 'email' ? emailKey(value) : phoneKey(value)}`).digest('base64url');
+}
+
+/** The keys a sender's e-mail and phone are trusted under in spam_trusted_senders («Не спам»). */
+export function trustedSenderKeys(secret: string, sender: { email: string; phone: string }): string[] {
+  return [trustedSenderKey(secret, 'email', sender.email), trustedSenderKey(secret, 'phone', sender.phone)];
 }

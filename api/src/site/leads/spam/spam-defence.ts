@@ -4,7 +4,7 @@ import { siteSecret } from '../../../platform/db/site-secrets';
 import { contentReasons } from './content-rules';
 import { FormTokens, type TokenReading } from './form-token';
 import { checkProof, createProofChallenge, type ProofReading, type ProofSecrets } from './proof-of-work';
-import { senderKeys, trustedSenderKey, type SenderKeys } from './sender-keys';
+import { senderKeys, trustedSenderKeys, type SenderKeys } from './sender-keys';
 import { certainBot, spamReasons, type SubmissionChannel } from './spam-judge';
 import { rateReasons } from './spam-rates';
 import { SpamSettingsCache, type StoredSpamSettings } from './spam-settings';
@@ -80,10 +80,6 @@ export class SpamDefence {
     return { token: this.tokens.issue(form, now), challenge: await createProofChallenge(this.proofSecrets, form, now) };
   }
 
-  trustedKeys(email: string, phone: string): string[] {
-    return [trustedSenderKey(this.senderSecret, 'email', email), trustedSenderKey(this.senderSecret, 'phone', phone)];
-  }
-
   async judge(submission: SubmissionUnderJudgement, now = Date.now()): Promise<Judgement> {
     const dropped = certainBot(submission.channel, submission.honeypotFilled, submission.token !== undefined && submission.token !== '');
     if (dropped) return { action: 'drop', reason: dropped };
@@ -93,7 +89,7 @@ export class SpamDefence {
     const [settings, rates, trusted] = await Promise.all([
       this.settings.get(now),
       rateReasons(this.db, keys, now),
-      this.db.kysely.selectFrom('spam_trusted_senders').select('sender_key').where('sender_key', 'in', this.trustedKeys(submission.email, submission.phone)).executeTakeFirst(),
+      this.db.kysely.selectFrom('spam_trusted_senders').select('sender_key').where('sender_key', 'in', trustedSenderKeys(this.senderSecret, submission)).executeTakeFirst(),
     ]);
     const content = contentReasons(submission, settings.phrases);
     const reasons = spamReasons({ channel: submission.channel, token, proof, content: content.reasons, rates, now });

@@ -2,27 +2,23 @@ import type { ChannelName } from '../../../platform/config/leads';
 import type { Db } from '../../../platform/db/connection';
 import type { SubmissionKind } from '../lead/lead-payload';
 import { enqueueLead, wasQueued } from '../outbox/outbox-repository';
-import { trustedSenderKey } from '../spam/sender-keys';
-import { readSpamSecrets } from '../spam/spam-defence';
+import { siteSecret } from '../../../platform/db/site-secrets';
+import { trustedSenderKeys } from '../spam/sender-keys';
+import { SPAM_SECRET_NAMES } from '../spam/spam-defence';
 import { readLeadPayload } from './submissions-repository';
 
 /**
  * «Не спам»: what letting a held lead through does on the site's side, inside the caller's
  * transaction (which also moves its status and audits it): its notifications are queued now,
  * unless it was queued before (a lead marked spam by hand after it was sent is not sent twice),
- * and its e-mail and phone are trusted from then on (`trustedKeys`: SpamDefence.trustedKeys), so
- * the defence never holds them again. Resolves to whether anything was queued.
+ * and its e-mail and phone are trusted from then on, so the defence never holds them again.
+ * Resolves to whether anything was queued.
  */
-export async function releaseHeldLead(
-  db: Db,
-  lead: { kind: SubmissionKind; submissionId: number },
-  channels: readonly ChannelName[],
-  trustedKeys: (email: string, phone: string) => string[],
-  at: Date,
-): Promise<boolean> {
+export async function releaseHeldLead(db: Db, lead: { kind: SubmissionKind; submissionId: number }, channels: readonly ChannelName[], at: Date): Promise<boolean> {
   const payload = await readLeadPayload(db, lead.kind, lead.submissionId);
   if (!payload) return false;
-  const trusted = trustedKeys(payload.submission.email, payload.submission.phone).map((sender_key) => ({ sender_key, trusted_at: at.toISOString() }));
+  const secret = await siteSecret(db, SPAM_SECRET_NAMES.sender);
+  const trusted = trustedSenderKeys(secret, payload.submission).map((sender_key) => ({ sender_key, trusted_at: at.toISOString() }));
   await db.kysely.insertInto('spam_trusted_senders').values(trusted).onConflict((conflict) => conflict.column('sender_key').doNothing()).execute();
   if (channels.length === 0 || (await wasQueued(db, lead.kind, lead.submissionId))) return false;
   await enqueueLead(db, payload, channels, at);
@@ -35,8 +31,8 @@ export async function releaseHeldLead(
  */
 export async function forgetTrustedSenders(db: Db, senders: readonly { email: string; phone: string }[]): Promise<number> {
   if (senders.length === 0) return 0;
-  const { sender: secret } = await readSpamSecrets(db);
-  const keys = senders.flatMap(({ email, phone }) => [trustedSenderKey(secret, 'email', email), trustedSenderKey(secret, 'phone', phone)]);
+  const secret = await siteSecret(db, SPAM_SECRET_NAMES.sender);
+  const keys = senders.flatMap((sender) => trustedSenderKeys(secret, sender));
   const result = await db.kysely.deleteFrom('spam_trusted_senders').where('sender_key', 'in', keys).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
