@@ -39,6 +39,8 @@ const DATA_COLUMNS = ['receivedAt', 'kind', 'name', 'email', 'subject', 'source'
 /** The inbox showing only the leads marked spam: held by the defence or by hand. */
 const SPAM_LIST = `${STAFF_PATHS.home}${searchFromFilter({ status: 'spam' })}`;
 
+const heldThisWeekText = (count: number) => `За тиждень затримано як спам: ${count}`;
+
 /** Why a held lead was held, in a list's cell: its first reason, and how many more there are. */
 function heldText(lead: LeadSummary): string {
   const [first, ...rest] = lead.spamReasons;
@@ -188,7 +190,7 @@ export function InboxPage() {
       <div className={styles.row}>
         {heldThisWeek !== undefined && (
           <p>
-            {heldThisWeek > 0 ? <Link to={SPAM_LIST}>За тиждень затримано як спам: {heldThisWeek}</Link> : 'За тиждень затримано як спам: 0'}
+            {heldThisWeek > 0 ? <Link to={SPAM_LIST}>{heldThisWeekText(heldThisWeek)}</Link> : heldThisWeekText(0)}
           </p>
         )}
         {fresh.size > 0 && (
