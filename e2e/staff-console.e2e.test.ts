@@ -103,6 +103,8 @@ describe('the staff console on SQLite', () => {
       await eventually('the count in the title', () => page.title(), (title) => title.startsWith('(1) Заявки'), 5_000);
 
       await page.getByRole('link', { name: 'Тарас Шевченко' }).click();
+      // The lead's page, not the inbox's filters (which have a status and an assignee too) while it opens.
+      await page.getByRole('heading', { name: 'Звернення від Тарас Шевченко' }).waitFor();
       await page.getByLabel('Статус').selectOption('in_progress');
       await page.getByLabel('Відповідальний').selectOption({ label: 'owner@khvylia.example' });
       await page.getByRole('button', { name: 'Зберегти' }).click();
