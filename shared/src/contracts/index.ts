@@ -19,3 +19,4 @@ export * from './backups';
 export * from './articles';
 export * from './staff-services';
 export * from './spam';
+export * from './follow-up';

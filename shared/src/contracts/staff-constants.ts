@@ -88,6 +88,8 @@ export const STAFF_PATHS = {
   dataRequests: '/staff/data-requests',
   backups: '/staff/backups',
   spamSettings: '/staff/spam',
+  followUp: '/staff/follow-up',
+  responseReport: '/staff/report',
   articles: '/staff/articles',
   services: '/staff/services',
 } as const;

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FIELD_LIMITS } from './limits';
 import { EMAIL_PATTERN } from './patterns';
 import { StringEnum } from './schema-builders';
+import { PersonLeadSchema } from './follow-up';
 import { SpamReasonSchema, SpamSettingsSchema } from './spam';
 import { LEAD_FILTER_KEYS, LEAD_KINDS, LEAD_STATUSES, STAFF_LIMITS, STAFF_ROLES, type LeadKind, type LeadStatus, type StaffRole } from './staff-constants';
 
@@ -158,6 +159,14 @@ export const LeadSummarySchema = Type.Object({
   version: Type.Integer(),
   /** Why the spam defence held the lead as it arrived; empty when it let it through. */
   spamReasons: Type.Array(SpamReasonSchema),
+  /** How many leads the person has sent (this one included): 1 for a first. */
+  personLeads: Type.Integer({ minimum: 1 }),
+  /** When staff first responded (a status change or a note); null while the lead waits. */
+  firstResponseAt: Type.Union([IsoTime, Type.Null()]),
+  /** Working minutes the lead waited for that response, or has waited so far. */
+  waitedMinutes: Type.Integer({ minimum: 0 }),
+  /** Waiting longer than the response target. */
+  overdue: Type.Boolean(),
 });
 export type LeadSummary = Static<typeof LeadSummarySchema>;
 export const LeadPageSchema = Type.Object({
@@ -194,6 +203,10 @@ export const LeadDetailSchema = Type.Object({
   deliveries: Type.Array(LeadDeliverySchema),
   notes: Type.Array(LeadNoteSchema),
   history: Type.Array(LeadChangeSchema),
+  /** The person's other leads, newest first. */
+  personOthers: Type.Array(PersonLeadSchema),
+  /** Joined to an earlier lead of the person (staff may unlink it). */
+  linked: Type.Boolean(),
 });
 export type LeadDetail = Static<typeof LeadDetailSchema>;
 

@@ -1,4 +1,4 @@
-import { kyivDayStart } from '../../../src/staff/inbox/kyiv-days';
+import { kyivDayStart } from './kyiv-calendar';
 
 /** An instant as a Kyiv wall clock reads it: `YYYY-MM-DD HH:MM:SS`. */
 const inKyiv = (iso: string) =>
