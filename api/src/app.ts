@@ -5,6 +5,7 @@ import type { AppConfig } from './platform/config';
 import type { Database } from './platform/db/connection';
 import { sharedSchemaCompilers } from './platform/http/schema-compilers';
 import { loggerOptions } from './platform/http/logger-options';
+import { acceleratedClock, systemClock, type Clock } from './platform/lib/clock';
 import backupPlugin from './platform/backup/backup-plugin';
 import metricsPlugin from './platform/metrics/metrics-plugin';
 import { metricsRoutes } from './platform/metrics/metrics-route';
@@ -24,6 +25,14 @@ export interface BuildAppOptions {
   database?: Database;
   /** Where the log's JSON lines go instead of stdout (tests read what the server logged). */
   logStream?: { write(line: string): void };
+  /** The clock the leads' follow-up works by (API tests move one by hand); by default the system's, or the config's test clock. */
+  clock?: Clock;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    clock: Clock;
+  }
 }
 
 /**
@@ -33,7 +42,7 @@ export interface BuildAppOptions {
  * public site (which renders pages from delivery's releases) and the staff console. Closing runs
  * the products' onClose hooks (pending work written) before the database closes.
  */
-export async function buildApp({ config, database, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream, clock }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, undefined, logStream),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -52,6 +61,7 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
     schemaController: { compilersFactory: sharedSchemaCompilers },
   });
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
+  app.decorate('clock', clock ?? (config.testClock ? acceleratedClock(config.testClock.start, config.testClock.rate) : systemClock));
 
   await app.register(databasePlugin, { databaseUrl: config.databaseUrl, database });
   await app.register(metricsPlugin, { outbox: () => outboxBacklog(app.db) });

@@ -5,6 +5,7 @@ import contentPlugin from './content/content-plugin';
 import { seoRoutes } from './content/seo-routes';
 import { readMedia } from './content/media-store';
 import { leadsPlugin } from './leads/leads-plugin';
+import { LeadFollowUp } from './leads/follow-up/lead-follow-up';
 import { SpamDefence } from './leads/spam/spam-defence';
 import { livenessRoutes } from './liveness/liveness-routes';
 import pagesPlugin from './pages/pages-plugin';
@@ -28,6 +29,7 @@ async function sitePlugin(app: FastifyInstance, { config }: SitePluginOptions): 
   // The leads' routes judge submissions with it, the pages give their forms its tokens, the
   // console tunes it: one per app, on the app.
   app.decorate('spamDefence', await SpamDefence.open(app.db));
+  app.decorate('leadFollowUp', new LeadFollowUp(app.db, config.leads.email !== undefined, app.clock));
   await app.register(leadsPlugin, { config });
   await registerStatic(app, {
     staticRoot: config.staticRoot,

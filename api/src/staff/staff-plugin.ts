@@ -15,6 +15,9 @@ import { subjectHashKey } from './data-requests/data-subject';
 import { journalOf } from './data-requests/erasure-journal-writer';
 import { inboxRoutes } from './inbox/inbox-routes';
 import { spamSettingsRoutes } from './spam/spam-settings-routes';
+import { followUpSettingsRoutes } from './follow-up/follow-up-settings-routes';
+import { leadRoutingRoutes } from './follow-up/lead-routing-routes';
+import { startOverdueCheck } from './follow-up/overdue-check';
 import { channelNames } from '../site/leads';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
@@ -27,7 +30,8 @@ export interface StaffPluginOptions {
 /**
  * The staff console's API (`/api/staff/*`): the agency's people sign in without passwords
  * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team,
- * read the audit log, answer people's requests about their data and watch the database's backups;
+ * read the audit log, answer people's requests about their data, watch the database's backups and
+ * set how leads are answered and assigned (leads waiting past the target are alerted about);
  * editors write, schedule and publish articles (scheduled ones go live on their own) and the home page's services. Every route passes the staff guard (session, Origin and CSRF token,
  * role) and answers `Cache-Control: no-store`.
  */
@@ -43,8 +47,10 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(accountRoutes, { db, origin });
   await app.register(teamRoutes, { db, siteUrl: config.siteUrl });
   await app.register(auditRoutes, { db });
-  await app.register(inboxRoutes, { db, channels: channelNames(config.leads) });
+  await app.register(inboxRoutes, { db, channels: channelNames(config.leads), followUp: app.leadFollowUp });
   await app.register(spamSettingsRoutes, { db, settings: app.spamDefence.settings });
+  await app.register(followUpSettingsRoutes, { db, settings: app.leadFollowUp.settings });
+  await app.register(leadRoutingRoutes, { db });
   await subjectHashKey(db);
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
   await app.register(backupStatusRoutes, { backups: app.backups });
@@ -52,4 +58,11 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(serviceRoutes, { db, mediaDir: config.mediaDir });
   const schedule = startArticleSchedule(db, app.log);
   app.addHook('onClose', () => schedule.stop());
+  const overdue = startOverdueCheck(db, app.log, app.leadFollowUp, {
+    intervalMs: config.staff.overdueCheckSeconds * 1000,
+    telegram: config.leads.telegram !== undefined,
+    siteUrl: config.siteUrl,
+    clock: app.clock,
+  });
+  app.addHook('onClose', () => overdue.stop());
 }

@@ -52,7 +52,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     // Lifted like the submissions' limit; the telemetry suite sets its own.
     telemetry: { enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 1_000_000 },
     // Lifted like the submissions' limit; the staff sign-in suite sets its own.
-    staff: { signInRateLimitPerMinute: 1_000_000 },
+    staff: { signInRateLimitPerMinute: 1_000_000, overdueCheckSeconds: 60 },
     // Off: the backup suites turn them on with a store and a key of their own.
     backup: { s3: { region: 'us-east-1', forcePathStyle: false }, intervalMs: 5 * 60_000, verifyIntervalMs: 24 * 3_600_000, keyFile: path.join(os.tmpdir(), 'agency-api-test-backup-key.txt') },
     contentDir: REPO_CONTENT_DIR,
@@ -77,9 +77,9 @@ export interface TestContext {
  * listening on a free port of 127.0.0.1, and a second connection to inspect what is stored.
  * `logStream` receives the app's log lines (with a `logLevel` among the overrides).
  */
-export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase, { logStream }: Pick<BuildAppOptions, 'logStream'> = {}): Promise<TestContext> {
+export async function startTestApp(overrides: Partial<AppConfig> = {}, given?: TestDatabase, { logStream, clock }: Pick<BuildAppOptions, 'logStream' | 'clock'> = {}): Promise<TestContext> {
   const testDb = given ?? (await createMigratedTestDatabase());
-  const app = await buildApp({ config: testConfig(testDb.url, overrides), logStream });
+  const app = await buildApp({ config: testConfig(testDb.url, overrides), logStream, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

@@ -73,6 +73,8 @@ export interface SmtpSink {
   messages: ParsedMail[];
   /** Envelope recipients of each message, in order. */
   recipients: string[][];
+  /** The messages sent to `address`, in order (the agency's notifications, or a visitor's reply). */
+  sentTo(address: string): ParsedMail[];
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: '',
     messages: [],
     recipients: [],
+    sentTo: (address) => sink.messages.filter((_, index) => sink.recipients[index]!.includes(address)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({

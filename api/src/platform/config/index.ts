@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadBackupConfig, type BackupConfig } from './backup';
+import { loadClockConfig, type ClockConfig } from './clock';
 import { loadDatabaseConfig, type DatabaseConfig } from './database';
 import { loadDeliveryConfig, type DeliveryConfig } from './delivery';
 import type { Env } from './env';
@@ -26,7 +27,7 @@ export { loadTelemetryConfig, TELEMETRY_BUDGET, type TelemetryBudget, type Telem
 export const PUBLIC_DIR = path.resolve(__dirname, '../../../public');
 
 /** Every setting of the server, one section per file of this folder. */
-export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, PagesConfig, DeliveryConfig {
+export interface AppConfig extends ServerConfig, DatabaseConfig, SiteConfig, PagesConfig, DeliveryConfig, ClockConfig {
   /** Where each lead is sent as it arrives (LEADS_WEBHOOK_URL, TELEGRAM_*, SMTP_URL…); none by default. */
   leads: LeadsConfig;
   telemetry: TelemetryConfig;
@@ -47,6 +48,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ...loadSiteConfig(env, server.port),
     ...loadPagesConfig(env),
     ...loadDeliveryConfig(env),
+    ...loadClockConfig(env),
     leads: loadLeadsConfig(env),
     telemetry: loadTelemetryConfig(env),
     staff: loadStaffConfig(env),

@@ -5,12 +5,16 @@ import { integer, readEnv, type Env } from './env';
 export interface StaffConfig {
   /** STAFF_SIGN_IN_RATE_LIMIT: sign-in and invitation requests one IP address may make per minute (default 20). */
   signInRateLimitPerMinute: number;
+  /** STAFF_OVERDUE_CHECK_SECONDS: how often leads waiting past the response target are looked for (default 60). */
+  overdueCheckSeconds: number;
 }
 
 export const StaffEnv = Type.Object({
   STAFF_SIGN_IN_RATE_LIMIT: integer(20, 1),
+  STAFF_OVERDUE_CHECK_SECONDS: integer(60, 1),
 });
 
 export function loadStaffConfig(env: Env): StaffConfig {
-  return { signInRateLimitPerMinute: readEnv(StaffEnv, env).STAFF_SIGN_IN_RATE_LIMIT };
+  const vars = readEnv(StaffEnv, env);
+  return { signInRateLimitPerMinute: vars.STAFF_SIGN_IN_RATE_LIMIT, overdueCheckSeconds: vars.STAFF_OVERDUE_CHECK_SECONDS };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../platform/config';
-import { createChannels } from './outbox/channels';
+import { createChannels, leadChannelNames } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
 import { startRetentionPurge } from './retention/retention-schedule';
 import { challengeRoutes } from './spam/challenge-routes';
@@ -31,10 +31,11 @@ export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginO
     db,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
-    leadChannels: channels.map((channel) => channel.name),
+    leadChannels: leadChannelNames(channels),
     onLeadStored: outbox.wake,
     spam,
     spamMetrics: createSpamMetrics(app.metrics.registry),
+    followUp: app.leadFollowUp,
   };
   await app.register(challengeRoutes, { spam, rateLimitMax: config.rateLimitMax, rateLimitWindow: config.rateLimitWindow });
   await app.register(submissionRoutes, intake);

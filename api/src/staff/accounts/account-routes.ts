@@ -12,7 +12,7 @@ import { BRAND } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
 import { ApiError } from '../../platform/http/api-error';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';
 import { dropChallenge, putChallenge, readChallenge } from '../credentials/challenges';

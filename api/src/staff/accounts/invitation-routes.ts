@@ -15,7 +15,7 @@ import type { Db } from '../../platform/db/connection';
 import { isUniqueViolation } from '../../platform/db/database-errors';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { startSession } from '../sessions/session-cookie';
 import { dropChallenge, putChallenge, readChallenge, type ChallengePurpose } from '../credentials/challenges';
 import { registrationOptions, storePasskey, verifyRegistration, type RegistrationChallenge } from '../credentials/passkeys';

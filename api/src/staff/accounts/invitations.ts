@@ -1,7 +1,7 @@
 import { STAFF_LIMITS, STAFF_PATHS, type StaffRole } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
-import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { recordAudit, type AuditActor } from '../../platform/audit/audit-log';
 import { hashToken, randomToken } from '../common/staff-secrets';
 import { normalizeEmail } from './members-repository';
 

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { endMemberSessions, endSession, listSessions, sessionOwner } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';
 import { STAFF_MESSAGES } from '../common/staff-messages';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { draftFields, publishingProblems, writeLiveVersion } from '../../site/content';
 import type { Database, Db } from '../../platform/db/connection';
 import { startSiteSchedule, type SiteSchedule } from '../../platform/scheduling/site-schedule';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 
 /**
  * Scheduled articles go live within a minute of their time whether or not anyone is signed in,

@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/connection';
 import { isUniqueViolation } from '../../platform/db/database-errors';
 import type { AppKysely, ArticleDraftsTable } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
-import { recordAudit, type AuditAction } from '../audit/audit-log';
+import { recordAudit, type AuditAction } from '../../platform/audit/audit-log';
 import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';

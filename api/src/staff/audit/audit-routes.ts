@@ -1,7 +1,7 @@
 import { AuditPageSchema, AuditQuerySchema, ERROR_RESPONSES } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
-import { readAudit } from './audit-log';
+import { readAudit } from '../../platform/audit/audit-log';
 
 /** Entries per page of the audit log in the console. */
 export const AUDIT_PAGE_SIZE = 100;

@@ -9,7 +9,7 @@ import { parseDuration } from '../../platform/lib/duration';
 import { findMemberByEmail, normalizeEmail } from '../accounts/members-repository';
 import { createInvitation } from '../accounts/invitations';
 import { purgeExpired } from '../../site/leads';
-import { readAudit, type AuditActor } from '../audit/audit-log';
+import { readAudit, type AuditActor } from '../../platform/audit/audit-log';
 import { parseDataSubject, type DataSubject } from '../data-requests/data-subject';
 import { ErasureNotJournaledError, journalOf } from '../data-requests/erasure-journal-writer';
 import { eraseSubject, type ErasureOptions } from '../data-requests/subject-erasure';

@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/connection';
 import { WalBusyError } from '../../platform/db/deleted-rows';
 import { ApiError } from '../../platform/http/api-error';
-import type { AuditActor } from '../audit/audit-log';
+import type { AuditActor } from '../../platform/audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import type { Actor } from '../inbox/lead-work';
 import { sessionOf } from '../sessions/staff-guard';

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/connection';
 import type { ErasureEntry } from '../../platform/backup/erasure-journal';
 import { PHONE_KEY_DIGITS, phoneKey, SUBMISSION_TABLES } from '../../site/leads';
-import type { AuditActor } from '../audit/audit-log';
+import type { AuditActor } from '../../platform/audit/audit-log';
 import { hasSubjectHashKey, subjectHasher, type DataSubject } from './data-subject';
 import { eraseSubject } from './subject-erasure';
 

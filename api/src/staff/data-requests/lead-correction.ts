@@ -4,7 +4,7 @@ import type { TString } from '@sinclair/typebox';
 import type { Db } from '../../platform/db/connection';
 import { ApiError, MESSAGES, validationError, type ValidationIssue } from '../../platform/http/api-error';
 import { normalizeTextInput, reindexLead, SUBMISSION_TABLES, type SubmittedLead } from '../../site/leads';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadDetail } from '../inbox/lead-detail';
 import { findLeadRow, findLeadSummary } from '../inbox/inbox-repository';

@@ -3,7 +3,7 @@ import type { ErasureResult } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import { clearDeletedRows } from '../../platform/db/deleted-rows';
 import { enqueueErasure, idempotencyKey, removeLeads } from '../../site/leads';
-import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { recordAudit, type AuditActor } from '../../platform/audit/audit-log';
 import { findSubjectLeads, subjectHash, type DataSubject } from './data-subject';
 import { erasureTarget } from './subject-report';
 

@@ -1,6 +1,6 @@
 import type { DataSubjectReport, SubjectLead } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
-import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { recordAudit, type AuditActor } from '../../platform/audit/audit-log';
 import { findLeadDetail } from '../inbox/lead-detail';
 import { findSubjectLeads, subjectHash, subjectText, type DataSubject } from './data-subject';
 

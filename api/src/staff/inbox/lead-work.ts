@@ -1,10 +1,12 @@
 import { LEAD_STATUS_LABELS, type LeadSummary, type LeadUpdate, type StaffMember } from '@agency/shared';
 import type { ChannelName } from '../../platform/config/leads';
-import { releaseHeldLead } from '../../site/leads';
+import { workingMsBetween } from '@agency/shared';
+import { cancelPendingReplies, releaseHeldLead, type LeadFollowUp } from '../../site/leads';
+import type { Clock } from '../../platform/lib/clock';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
 import { ApiError } from '../../platform/http/api-error';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { findLeadRow, findLeadSummary } from './inbox-repository';
@@ -31,7 +33,23 @@ async function history(kysely: AppKysely, leadId: number, actor: Actor, change: 
   await kysely.insertInto('lead_history').values({ lead_id: leadId, actor_id: actor.member.id, at, change, old_value: oldValue, new_value: newValue }).execute();
 }
 
-export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: Actor): Promise<LeadSummary> {
+/**
+ * Records the lead's first response, if it had none: a note, or a status change that is not about
+ * spam (marking spam and «Не спам» are not answers). Its wait is kept in working minutes.
+ */
+async function firstResponse(kysely: AppKysely, leadId: number, receivedAt: string, actor: Actor, at: Date): Promise<void> {
+  const minutes = Math.floor(workingMsBetween(new Date(receivedAt), at) / 60_000);
+  await kysely
+    .updateTable('leads')
+    .set({ first_response_at: at.toISOString(), first_response_by: actor.member.id, first_response_minutes: minutes })
+    .where('id', '=', leadId)
+    .where('first_response_at', 'is', null)
+    .execute();
+}
+
+const isAnswer = (from: string, to: string) => from !== 'spam' && to !== 'spam';
+
+export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: Actor, clock: Clock): Promise<LeadSummary> {
   const before = await findLeadSummary(db, id);
   if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
   if (before.version !== update.version) throw new LeadChangedError(before);
@@ -46,7 +64,8 @@ export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: 
     assigneeEmail = assignee.email;
   }
   const changed = await db.kysely.transaction().execute(async (trx) => {
-    const at = new Date().toISOString();
+    const now = clock.now();
+    const at = now.toISOString();
     const result = await trx
       .updateTable('leads')
       .set((eb) => ({
@@ -63,6 +82,7 @@ export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: 
     if (Number(result.numUpdatedRows) !== 1) return false;
     if (status !== undefined) {
       await history(trx, id, actor, 'status', before.status, status, at);
+      if (isAnswer(before.status, status)) await firstResponse(trx, id, before.receivedAt, actor, now);
       await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-status-changed', target: `lead:${id}`, address: actor.address, detail: { from: before.status, to: status } });
     }
     if (assigneeId !== undefined) {
@@ -76,14 +96,17 @@ export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: 
   return current;
 }
 
-export async function addNote(db: Db, id: number, text: string, actor: Actor): Promise<{ id: number; author: string; text: string; createdAt: string }> {
-  if (!(await findLeadSummary(db, id))) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+export async function addNote(db: Db, id: number, text: string, actor: Actor, clock: Clock): Promise<{ id: number; author: string; text: string; createdAt: string }> {
+  const lead = await findLeadRow(db, id);
+  if (!lead) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
   return db.kysely.transaction().execute(async (trx) => {
-    const at = new Date().toISOString();
+    const now = clock.now();
+    const at = now.toISOString();
     const note = await trx.insertInto('lead_notes').values({ lead_id: id, author_id: actor.member.id, text, created_at: at }).returning('id').executeTakeFirstOrThrow();
     // A note is work on the lead (retention counts from it) but not a change of its state: the version stays.
     await trx.updateTable('leads').set({ last_activity_at: at }).where('id', '=', id).execute();
     await history(trx, id, actor, 'note', null, null, at);
+    await firstResponse(trx, id, lead.received_at, actor, now);
     await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-note-added', target: `lead:${id}`, address: actor.address, detail: { note: Number(note.id) } });
     return { id: Number(note.id), author: actor.member.email, text, createdAt: at };
   });
@@ -93,7 +116,7 @@ export async function addNote(db: Db, id: number, text: string, actor: Actor): P
 export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Promise<number> {
   return db.kysely.transaction().execute(async (trx) => {
     const at = new Date().toISOString();
-    const leads = await trx.selectFrom('leads').select(['id', 'status']).where('id', 'in', [...ids]).where('status', '!=', 'spam').execute();
+    const leads = await trx.selectFrom('leads').select(['id', 'status', 'kind', 'submission_id']).where('id', 'in', [...ids]).where('status', '!=', 'spam').execute();
     if (leads.length === 0) return 0;
     await trx
       .updateTable('leads')
@@ -101,6 +124,7 @@ export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Pr
       .where('id', 'in', leads.map((lead) => Number(lead.id)))
       .execute();
     for (const lead of leads) await history(trx, Number(lead.id), actor, 'status', lead.status, 'spam', at);
+    await cancelPendingReplies({ kysely: trx, dialect: db.dialect }, leads.map((lead) => ({ kind: lead.kind, id: Number(lead.submission_id) })));
     await recordAudit(trx, {
       actorId: actor.member.id,
       actor: actor.member.email,
@@ -116,6 +140,7 @@ export async function markSpam(db: Db, ids: readonly number[], actor: Actor): Pr
 export interface NotSpamOptions {
   /** The channels a lead is sent to. */
   channels: readonly ChannelName[];
+  followUp: LeadFollowUp;
 }
 
 /**
@@ -128,9 +153,8 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
   if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
   if (before.version !== version) throw new LeadChangedError(before);
   if (before.status !== 'spam') return before;
-  const lead = await findLeadRow(db, id);
   const queued = await db.kysely.transaction().execute(async (trx) => {
-    const at = new Date();
+    const at = options.followUp.clock.now();
     const iso = at.toISOString();
     const result = await trx
       .updateTable('leads')
@@ -139,7 +163,7 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
       .where('version', '=', version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, { kind: lead!.kind, submissionId: Number(lead!.submission_id) }, options.channels, at);
+    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, id, options.channels, options.followUp, at);
     await history(trx, id, actor, 'status', 'spam', 'new', iso);
     await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-not-spam', target: `lead:${id}`, address: actor.address, detail: { reasons: before.spamReasons, notified: sent } });
     return sent;
@@ -147,5 +171,33 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
   const current = (await findLeadSummary(db, id))!;
   // Queued rows are the outbox worker's at its next poll (within a second).
   if (queued === undefined) throw new LeadChangedError(current);
+  return current;
+}
+
+/**
+ * Unlinks a lead from the person it was joined to (they were not the same person), from `version`:
+ * it stands alone from then on, with its history row and audit entry. A lead of nobody else's is
+ * returned as it is.
+ */
+export async function unlinkLead(db: Db, id: number, version: number, actor: Actor, clock: Clock): Promise<LeadSummary> {
+  const before = await findLeadRow(db, id);
+  if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
+  if (Number(before.version) !== version) throw new LeadChangedError((await findLeadSummary(db, id))!);
+  if (before.person_id === null) return (await findLeadSummary(db, id))!;
+  const changed = await db.kysely.transaction().execute(async (trx) => {
+    const at = clock.now().toISOString();
+    const result = await trx
+      .updateTable('leads')
+      .set((eb) => ({ person_id: null, version: eb('version', '+', 1), updated_at: at }))
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await history(trx, id, actor, 'person', String(before.person_id), null, at);
+    await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-unlinked', target: `lead:${id}`, address: actor.address, detail: { person: Number(before.person_id) } });
+    return true;
+  });
+  const current = (await findLeadSummary(db, id))!;
+  if (!changed) throw new LeadChangedError(current);
   return current;
 }

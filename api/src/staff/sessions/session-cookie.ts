@@ -1,7 +1,7 @@
 import { STAFF_API_PREFIX, STAFF_SESSION_COOKIE, type StaffMember } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppKysely } from '../../platform/db/schema';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import type { StaffOrigin } from '../common/staff-origin';
 import { createSession } from './session-store';
 

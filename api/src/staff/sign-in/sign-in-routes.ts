@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/connection';
 import { ApiError } from '../../platform/http/api-error';
 import { findMemberByEmail } from '../accounts/members-repository';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { clearSessionCookie, startSession } from '../sessions/session-cookie';
 import { endSession } from '../sessions/session-store';
 import { sessionOf } from '../sessions/staff-guard';

@@ -3,7 +3,7 @@ import type { SpamSettings, SpamSettingsView } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
 import { readSpamSettings, writeSpamSettings, type StoredSpamSettings } from '../../site/leads';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit } from '../../platform/audit/audit-log';
 import { ChangedError } from '../common/changed-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { sessionOf } from '../sessions/staff-guard';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { readAudit, recordAudit } from '../../../src/staff/audit/audit-log';
+import { readAudit, recordAudit } from '../../../src/platform/audit/audit-log';
 import { startTestApp, type TestContext } from '../../helpers/app';
 
 let ctx: TestContext;

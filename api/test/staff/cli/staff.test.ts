@@ -93,8 +93,8 @@ describe('npm run staff', () => {
       server = createDatabase(testDb.url, { poolSize: 1 });
       const meta = { user_agent: null, referrer: null, attribution: null };
       const contact = { name: 'Марта', email: PERSON, phone: '+380 63 444 55 66', company: '', service_type: '' as const, message: 'Хочемо рекламу' };
-      await storeSubmission(server, { kind: 'contact', submission: contact }, meta, []);
-      await storeSubmission(server, { kind: 'contact', submission: { ...contact, email: 'other@example.com', phone: '0501234567' } }, meta, []);
+      await storeSubmission(server, { kind: 'contact', submission: contact }, meta, { channels: [] });
+      await storeSubmission(server, { kind: 'contact', submission: { ...contact, email: 'other@example.com', phone: '0501234567' } }, meta, { channels: [] });
     });
 
     afterAll(async () => {

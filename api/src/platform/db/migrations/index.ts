@@ -15,6 +15,7 @@ import * as m0013 from './0013_privacy_retention';
 import * as m0014 from './0014_article_editing';
 import * as m0015 from './0015_service_editing';
 import * as m0016 from './0016_spam_defence';
+import * as m0017 from './0017_lead_follow_up';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_article_editing': m0014,
   '0015_service_editing': m0015,
   '0016_spam_defence': m0016,
+  '0017_lead_follow_up': m0017,
 };

@@ -105,13 +105,13 @@ export interface LeadOutboxTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<unknown, string | Date, never>;
   delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
-  /** `lead.created`, or `lead.erased` for the erasure of a person's leads (migration 0013). */
+  /** `lead.created`; `lead.erased` for the erasure of a person's leads (migration 0013); `lead.reply` the visitor's reply and `lead.overdue` an alert (0017). */
   event: ColumnType<OutboxEvent, OutboxEvent | undefined, never>;
   /** When the delivered or given-up row's copy of the lead lost its personal fields (migration 0013). */
   payload_removed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type OutboxEvent = 'lead.created' | 'lead.erased';
+export type OutboxEvent = 'lead.created' | 'lead.erased' | 'lead.reply' | 'lead.overdue';
 
 /** Images uploaded in the console, as served (migration 0014). */
 export interface MediaFilesTable {

@@ -8,6 +8,10 @@ export interface StaffMembersTable {
   role: StaffRole;
   created_at: string;
   removed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Skipped by assignment while set (migration 0017). */
+  away: ColumnType<number, number | undefined, number>;
+  /** Where an overdue alert about their lead reaches them; the team's chat when null. */
+  telegram_chat_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface StaffInvitationsTable {
@@ -103,6 +107,37 @@ export interface LeadsTable {
   phone_key: ColumnType<string | null, string | null | undefined, string | null>;
   address_key: ColumnType<string | null, string | null | undefined, string | null>;
   message_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The leads of one person share it (the first one's id); null for a lead of nobody else's (migration 0017). */
+  person_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Staff's first status change or note, by whom, after how many working minutes. */
+  first_response_at: ColumnType<string | null, string | null | undefined, string | null>;
+  first_response_by: ColumnType<number | null, number | null | undefined, number | null>;
+  first_response_minutes: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When it was found waiting past the target (its alert queued then, once). */
+  overdue_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Which members take which kind of lead in turn (migration 0017). */
+export interface LeadRoutingTable {
+  member_id: number;
+  kind: LeadKind;
+}
+
+/** Each kind's count of automatic assignments: the next one's turn. */
+export interface LeadRoutingTurnsTable {
+  kind: LeadKind;
+  turns: number;
+}
+
+/** What admins set for the work after a lead arrives (one row, id 1). */
+export interface LeadFollowUpSettingsTable {
+  id: number;
+  /** JSON: the reply templates by kind. */
+  replies: string;
+  target_minutes: number;
+  version: number;
+  updated_at: string;
+  updated_by: number | null;
 }
 
 export interface LeadNotesTable {
@@ -172,6 +207,9 @@ export interface StaffTables {
   leads: LeadsTable;
   lead_notes: LeadNotesTable;
   lead_history: LeadHistoryTable;
+  lead_routing: LeadRoutingTable;
+  lead_routing_turns: LeadRoutingTurnsTable;
+  lead_follow_up_settings: LeadFollowUpSettingsTable;
   article_drafts: ArticleDraftsTable;
   article_revisions: ArticleRevisionsTable;
 }

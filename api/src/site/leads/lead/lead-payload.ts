@@ -12,6 +12,13 @@ interface LeadBase {
    * when the form did not say. Leads queued before attribution existed have none.
    */
   attribution?: Attribution | null;
+  /**
+   * The person's leads with this one, and their latest before it, when they wrote before (within
+   * the duplicate window). Absent for a first lead and for leads queued before it existed.
+   */
+  person?: { leads: number; earlier?: { id: number; kind: SubmissionKind; received_at: string } };
+  /** Who the lead was assigned to as it arrived, by the assignment rules. */
+  assignee?: { id: number; email: string } | null;
 }
 
 /**
@@ -42,8 +49,34 @@ export interface LeadErasedMessage {
   leads: { kind: SubmissionKind; id: number; idempotency_key: string }[];
 }
 
-/** What an outbox row delivers: a new lead, or an erasure (webhook only). */
-export type OutboxMessage = LeadPayload | LeadErasedMessage;
+/** The e-mail to the visitor that their lead was received (the `reply` channel). */
+export interface VisitorReplyMessage {
+  event: 'lead.reply';
+  /** `reply-<kind>-<id>`: the same on every delivery, and the e-mail's Message-ID. */
+  idempotency_key: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** A Telegram alert that a lead waited past the response target, to its assignee's chat or the team's. */
+export interface LeadOverdueMessage {
+  event: 'lead.overdue';
+  /** `overdue-<lead id>`. */
+  idempotency_key: string;
+  /** The assignee's chat; the team's (TELEGRAM_CHAT_ID) when null. */
+  chat_id: string | null;
+  text: string;
+}
+
+/** What an outbox row delivers: a new lead, an erasure (webhook only), a reply or an overdue alert. */
+export type OutboxMessage = LeadPayload | LeadErasedMessage | VisitorReplyMessage | LeadOverdueMessage;
+
+export type OutboxNotice = VisitorReplyMessage | LeadOverdueMessage;
+
+export function isNotice(message: OutboxMessage): message is OutboxNotice {
+  return 'event' in message && (message.event === 'lead.reply' || message.event === 'lead.overdue');
+}
 
 export function isLeadErased(message: OutboxMessage): message is LeadErasedMessage {
   return 'event' in message && message.event === 'lead.erased';

@@ -1,6 +1,6 @@
 import { BRAND, NOT_SET, SERVICE_TYPES, trafficSource, type Attribution } from '@agency/shared';
 import { flattenLineBreaks } from '@agency/shared/contracts';
-import type { LeadPayload } from './lead-payload';
+import type { LeadPayload, SubmittedLead } from './lead-payload';
 
 /** Telegram refuses messages longer than this many characters. */
 export const TELEGRAM_TEXT_MAX = 4096;
@@ -15,7 +15,9 @@ function serviceLabel(value: string): string {
   return SERVICE_TYPES.find((type) => type.value === value)?.label ?? value;
 }
 
-function kyivTime(iso: string): string {
+type Field = [string, string | null | undefined];
+
+export function kyivTime(iso: string): string {
   return new Intl.DateTimeFormat('uk-UA', {
     timeZone: 'Europe/Kyiv',
     dateStyle: 'long',
@@ -28,7 +30,7 @@ function kyivTime(iso: string): string {
  * stores one-line fields so, but a lead stored before, or a header, may hold a break), so no
  * value can start a line that reads as another field.
  */
-function lines(fields: readonly [string, string | null | undefined][]): string {
+function lines(fields: readonly Field[]): string {
   return fields
     .filter(([, value]) => value !== undefined && value !== null && value !== '')
     .map(([label, value]) => `${label}: ${flattenLineBreaks(value!)}`)
@@ -50,40 +52,65 @@ function attributionLines(attribution: Attribution | null | undefined): [string,
   ];
 }
 
-/** A readable Ukrainian notification of one lead, the same for Telegram and e-mail. */
-export function leadText(lead: LeadPayload): LeadText {
-  const received = kyivTime(lead.created_at);
+/** What the visitor sent: labelled fields, then their own words (a message, a résumé) if any. */
+function submittedParts(lead: SubmittedLead): { fields: Field[]; words?: string } {
   if (lead.kind === 'contact') {
     const m = lead.submission;
-    const head = lines([
+    const fields: Field[] = [
       ['Імʼя', m.name],
       ['Email', m.email],
       ['Телефон', m.phone],
       ['Компанія', m.company],
       ['Послуга', m.service_type && serviceLabel(m.service_type)],
-      ['Отримано', received],
-      ['Сторінка', lead.referrer],
-      ...attributionLines(lead.attribution),
-    ]);
-    return {
-      subject: `Нова заявка з сайту «${BRAND.name}» №${lead.id}: ${flattenLineBreaks(m.name)}`,
-      text: `Нова заявка з сайту «${BRAND.name}» №${lead.id}\n\n${head}\n\nПовідомлення:\n${m.message}`,
-    };
+    ];
+    return { fields, words: `Повідомлення:\n${m.message}` };
   }
   const a = lead.submission;
-  const head = lines([
+  const fields: Field[] = [
     ['Посада', a.position],
     ['Імʼя', a.name],
     ['Email', a.email],
     ['Телефон', a.phone],
     ['Місто', a.city],
-    ['Отримано', received],
+  ];
+  return { fields, words: a.resume_text ? `Про себе:\n${a.resume_text}` : undefined };
+}
+
+/** What the visitor sent, as plain text (their reply quotes it). */
+export function submittedText(lead: SubmittedLead): string {
+  const { fields, words } = submittedParts(lead);
+  return [lines(fields), words].filter(Boolean).join('\n\n');
+}
+
+/** «Повторне звернення» and the person's earlier lead, for a person who wrote before. */
+function repeatLine(lead: LeadPayload): string {
+  const earlier = lead.person?.earlier;
+  if (!earlier) return '';
+  return `Повторне звернення: ${lead.person!.leads}-е від цієї людини (попереднє №${earlier.id}, ${kyivTime(earlier.received_at)})\n\n`;
+}
+
+/** A readable Ukrainian notification of one lead, the same for Telegram and e-mail. */
+export function leadText(lead: LeadPayload): LeadText {
+  const { fields, words } = submittedParts(lead);
+  const head = lines([
+    ...fields,
+    ['Отримано', kyivTime(lead.created_at)],
+    ['Сторінка', lead.kind === 'contact' ? lead.referrer : undefined],
     ...attributionLines(lead.attribution),
+    ['Відповідальний', lead.assignee?.email],
   ]);
-  const about = a.resume_text ? `\n\nПро себе:\n${a.resume_text}` : '';
+  const body = `${repeatLine(lead)}${head}${words ? `\n\n${words}` : ''}`;
+  const repeat = lead.person?.earlier ? 'Повторне звернення. ' : '';
+  const name = flattenLineBreaks(lead.submission.name);
+  if (lead.kind === 'contact') {
+    return {
+      subject: `${repeat}Нова заявка з сайту «${BRAND.name}» №${lead.id}: ${name}`,
+      text: `Нова заявка з сайту «${BRAND.name}» №${lead.id}\n\n${body}`,
+    };
+  }
   return {
-    subject: `Відгук на вакансію «${a.position}» №${lead.id}: ${flattenLineBreaks(a.name)}`,
-    text: `Відгук на вакансію №${lead.id}\n\n${head}${about}`,
+    subject: `${repeat}Відгук на вакансію «${lead.submission.position}» №${lead.id}: ${name}`,
+    text: `Відгук на вакансію №${lead.id}\n\n${body}`,
   };
 }
 

@@ -1,7 +1,8 @@
 import type { OutboxBacklog } from '@agency/shared/contracts';
 import type { Db } from '../../../platform/db/connection';
 import type { ChannelName } from '../../../platform/config/leads';
-import type { LeadErasedMessage, LeadPayload, OutboxMessage, SubmissionKind } from '../lead/lead-payload';
+import type { OutboxEvent } from '../../../platform/db/schema';
+import type { LeadErasedMessage, LeadPayload, OutboxMessage, OutboxNotice, SubmissionKind } from '../lead/lead-payload';
 import { GIVE_UP_AFTER_MS } from './retry-schedule';
 
 /** The outbox table's rows as the outbox worker, health and the CLI see them. */
@@ -80,16 +81,49 @@ export async function enqueueErasure(db: Db, message: LeadErasedMessage, now: Da
     .execute();
 }
 
-/** Whether a lead was ever queued to be sent (rows are deleted only with the lead). */
-export async function wasQueued(db: Db, kind: SubmissionKind, submissionId: number): Promise<boolean> {
+/**
+ * One pending row of a message about a lead that is not the lead itself (the visitor's reply, an
+ * overdue alert) for one channel. Call it inside the transaction that decided to send it.
+ */
+export async function enqueueNotice(db: Db, lead: { kind: SubmissionKind; id: number }, channel: string, message: OutboxNotice, now: Date): Promise<void> {
+  await db.kysely
+    .insertInto('lead_outbox')
+    .values({
+      submission_kind: lead.kind,
+      submission_id: lead.id,
+      channel,
+      event: message.event,
+      payload: JSON.stringify(message),
+      next_attempt_at: db.dialect.timestamp(now),
+      give_up_at: db.dialect.timestamp(new Date(now.getTime() + GIVE_UP_AFTER_MS)),
+      created_at: db.dialect.timestamp(now),
+    })
+    .execute();
+}
+
+/** Whether a lead was ever queued to be sent (or, by `event`, its reply or alert); rows are deleted only with the lead. */
+export async function wasQueued(db: Db, kind: SubmissionKind, submissionId: number, event: OutboxEvent = 'lead.created'): Promise<boolean> {
   const row = await db.kysely
     .selectFrom('lead_outbox')
     .select('id')
     .where('submission_kind', '=', kind)
     .where('submission_id', '=', submissionId)
-    .where('event', '=', 'lead.created')
+    .where('event', '=', event)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Drops the visitor's reply to leads marked spam, when it is not sent yet: a bot is never answered. */
+export async function cancelPendingReplies(db: Db, leads: readonly { kind: SubmissionKind; id: number }[]): Promise<void> {
+  for (const lead of leads) {
+    await db.kysely
+      .deleteFrom('lead_outbox')
+      .where('submission_kind', '=', lead.kind)
+      .where('submission_id', '=', lead.id)
+      .where('event', '=', 'lead.reply')
+      .where('status', '!=', 'delivered')
+      .execute();
+  }
 }
 
 /** Pending rows of these channels that are due and that no worker holds. */

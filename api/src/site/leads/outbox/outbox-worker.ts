@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../platform/db/connection';
 import type { LeadChannel } from './channels';
-import { isLeadErased } from '../lead/lead-payload';
+import { isLeadErased, isNotice } from '../lead/lead-payload';
 import { DeliveryError } from './channels/lead-channel';
 import { claimDueLeads, hasDueLeads, markAttemptFailed, markDelivered, type ClaimedLead } from './outbox-repository';
 import { CLAIM_LEASE_MS, DELIVERY_TIMEOUT_MS, nextAttemptAt } from './retry-schedule';
@@ -45,9 +45,17 @@ export function startOutboxWorker({ db, channels, log, pollIntervalMs = POLL_INT
     const lead = { channel: row.channel, outboxId: row.id, key: row.payload.idempotency_key, attempt: row.attempts };
     try {
       const signal = AbortSignal.any([shutdown.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]);
-      if (!isLeadErased(row.payload)) await channel.deliver(row.payload, signal);
-      else if (channel.deliverErasure) await channel.deliverErasure(row.payload, signal);
-      else throw new Error(`the ${row.channel} channel cannot deliver an erasure`);
+      const message = row.payload;
+      if (isLeadErased(message)) {
+        if (!channel.deliverErasure) throw new Error(`the ${row.channel} channel cannot deliver an erasure`);
+        await channel.deliverErasure(message, signal);
+      } else if (isNotice(message)) {
+        if (!channel.deliverNotice) throw new Error(`the ${row.channel} channel cannot deliver ${message.event}`);
+        await channel.deliverNotice(message, signal);
+      } else {
+        if (!channel.deliver) throw new Error(`the ${row.channel} channel cannot deliver a lead`);
+        await channel.deliver(message, signal);
+      }
       log.info({ lead }, 'lead delivered');
       return true;
     } catch (error) {

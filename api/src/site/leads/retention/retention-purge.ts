@@ -86,7 +86,8 @@ function expiredCopies(db: Db, kysely: Kysely<DatabaseSchema>, cutoff: Date) {
   const before = db.dialect.timestamp(cutoff);
   return kysely
     .selectFrom('lead_outbox')
-    .where('event', '=', 'lead.created')
+    // Every copy that holds a person's data: the lead's own, the visitor's reply, an overdue alert.
+    .where('event', '!=', 'lead.erased')
     .where('payload_removed_at', 'is', null)
     .where((eb) =>
       eb.or([
@@ -145,6 +146,7 @@ export class BatchSizer {
 /** The copy of a lead a delivery keeps once its personal fields are gone: what names the lead. */
 function namingFields(payload: string): string {
   const lead = JSON.parse(payload) as Record<string, unknown>;
+  if (typeof lead.event === 'string') return JSON.stringify({ event: lead.event, idempotency_key: lead.idempotency_key });
   return JSON.stringify({ kind: lead.kind, id: lead.id, idempotency_key: lead.idempotency_key, created_at: lead.created_at });
 }
 

@@ -1,5 +1,7 @@
 import type { SpamSettings } from '@agency/shared';
 import type { Db } from '../../../platform/db/connection';
+import { saveSettingsRow } from '../../../platform/db/settings-row';
+import { CachedRead } from '../../../platform/lib/cached-read';
 import { DEFAULT_SPAM_PHRASES } from './default-spam-phrases';
 
 /** The threshold until admins change it: one strong reason, or two or three weaker ones together. */
@@ -31,40 +33,13 @@ export async function readSpamSettings(db: Db): Promise<StoredSpamSettings> {
  * settings, or undefined when they moved on since `version` (nothing saved).
  */
 export async function writeSpamSettings(db: Db, settings: SpamSettings, version: number, memberId: number, at: string): Promise<StoredSpamSettings | undefined> {
-  const values = { threshold: settings.threshold, phrases: JSON.stringify(settings.phrases), version: version + 1, updated_at: at, updated_by: memberId };
-  if (version === 0) {
-    const inserted = await db.kysely.insertInto('spam_settings').values({ id: 1, ...values }).onConflict((conflict) => conflict.column('id').doNothing()).executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
-  } else {
-    const updated = await db.kysely.updateTable('spam_settings').set(values).where('id', '=', 1).where('version', '=', version).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return undefined;
-  }
-  return { ...settings, version: version + 1, updatedAt: at, updatedBy: memberId };
+  const saved = await saveSettingsRow(db, 'spam_settings', { threshold: settings.threshold, phrases: JSON.stringify(settings.phrases) }, version, memberId, at);
+  return saved ? { ...settings, version: version + 1, updatedAt: at, updatedBy: memberId } : undefined;
 }
 
-/**
- * The settings as the submissions judge them: read again at most every `maxAgeMs`, so a change
- * made in the console (on any process of the site) holds within seconds, at one read per interval.
- */
-export class SpamSettingsCache {
-  private cached: { at: number; settings: Promise<StoredSpamSettings> } | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly maxAgeMs = 5_000,
-  ) {}
-
-  get(now = Date.now()): Promise<StoredSpamSettings> {
-    if (!this.cached || now - this.cached.at > this.maxAgeMs) {
-      const settings = readSpamSettings(this.db);
-      this.cached = { at: now, settings };
-      settings.catch(() => (this.cached = undefined));
-    }
-    return this.cached.settings;
-  }
-
-  /** After a change on this process: the next submission reads it. */
-  forget(): void {
-    this.cached = undefined;
+/** The settings as the submissions judge them, re-read at most every `maxAgeMs`. */
+export class SpamSettingsCache extends CachedRead<StoredSpamSettings> {
+  constructor(db: Db, maxAgeMs = 5_000) {
+    super(() => readSpamSettings(db), maxAgeMs);
   }
 }

@@ -1,7 +1,7 @@
 import type { ChannelName } from '../../../platform/config/leads';
 import type { Db } from '../../../platform/db/connection';
-import type { SubmissionKind } from '../lead/lead-payload';
-import { enqueueLead, wasQueued } from '../outbox/outbox-repository';
+import type { LeadFollowUp } from '../follow-up/lead-follow-up';
+import { wasQueued } from '../outbox/outbox-repository';
 import { siteSecret } from '../../../platform/db/site-secrets';
 import { trustedSenderKeys } from '../spam/sender-keys';
 import { SPAM_SECRET_NAMES } from '../spam/spam-defence';
@@ -9,20 +9,23 @@ import { readLeadPayload } from './submissions-repository';
 
 /**
  * «Не спам»: what letting a held lead through does on the site's side, inside the caller's
- * transaction (which also moves its status and audits it): its notifications are queued now,
- * unless it was queued before (a lead marked spam by hand after it was sent is not sent twice),
- * and its e-mail and phone are trusted from then on, so the defence never holds them again.
- * Resolves to whether anything was queued.
+ * transaction (which also moves its status and audits it): its e-mail and phone are trusted from
+ * then on, so the defence never holds them again, and, unless it was queued before (a lead marked
+ * spam by hand after it was sent is not sent twice), it is let through as a new lead is: joined to
+ * the person, assigned in turn, queued to the channels, answered. Resolves to whether it was queued.
  */
-export async function releaseHeldLead(db: Db, lead: { kind: SubmissionKind; submissionId: number }, channels: readonly ChannelName[], at: Date): Promise<boolean> {
-  const payload = await readLeadPayload(db, lead.kind, lead.submissionId);
+export async function releaseHeldLead(db: Db, leadId: number, channels: readonly ChannelName[], followUp: LeadFollowUp, at: Date): Promise<boolean> {
+  const lead = await db.kysely.selectFrom('leads').select(['kind', 'submission_id', 'assignee_id', 'email_key', 'phone_key']).where('id', '=', leadId).executeTakeFirst();
+  if (!lead) return false;
+  const payload = await readLeadPayload(db, lead.kind, Number(lead.submission_id));
   if (!payload) return false;
   const secret = await siteSecret(db, SPAM_SECRET_NAMES.sender);
   const trusted = trustedSenderKeys(secret, payload.submission).map((sender_key) => ({ sender_key, trusted_at: at.toISOString() }));
   await db.kysely.insertInto('spam_trusted_senders').values(trusted).onConflict((conflict) => conflict.column('sender_key').doNothing()).execute();
-  if (channels.length === 0 || (await wasQueued(db, lead.kind, lead.submissionId))) return false;
-  await enqueueLead(db, payload, channels, at);
-  return true;
+  if (await wasQueued(db, payload.kind, payload.id)) return false;
+  const assigneeId = lead.assignee_id === null ? null : Number(lead.assignee_id);
+  await followUp.letThrough(db, { leadId, payload, keys: lead, assigneeId, channels, at });
+  return channels.length > 0;
 }
 
 /**

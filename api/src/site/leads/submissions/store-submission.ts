@@ -9,6 +9,7 @@ import type { SenderKeys } from '../spam/sender-keys';
 import { isHeld, orderedReasons } from '../spam/spam-judge';
 import { claimNonces } from '../spam/spam-nonces';
 import { enqueueLead } from '../outbox/outbox-repository';
+import type { LeadFollowUp } from '../follow-up/lead-follow-up';
 import {
   findSubmissionByKey,
   insertContactMessage,
@@ -56,22 +57,35 @@ export function requestHash(entry: SubmittedLead): string {
   return createHash('sha256').update(JSON.stringify([entry.kind, fields])).digest('base64url');
 }
 
+/** How a submission is stored beside its fields. */
+export interface StoreOptions {
+  /** Channels a lead let through is queued for (in the same transaction). */
+  channels: readonly ChannelName[];
+  /** The client's idempotency key. */
+  key?: string;
+  /** The spam defence's judgement; none for a lead that is not judged (a command, an import). */
+  screening?: Screening;
+  /** The work that starts as a lead is let through (person, assignee, reply); without it, only its notifications are queued. */
+  followUp?: LeadFollowUp;
+}
+
 /**
- * Stores a submission, its row of the staff inbox and its outbox rows (one per enabled channel)
- * in one transaction: a notification is never lost and never sent for a submission that was not
- * stored, and every stored lead is in the inbox. A lead the spam defence holds gets no outbox rows:
- * «Не спам» queues them later. Resolves once all are committed.
+ * Stores a submission, its row of the staff inbox and its outbox rows (one per enabled channel,
+ * and the visitor's reply) in one transaction: a notification is never lost and never sent for a
+ * submission that was not stored, and every stored lead is in the inbox. A lead the spam defence
+ * holds gets no outbox rows, no person and no assignee: «Не спам» does that later. Resolves once
+ * all are committed.
  */
-async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, channels: readonly ChannelName[], screening: Screening | undefined, key?: SubmissionKey): Promise<{ id: number; held: boolean }> {
-  const receivedAt = new Date();
+async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, { channels, screening, followUp }: StoreOptions, key?: SubmissionKey): Promise<{ id: number; held: boolean }> {
+  const receivedAt = followUp?.clock.now() ?? new Date();
   return db.kysely.transaction().execute(async (trx) => {
     const inTransaction: Db = { kysely: trx, dialect: db.dialect };
     const id = await insert(inTransaction, entry, meta, receivedAt, key);
     const arrival = await arrivalAfter(inTransaction, entry, screening, receivedAt);
     const held = arrival.spam_reasons !== null;
-    await indexLead(inTransaction, entry, id, leadSource(meta.attribution), receivedAt, arrival);
-    if (channels.length === 0 || held) return { id, held };
-    const lead = {
+    const leadId = await indexLead(inTransaction, entry, id, leadSource(meta.attribution), receivedAt, arrival);
+    if (held) return { id, held };
+    const payload = {
       ...entry,
       id,
       idempotency_key: idempotencyKey(entry.kind, id),
@@ -79,7 +93,8 @@ async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, chan
       referrer: meta.referrer,
       attribution: meta.attribution,
     } as LeadPayload;
-    await enqueueLead(inTransaction, lead, channels);
+    if (followUp) await followUp.letThrough(inTransaction, { leadId, payload, keys: arrival, assigneeId: null, channels, at: receivedAt });
+    else await enqueueLead(inTransaction, payload, channels);
     return { id, held };
   });
 }
@@ -91,24 +106,18 @@ async function earlierTry(db: Db, entry: SubmittedLead, key: SubmissionKey): Pro
 }
 
 /**
- * Stores a submission once per idempotency key (`key`, when the client sent one). A retry whose
- * first try is stored, even one still being committed by another process when the retry arrives,
- * gets the first try's id: the unique index on the key makes the second insert wait for the
- * first and then fail, and the stored row is read instead. Nearly every submission is a first
+ * Stores a submission once per idempotency key (`options.key`, when the client sent one). A retry
+ * whose first try is stored, even one still being committed by another process when the retry
+ * arrives, gets the first try's id: the unique index on the key makes the second insert wait for
+ * the first and then fail, and the stored row is read instead. Nearly every submission is a first
  * try, so the insert is tried first and the key looked up only when it fails.
  */
-export async function storeSubmission(
-  db: Db,
-  entry: SubmittedLead,
-  meta: SubmissionMeta,
-  channels: readonly ChannelName[],
-  key?: string,
-  screening?: Screening,
-): Promise<StoreOutcome> {
-  if (key === undefined) return { outcome: 'stored', ...(await storeNew(db, entry, meta, channels, screening)) };
+export async function storeSubmission(db: Db, entry: SubmittedLead, meta: SubmissionMeta, options: StoreOptions): Promise<StoreOutcome> {
+  const { key } = options;
+  if (key === undefined) return { outcome: 'stored', ...(await storeNew(db, entry, meta, options)) };
   const submissionKey = { key, requestHash: requestHash(entry) };
   try {
-    return { outcome: 'stored', ...(await storeNew(db, entry, meta, channels, screening, submissionKey)) };
+    return { outcome: 'stored', ...(await storeNew(db, entry, meta, options, submissionKey)) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const stored = await earlierTry(db, entry, submissionKey);

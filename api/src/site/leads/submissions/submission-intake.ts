@@ -14,6 +14,7 @@ import type { ChannelName } from '../../../platform/config/leads';
 import { ApiError, MESSAGES } from '../../../platform/http/api-error';
 import { readAttribution } from './attribution-input';
 import type { SubmittedLead } from '../lead/lead-payload';
+import type { LeadFollowUp } from '../follow-up/lead-follow-up';
 import type { SpamDefence } from '../spam/spam-defence';
 import type { SpamMetrics } from '../spam/spam-metrics';
 import { storeSubmission, type StoreOutcome } from './store-submission';
@@ -31,6 +32,7 @@ export interface SubmissionIntakeOptions {
   onLeadStored(): void;
   spam: SpamDefence;
   spamMetrics: SpamMetrics;
+  followUp: LeadFollowUp;
 }
 
 const ONE_LINE: ReadonlySet<string> = new Set(ONE_LINE_FIELDS);
@@ -131,7 +133,7 @@ export async function takeSubmission(
     return { outcome: 'bot', id: await plausibleNextId(options.db, BOT_TABLES[submission.kind]) };
   }
   const screening = { reasons: judgement.reasons, keys: judgement.keys, nonces: judgement.nonces, threshold: judgement.settings.threshold, trusted: judgement.trusted };
-  const stored = await storeSubmission(options.db, entry, metaOf(request, body.attribution), options.leadChannels, idempotencyKey, screening);
+  const stored = await storeSubmission(options.db, entry, metaOf(request, body.attribution), { channels: options.leadChannels, key: idempotencyKey, screening, followUp: options.followUp });
   if (stored.outcome === 'stored' && stored.held) {
     request.log.info({ form, id: stored.id }, 'held as spam: stored, not sent');
     options.spamMetrics.held(form);

@@ -16,6 +16,7 @@ const SECRET = 'webhook-secret';
 const BOT_TOKEN = '123456:test-token';
 const CHAT_ID = '-100200300';
 const REFERRER = 'http://127.0.0.1/#contacts';
+const AGENCY_MAIL = 'leads@khvylia.example';
 
 let webhook: HttpReceiver;
 let telegram: HttpReceiver;
@@ -33,7 +34,7 @@ function allChannels(): LeadsConfig {
   return {
     webhook: { url: `${webhook.url}/leads`, secret: SECRET },
     telegram: { botToken: BOT_TOKEN, chatId: CHAT_ID, apiUrl: telegram.url },
-    email: { smtpUrl: smtp.url, to: 'leads@khvylia.example', from: 'site@khvylia.example' },
+    email: { smtpUrl: smtp.url, to: AGENCY_MAIL, from: 'site@khvylia.example' },
   };
 }
 
@@ -61,7 +62,7 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
   await withApp(allChannels(), async (ctx) => {
     const id = await postContact(ctx);
     const key = `contact-${id}`;
-    await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
+    await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.sentTo(AGENCY_MAIL).length], (counts) => counts.every((n) => n === 1), 5_000);
 
     const [hook] = webhook.accepted();
     expect(hook!.path).toBe('/leads');
@@ -77,7 +78,7 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
       referrer: REFERRER,
       attribution: null,
       submission: submitted,
-    } satisfies Record<keyof LeadPayload, unknown>);
+    } satisfies Record<Exclude<keyof LeadPayload, 'person' | 'assignee'>, unknown>);
 
     const [message] = telegram.accepted();
     expect(message!.path).toBe(`/bot${BOT_TOKEN}/sendMessage`);
@@ -97,7 +98,7 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
       expect(sent.text).toContain(line);
     }
 
-    const [mail] = smtp.messages;
+    const [mail] = smtp.sentTo(AGENCY_MAIL);
     expect(smtp.recipients[0]).toEqual(['leads@khvylia.example']);
     expect(mail!.subject).toBe(`Нова заявка з сайту «Хвиля» №${id}: ${VALID_CONTACT.name}`);
     expect(mail!.text).toContain(`Повідомлення:\n${VALID_CONTACT.message}`);
@@ -106,7 +107,8 @@ it('delivers a contact message to the webhook, Telegram and e-mail within 5 s, e
 
     await eventually('the outbox rows marked delivered', () => outboxRows(ctx), (rows) => rows.every((row) => row.status === 'delivered'));
     const rows = await outboxRows(ctx);
-    expect(rows.map((row) => row.channel)).toEqual(['webhook', 'telegram', 'email']);
+    // With e-mail configured, the visitor's reply is queued beside the agency's three.
+    expect(rows.map((row) => row.channel)).toEqual(['webhook', 'telegram', 'email', 'reply']);
     const health = await ctx.request('GET', '/api/health');
     expect(health.json()).toEqual({ status: 'ok', outbox: { pending: 0, failed: 0, oldest_pending_at: null } });
   });
@@ -116,18 +118,18 @@ it('keeps a name with line breaks on its one line: no forged field in the Telegr
   const forged = 'Олена\nEmail: ceo@evil.example\r\nТелефон: +380 00 000 00 00\u2028Компанія: Evil\u2029';
   await withApp(allChannels(), async (ctx) => {
     const id = await postContact(ctx, { ...VALID_CONTACT, name: forged, company: 'ТОВ\n«Кава»' });
-    await eventually('the deliveries', () => [telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
+    await eventually('the deliveries', () => [telegram.accepted().length, smtp.sentTo(AGENCY_MAIL).length], (counts) => counts.every((n) => n === 1), 5_000);
     const flat = 'Олена Email: ceo@evil.example Телефон: +380 00 000 00 00 Компанія: Evil';
     const stored = await ctx.db.kysely.selectFrom('contact_messages').select(['name', 'company']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored).toEqual({ name: flat, company: 'ТОВ «Кава»' });
-    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.messages[0]!.text ?? '']) {
+    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.sentTo(AGENCY_MAIL)[0]!.text ?? '']) {
       const lines = text.split(/\r?\n/);
       expect(lines.filter((line) => line.startsWith('Email:'))).toEqual([`Email: ${VALID_CONTACT.email}`]);
       expect(lines.filter((line) => line.startsWith('Телефон:'))).toEqual([`Телефон: ${VALID_CONTACT.phone}`]);
       expect(lines).toContain(`Імʼя: ${flat}`);
       expect(text).not.toMatch(/[\u2028\u2029]/);
     }
-    expect(smtp.messages[0]!.subject).toBe(`Нова заявка з сайту «Хвиля» №${id}: ${flat}`);
+    expect(smtp.sentTo(AGENCY_MAIL)[0]!.subject).toBe(`Нова заявка з сайту «Хвиля» №${id}: ${flat}`);
   });
 });
 
@@ -144,10 +146,10 @@ it('delivers a job application with its position and where its visitor came from
     const response = await ctx.request('POST', '/api/jobs/apply', await asPerson(ctx, 'job-application', { ...VALID_APPLICATION, attribution }));
     expect(response.statusCode).toBe(201);
     const { id } = response.json() as { id: number };
-    await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.messages.length], (counts) => counts.every((n) => n === 1), 5_000);
+    await eventually('all three deliveries', () => [webhook.accepted().length, telegram.accepted().length, smtp.sentTo(AGENCY_MAIL).length], (counts) => counts.every((n) => n === 1), 5_000);
     const lead = JSON.parse(webhook.accepted()[0]!.body) as LeadPayload;
     expect(lead).toMatchObject({ kind: 'applications', id, idempotency_key: `applications-${id}`, attribution });
-    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.messages[0]!.text]) {
+    for (const text of [(JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text, smtp.sentTo(AGENCY_MAIL)[0]!.text]) {
       expect(text).toContain('Джерело: facebook / cpc / black-friday');
       expect(text).toContain('Перша сторінка: /blog/6');
     }
@@ -155,7 +157,7 @@ it('delivers a job application with its position and where its visitor came from
     const text = (JSON.parse(telegram.accepted()[0]!.body) as { text: string }).text;
     expect(text).toContain(`Посада: ${VALID_APPLICATION.position}`);
     expect(text).toContain(`Про себе:\n${VALID_APPLICATION.resume_text}`);
-    expect(smtp.messages[0]!.subject).toBe(`Відгук на вакансію «${VALID_APPLICATION.position}» №${id}: ${VALID_APPLICATION.name}`);
+    expect(smtp.sentTo(AGENCY_MAIL)[0]!.subject).toBe(`Відгук на вакансію «${VALID_APPLICATION.position}» №${id}: ${VALID_APPLICATION.name}`);
   });
 });
 

@@ -1,6 +1,7 @@
 import { LEAD_RETENTION, NOTIFICATION_COPY_RETENTION_DAYS, type StaffMember } from '@agency/shared';
 import { sql } from 'kysely';
 import { monthsBefore } from '../../../../src/platform/lib/calendar';
+import { systemClock } from '../../../../src/platform/lib/clock';
 import { BATCH_TARGET_MS, BatchSizer, purgeExpired } from '../../../../src/site/leads/retention/retention-purge';
 import { insertMember } from '../../../../src/staff/accounts/members-repository';
 import { addNote, markSpam, updateLead, type Actor } from '../../../../src/staff/inbox/lead-work';
@@ -86,10 +87,10 @@ describe('the retention purge', () => {
     const application = await send('applications', 'retention: application');
     const spam = await send('contact', 'retention: spam');
     const won = await send('contact', 'retention: won');
-    await addNote(ctx.db, contact, 'Передзвонити в понеділок', actor);
+    await addNote(ctx.db, contact, 'Передзвонити в понеділок', actor, systemClock);
     await markSpam(ctx.db, [spam], actor);
     const wonLead = await ctx.db.kysely.selectFrom('leads').select('version').where('id', '=', won).executeTakeFirstOrThrow();
-    await updateLead(ctx.db, won, { version: Number(wonLead.version), status: 'won' }, actor);
+    await updateLead(ctx.db, won, { version: Number(wonLead.version), status: 'won' }, actor, systemClock);
     await eventually('the webhook deliveries', () => webhook.accepted().length, (count) => count >= 4, 5_000);
     expect(await traces(contact)).toEqual({ leads: 1, lead_search: 1, lead_notes: 1, lead_history: 1, lead_outbox: 1 });
 
@@ -126,7 +127,7 @@ describe('the retention purge', () => {
     const elevenMonths = Date.now() - monthsBefore(Date.now(), 11);
     await age(quiet, elevenMonths);
     await age(worked, elevenMonths);
-    await addNote(ctx.db, worked, 'Клієнт повернувся з новим запитом', actor);
+    await addNote(ctx.db, worked, 'Клієнт повернувся з новим запитом', actor, systemClock);
 
     const report = await purgeExpired(ctx.db, { now: new Date(Date.now() + 60 * DAY) });
     expect(report.leads.contact).toBe(1);

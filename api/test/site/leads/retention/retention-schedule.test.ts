@@ -43,7 +43,7 @@ function startProcess(clock: () => number) {
 
 async function storeContact(message: string): Promise<void> {
   const { website: _honeypot, ...submission } = VALID_CONTACT;
-  await storeSubmission(testDb.db, { kind: 'contact', submission: { ...submission, service_type: 'smm', message } }, { user_agent: null, referrer: null, attribution: null }, []);
+  await storeSubmission(testDb.db, { kind: 'contact', submission: { ...submission, service_type: 'smm', message } }, { user_agent: null, referrer: null, attribution: null }, { channels: [] });
 }
 
 it('runs once for the site: the process holding the lease purges, the others skip, and one takes over when it stops', async () => {

@@ -1,5 +1,5 @@
-import type { ChannelName, LeadsConfig } from '../../../../platform/config/leads';
-import { emailChannel } from './email-channel';
+import { enabledChannels, type ChannelName, type LeadsConfig } from '../../../../platform/config/leads';
+import { emailChannel, replyChannel } from './email-channel';
 import type { LeadChannel } from './lead-channel';
 import { telegramChannel } from './telegram-channel';
 import { webhookChannel } from './webhook-channel';
@@ -11,11 +11,16 @@ export function createChannels(config: LeadsConfig): LeadChannel[] {
   const channels: LeadChannel[] = [];
   if (config.webhook) channels.push(webhookChannel(config.webhook));
   if (config.telegram) channels.push(telegramChannel(config.telegram));
-  if (config.email) channels.push(emailChannel(config.email));
+  if (config.email) channels.push(emailChannel(config.email), replyChannel(config.email));
   return channels;
 }
 
-/** The names of the channels configured: what a lead is queued for. */
+/** Of these channels, the agency's: what a lead is queued for. */
+export function leadChannelNames(channels: readonly LeadChannel[]): ChannelName[] {
+  return channels.filter((channel) => channel.deliver !== undefined).map((channel) => channel.name as ChannelName);
+}
+
+/** The names of the agency's channels configured: what a lead is queued for. */
 export function channelNames(config: LeadsConfig): ChannelName[] {
-  return createChannels(config).map((channel) => channel.name);
+  return enabledChannels(config);
 }

@@ -1,11 +1,17 @@
+import type { REPLY_CHANNEL } from '@agency/shared';
 import type { ChannelName } from '../../../../platform/config/leads';
-import type { LeadErasedMessage, LeadPayload } from '../../lead/lead-payload';
+import type { LeadErasedMessage, LeadPayload, OutboxNotice } from '../../lead/lead-payload';
 
-/** One way a lead reaches a person. `deliver` resolves once the receiver has accepted the lead. */
+/** A channel of the outbox: one of the agency's (ChannelName), or the visitor's reply. */
+export type OutboxChannelName = ChannelName | typeof REPLY_CHANNEL;
+
+/** One way a lead reaches a person. Each `deliver…` resolves once the receiver has accepted the message. */
 export interface LeadChannel {
-  name: ChannelName;
-  /** Throws on any failure; `signal` aborts at the delivery deadline or at shutdown. */
-  deliver(lead: LeadPayload, signal: AbortSignal): Promise<void>;
+  name: OutboxChannelName;
+  /** Sends a new lead to the agency (the agency's channels); throws on any failure; `signal` aborts at the delivery deadline or at shutdown. */
+  deliver?(lead: LeadPayload, signal: AbortSignal): Promise<void>;
+  /** Sends a message about a lead: the visitor's reply (reply), an overdue alert (telegram). */
+  deliverNotice?(notice: OutboxNotice, signal: AbortSignal): Promise<void>;
   /** Tells the receiver a person's leads were erased: only a channel that can act on it (the webhook) has this. */
   deliverErasure?(message: LeadErasedMessage, signal: AbortSignal): Promise<void>;
   close?(): void;

@@ -13,35 +13,40 @@ export function telegramChannel(config: TelegramConfig): LeadChannel {
   const endpoint = `${config.apiUrl}/bot${config.botToken}/sendMessage`;
   // The token is part of the URL: keep it out of every error that may be logged or stored.
   const redact = (text: string) => text.split(config.botToken).join('<token>');
+  async function send(chatId: string, text: string, signal: AbortSignal): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        // Plain text (no parse_mode): nothing a visitor types can break the markup.
+        body: JSON.stringify({
+          chat_id: chatId,
+          text: clip(text, TELEGRAM_TEXT_MAX),
+          link_preview_options: { is_disabled: true },
+        }),
+        signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      throw new DeliveryError(redact(`telegram: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const answer = (await response.json().catch(() => ({}))) as BotApiAnswer;
+    if (!response.ok || answer.ok !== true) {
+      const retryAfter = answer.parameters?.retry_after;
+      throw new DeliveryError(
+        redact(`telegram answered ${response.status}${answer.description ? `: ${answer.description}` : ''}`),
+        retryAfter === undefined ? undefined : retryAfter * 1000,
+      );
+    }
+  }
   return {
     name: 'telegram',
-    async deliver(lead, signal) {
-      const { text } = leadText(lead);
-      let response: Response;
-      try {
-        response = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json; charset=utf-8' },
-          // Plain text (no parse_mode): nothing a visitor types can break the markup.
-          body: JSON.stringify({
-            chat_id: config.chatId,
-            text: clip(text, TELEGRAM_TEXT_MAX),
-            link_preview_options: { is_disabled: true },
-          }),
-          signal,
-          redirect: 'manual',
-        });
-      } catch (error) {
-        throw new DeliveryError(redact(`telegram: ${error instanceof Error ? error.message : String(error)}`));
-      }
-      const answer = (await response.json().catch(() => ({}))) as BotApiAnswer;
-      if (!response.ok || answer.ok !== true) {
-        const retryAfter = answer.parameters?.retry_after;
-        throw new DeliveryError(
-          redact(`telegram answered ${response.status}${answer.description ? `: ${answer.description}` : ''}`),
-          retryAfter === undefined ? undefined : retryAfter * 1000,
-        );
-      }
+    deliver: (lead, signal) => send(config.chatId, leadText(lead).text, signal),
+    /** An overdue alert goes to the assignee's own chat when they have one, else to the team's. */
+    async deliverNotice(notice, signal) {
+      if (notice.event !== 'lead.overdue') throw new Error(`the telegram channel cannot deliver ${notice.event}`);
+      await send(notice.chat_id ?? config.chatId, notice.text, signal);
     },
   };
 }

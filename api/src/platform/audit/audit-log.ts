@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@agency/shared';
-import type { Db } from '../../platform/db/connection';
-import type { AppKysely } from '../../platform/db/schema';
+import type { Db } from '../db/connection';
+import type { AppKysely } from '../db/schema';
 
 /**
  * The append-only record of what staff did: sign-ins (and failed ones), invitations, role
@@ -41,7 +41,11 @@ export type AuditAction =
   | 'service-changed'
   | 'service-published'
   | 'service-unpublished'
-  | 'services-reordered';
+  | 'services-reordered'
+  | 'lead-auto-assigned'
+  | 'lead-unlinked'
+  | 'follow-up-settings-changed'
+  | 'lead-routing-changed';
 
 /** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
 export interface AuditActor {

@@ -1,0 +1,69 @@
+import type { ChannelName } from '../../../platform/config/leads';
+import type { Db } from '../../../platform/db/connection';
+import type { Clock } from '../../../platform/lib/clock';
+import type { LeadPayload } from '../lead/lead-payload';
+import { enqueueLead } from '../outbox/outbox-repository';
+import { FollowUpSettingsCache } from './follow-up-settings';
+import { nextAssignee, recordAutomaticAssignment } from './lead-routing';
+import { findEarlierLead } from './person-link';
+import { queueVisitorReply } from './visitor-reply';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What happens as a lead is let through (person, assignee, notifications, the visitor's reply); the console sets it. */
+    leadFollowUp: LeadFollowUp;
+  }
+}
+
+/** A lead let through: stored and not held, or released by «Не спам». */
+export interface LetThrough {
+  leadId: number;
+  /** The lead as its notifications carry it (person and assignee are added here). */
+  payload: LeadPayload;
+  keys: { email_key: string | null; phone_key: string | null };
+  /** The lead's assignee already (one set by hand before «Не спам»): kept. */
+  assigneeId: number | null;
+  channels: readonly ChannelName[];
+  at: Date;
+}
+
+/**
+ * The work that starts as a lead is let through, inside the transaction that lets it through: it
+ * joins the person who wrote before, goes to the next member in turn, and is queued to the agency's
+ * channels (its text saying «повторне звернення» and who has it) and, when e-mail is configured, as
+ * a reply to the visitor. Never for a lead held as spam.
+ */
+export class LeadFollowUp {
+  readonly settings: FollowUpSettingsCache;
+
+  constructor(
+    db: Db,
+    /** Whether replies can be sent (e-mail is configured). */
+    readonly replies: boolean,
+    readonly clock: Clock,
+  ) {
+    this.settings = new FollowUpSettingsCache(db);
+  }
+
+  async letThrough(db: Db, lead: LetThrough): Promise<LeadPayload> {
+    const { leadId, at } = lead;
+    const earlier = await findEarlierLead(db, lead.keys, at, leadId);
+    const assignee = lead.assigneeId === null ? await nextAssignee(db, lead.payload.kind) : undefined;
+    if (earlier || assignee) {
+      await db.kysely
+        .updateTable('leads')
+        .set({ ...(earlier && { person_id: earlier.personId }), ...(assignee && { assignee_id: assignee.id }) })
+        .where('id', '=', leadId)
+        .execute();
+    }
+    if (assignee) await recordAutomaticAssignment(db, leadId, assignee, at.toISOString());
+    const payload: LeadPayload = {
+      ...lead.payload,
+      ...(earlier && { person: { leads: earlier.leads + 1, earlier: { id: earlier.submissionId, kind: earlier.kind, received_at: earlier.receivedAt } } }),
+      ...(assignee && { assignee }),
+    };
+    await enqueueLead(db, payload, lead.channels, at);
+    if (this.replies) await queueVisitorReply(db, payload, await this.settings.get(), at);
+    return payload;
+  }
+}

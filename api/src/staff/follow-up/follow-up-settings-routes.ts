@@ -1,0 +1,72 @@
+import { FollowUpSettingsConflictSchema, FollowUpSettingsUpdateSchema, FollowUpSettingsViewSchema, ERROR_RESPONSES } from '@agency/shared/contracts';
+import { LEAD_KINDS, type FollowUpSettings, type FollowUpSettingsView } from '@agency/shared';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordAudit } from '../../platform/audit/audit-log';
+import type { Db } from '../../platform/db/connection';
+import { ApiError, MESSAGES } from '../../platform/http/api-error';
+import { readFollowUpSettings, unknownPlaceholders, writeFollowUpSettings, type StoredFollowUpSettings } from '../../site/leads';
+import { ChangedError } from '../common/changed-error';
+import { STAFF_MESSAGES } from '../common/staff-messages';
+import { sessionOf } from '../sessions/staff-guard';
+
+export class FollowUpSettingsChangedError extends ChangedError<FollowUpSettingsView> {
+  constructor(current: FollowUpSettingsView) {
+    super('FOLLOW_UP_SETTINGS_CHANGED', STAFF_MESSAGES.followUpSettingsChanged, current);
+  }
+}
+
+async function viewOf(db: Db, stored: StoredFollowUpSettings): Promise<FollowUpSettingsView> {
+  const member = stored.updatedBy === null ? undefined : await db.kysely.selectFrom('staff_members').select('email').where('id', '=', stored.updatedBy).executeTakeFirst();
+  return { replies: stored.replies, targetMinutes: stored.targetMinutes, version: stored.version, updatedAt: stored.updatedAt, updatedBy: member?.email ?? null };
+}
+
+/** A reply with a placeholder it cannot fill is refused, naming the field: a typo must not reach visitors. */
+function checkPlaceholders(settings: FollowUpSettings): void {
+  const fields: Record<string, string> = {};
+  for (const kind of LEAD_KINDS) {
+    const unknown = unknownPlaceholders(settings.replies[kind]);
+    if (unknown.length > 0) fields[`replies.${kind}`] = STAFF_MESSAGES.replyPlaceholderUnknown(unknown.map((name) => `{${name}}`).join(', '));
+  }
+  if (Object.keys(fields).length > 0) throw new ApiError(400, 'VALIDATION_ERROR', MESSAGES.validation, fields);
+}
+
+/**
+ * What admins set for the work after a lead arrives: the visitor's reply for each kind of lead and
+ * the response target. A change names the version it was made from (409 with the current settings
+ * when they moved on), is audited, and holds on every process within seconds.
+ */
+export const followUpSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: { forget(): void } }> = async (app, { db, settings }) => {
+  const admin = { staffRole: 'admin' as const };
+
+  app.get('/api/staff/follow-up-settings', { config: admin, schema: { response: { 200: FollowUpSettingsViewSchema, ...ERROR_RESPONSES } } }, async () => viewOf(db, await readFollowUpSettings(db)));
+
+  app.put(
+    '/api/staff/follow-up-settings',
+    { config: admin, schema: { body: FollowUpSettingsUpdateSchema, response: { 200: FollowUpSettingsViewSchema, 409: FollowUpSettingsConflictSchema, ...ERROR_RESPONSES } } },
+    async (request) => {
+      const { member } = sessionOf(request);
+      const { version, ...wanted } = request.body;
+      checkPlaceholders(wanted);
+      const saved = await db.kysely.transaction().execute(async (trx) => {
+        const inTransaction = { kysely: trx, dialect: db.dialect };
+        const before = await readFollowUpSettings(inTransaction);
+        if (before.version !== version) return undefined;
+        const after = await writeFollowUpSettings(inTransaction, wanted, before.version, member.id, new Date().toISOString());
+        if (!after) return undefined;
+        const repliesChanged = LEAD_KINDS.filter((kind) => JSON.stringify(before.replies[kind]) !== JSON.stringify(after.replies[kind]));
+        await recordAudit(trx, {
+          actorId: member.id,
+          actor: member.email,
+          action: 'follow-up-settings-changed',
+          target: 'follow-up-settings',
+          address: request.ip,
+          detail: { targetMinutes: { from: before.targetMinutes, to: after.targetMinutes }, repliesChanged },
+        });
+        return after;
+      });
+      if (!saved) throw new FollowUpSettingsChangedError(await viewOf(db, await readFollowUpSettings(db)));
+      settings.forget();
+      return viewOf(db, saved);
+    },
+  );
+};
