@@ -40,6 +40,8 @@ export function placeholdersIn(text: string): string[] {
 
 /** The outbox's channel of the visitor's reply, as the lead's page names its delivery. */
 export const REPLY_CHANNEL = 'reply';
+/** The outbox's channel of a lead's overdue alert (through Telegram), once per lead. */
+export const ALERT_CHANNEL = 'alert';
 
 /** How a lead's history names what the site did by itself (no member acted). */
 export const AUTOMATIC_ACTOR = 'автоматично';

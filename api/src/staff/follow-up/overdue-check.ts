@@ -1,4 +1,4 @@
-import { formatWorkingMinutes, STAFF_PATHS, workingMsBetween } from '@agency/shared';
+import { ALERT_CHANNEL, formatWorkingMinutes, STAFF_PATHS, workingMsBetween } from '@agency/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../platform/db/connection';
 import type { Clock } from '../../platform/lib/clock';
@@ -87,7 +87,7 @@ export async function checkOverdueLeads(database: Database, options: OverdueChec
         chat_id: lead.telegram_chat_id ?? null,
         text: alertText({ leadId, submissionId, name: facts?.name ?? '', subject: facts?.subject ?? '', receivedAt: lead.received_at, assignee: lead.email }, waited, options),
       };
-      await enqueueNotice(db, { kind: lead.kind, id: submissionId }, 'telegram', message, now);
+      await enqueueNotice(db, { kind: lead.kind, id: submissionId }, ALERT_CHANNEL, message);
     });
   }
   return marked;

@@ -3,7 +3,7 @@ import type { Db } from '../../../platform/db/connection';
 import type { Clock } from '../../../platform/lib/clock';
 import type { LeadPayload } from '../lead/lead-payload';
 import { enqueueLead } from '../outbox/outbox-repository';
-import { FollowUpSettingsCache } from './follow-up-settings';
+import { FollowUpSettingsCache, type StoredFollowUpSettings } from './follow-up-settings';
 import { nextAssignee, recordAutomaticAssignment } from './lead-routing';
 import { findEarlierLead } from './person-link';
 import { queueVisitorReply } from './visitor-reply';
@@ -25,6 +25,11 @@ export interface LetThrough {
   assigneeId: number | null;
   channels: readonly ChannelName[];
   at: Date;
+  /**
+   * The settings, read before the caller's transaction began: on SQLite a read outside it would
+   * wait for the one connection the transaction holds.
+   */
+  settings: StoredFollowUpSettings;
 }
 
 /**
@@ -62,8 +67,9 @@ export class LeadFollowUp {
       ...(earlier && { person: { leads: earlier.leads + 1, earlier: { id: earlier.submissionId, kind: earlier.kind, received_at: earlier.receivedAt } } }),
       ...(assignee && { assignee }),
     };
-    await enqueueLead(db, payload, lead.channels, at);
-    if (this.replies) await queueVisitorReply(db, payload, await this.settings.get(), at);
+    // The outbox keeps the real time (its retries are real), whatever the follow-up's clock says.
+    await enqueueLead(db, payload, lead.channels, new Date());
+    if (this.replies) await queueVisitorReply(db, payload, lead.settings);
     return payload;
   }
 }

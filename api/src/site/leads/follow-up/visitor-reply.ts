@@ -1,4 +1,4 @@
-import { REPLY_PLACEHOLDERS, addWorkingMs, kyivDayOf, placeholdersIn, type ReplyPlaceholder, type ReplyTemplate } from '@agency/shared';
+import { REPLY_CHANNEL, REPLY_PLACEHOLDERS, addWorkingMs, kyivDayOf, placeholdersIn, type ReplyPlaceholder, type ReplyTemplate } from '@agency/shared';
 import { flattenLineBreaks } from '@agency/shared/contracts';
 import type { Db } from '../../../platform/db/connection';
 import { submittedText } from '../lead/lead-text';
@@ -51,8 +51,8 @@ export function visitorReply(lead: LeadPayload, settings: Pick<StoredFollowUpSet
  * Queues the visitor's reply for a lead just let through (stored, or «Не спам»), inside that
  * transaction, unless one was ever queued for it: a visitor hears from the site once per lead.
  */
-export async function queueVisitorReply(db: Db, lead: LeadPayload, settings: Pick<StoredFollowUpSettings, 'replies' | 'targetMinutes'>, at: Date): Promise<boolean> {
+export async function queueVisitorReply(db: Db, lead: LeadPayload, settings: Pick<StoredFollowUpSettings, 'replies' | 'targetMinutes'>): Promise<boolean> {
   if (await wasQueued(db, lead.kind, lead.id, 'lead.reply')) return false;
-  await enqueueNotice(db, { kind: lead.kind, id: lead.id }, 'reply', visitorReply(lead, settings), at);
+  await enqueueNotice(db, { kind: lead.kind, id: lead.id }, REPLY_CHANNEL, visitorReply(lead, settings));
   return true;
 }

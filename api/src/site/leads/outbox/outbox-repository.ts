@@ -83,9 +83,9 @@ export async function enqueueErasure(db: Db, message: LeadErasedMessage, now: Da
 
 /**
  * One pending row of a message about a lead that is not the lead itself (the visitor's reply, an
- * overdue alert) for one channel. Call it inside the transaction that decided to send it.
+ * overdue alert) for one channel, due now. Call it inside the transaction that decided to send it.
  */
-export async function enqueueNotice(db: Db, lead: { kind: SubmissionKind; id: number }, channel: string, message: OutboxNotice, now: Date): Promise<void> {
+export async function enqueueNotice(db: Db, lead: { kind: SubmissionKind; id: number }, channel: string, message: OutboxNotice, now = new Date()): Promise<void> {
   await db.kysely
     .insertInto('lead_outbox')
     .values({

@@ -1,7 +1,7 @@
 import { enabledChannels, type ChannelName, type LeadsConfig } from '../../../../platform/config/leads';
 import { emailChannel, replyChannel } from './email-channel';
 import type { LeadChannel } from './lead-channel';
-import { telegramChannel } from './telegram-channel';
+import { telegramChannels } from './telegram-channel';
 import { webhookChannel } from './webhook-channel';
 
 export type { LeadChannel } from './lead-channel';
@@ -10,7 +10,7 @@ export type { LeadChannel } from './lead-channel';
 export function createChannels(config: LeadsConfig): LeadChannel[] {
   const channels: LeadChannel[] = [];
   if (config.webhook) channels.push(webhookChannel(config.webhook));
-  if (config.telegram) channels.push(telegramChannel(config.telegram));
+  if (config.telegram) channels.push(...telegramChannels(config.telegram));
   if (config.email) channels.push(emailChannel(config.email), replyChannel(config.email));
   return channels;
 }

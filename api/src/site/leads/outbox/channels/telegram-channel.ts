@@ -1,3 +1,4 @@
+import { ALERT_CHANNEL } from '@agency/shared';
 import type { TelegramConfig } from '../../../../platform/config/leads';
 import { clip, leadText, TELEGRAM_TEXT_MAX } from '../../lead/lead-text';
 import { DeliveryError, type LeadChannel } from './lead-channel';
@@ -8,8 +9,11 @@ interface BotApiAnswer {
   parameters?: { retry_after?: number };
 }
 
-/** Sends each lead as a readable message to a Telegram chat through the Bot API's sendMessage. */
-export function telegramChannel(config: TelegramConfig): LeadChannel {
+/**
+ * Sends each lead as a readable message to a Telegram chat through the Bot API's sendMessage, and
+ * (as the `alert` channel: one row per lead) the alert that a lead waits past the response target.
+ */
+export function telegramChannels(config: TelegramConfig): LeadChannel[] {
   const endpoint = `${config.apiUrl}/bot${config.botToken}/sendMessage`;
   // The token is part of the URL: keep it out of every error that may be logged or stored.
   const redact = (text: string) => text.split(config.botToken).join('<token>');
@@ -40,13 +44,15 @@ export function telegramChannel(config: TelegramConfig): LeadChannel {
       );
     }
   }
-  return {
-    name: 'telegram',
-    deliver: (lead, signal) => send(config.chatId, leadText(lead).text, signal),
-    /** An overdue alert goes to the assignee's own chat when they have one, else to the team's. */
-    async deliverNotice(notice, signal) {
-      if (notice.event !== 'lead.overdue') throw new Error(`the telegram channel cannot deliver ${notice.event}`);
-      await send(notice.chat_id ?? config.chatId, notice.text, signal);
+  return [
+    { name: 'telegram', deliver: (lead, signal) => send(config.chatId, leadText(lead).text, signal) },
+    {
+      // An overdue alert goes to the assignee's own chat when they have one, else to the team's.
+      name: ALERT_CHANNEL,
+      async deliverNotice(notice, signal) {
+        if (notice.event !== 'lead.overdue') throw new Error(`the alert channel cannot deliver ${notice.event}`);
+        await send(notice.chat_id ?? config.chatId, notice.text, signal);
+      },
     },
-  };
+  ];
 }
