@@ -7,9 +7,11 @@ import { ArticlesPage } from '../features/articles/ArticlesPage';
 import { AuditPage } from '../features/audit/AuditPage';
 import { BackupsPage } from '../features/backups/BackupsPage';
 import { DataRequestsPage } from '../features/data-requests/DataRequestsPage';
+import { FollowUpPage } from '../features/follow-up/FollowUpPage';
 import { InboxPage } from '../features/inbox/InboxPage';
 import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LeadPage } from '../features/lead/LeadPage';
+import { ResponseReportPage } from '../features/response-report/ResponseReportPage';
 import { ServicesPage } from '../features/services/ServicesPage';
 import { SignInPage } from '../features/sign-in/SignInPage';
 import { SpamSettingsPage } from '../features/spam/SpamSettingsPage';
@@ -35,6 +37,7 @@ function ConsoleBar() {
       {session && (
         <nav className={styles.nav} aria-label="Консоль">
           <Link to={STAFF_PATHS.home}>Заявки</Link>
+          <Link to={STAFF_PATHS.responseReport}>Швидкість відповіді</Link>
           {may('editor') && <Link to={STAFF_PATHS.articles}>Статті</Link>}
           {may('editor') && <Link to={STAFF_PATHS.services}>Послуги</Link>}
           {may('admin') && <Link to={STAFF_PATHS.team}>Команда</Link>}
@@ -42,6 +45,7 @@ function ConsoleBar() {
           {may('admin') && <Link to={STAFF_PATHS.dataRequests}>Запити щодо даних</Link>}
           {may('admin') && <Link to={STAFF_PATHS.backups}>Резервні копії</Link>}
           {may('admin') && <Link to={STAFF_PATHS.spamSettings}>Спам</Link>}
+          {may('admin') && <Link to={STAFF_PATHS.followUp}>Робота із заявками</Link>}
           <Link to={STAFF_PATHS.account}>Мій обліковий запис</Link>
           <button type="button" className={styles.link} style={{ color: 'inherit' }} onClick={() => void signOut()}>
             Вийти
@@ -54,9 +58,10 @@ function ConsoleBar() {
 
 /**
  * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
- * a lead's page, articles and services for editors, the team, the audit log, people's requests
- * about their data, the database's backups, the spam defence's settings and one's account; sign-in
- * and invitations for the rest.
+ * a lead's page, how fast the agency answers, articles and services for editors, the team, the
+ * audit log, people's requests about their data, the database's backups, the spam defence's
+ * settings, the work after a lead arrives (replies, response target, assignment) and one's
+ * account; sign-in and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -69,6 +74,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="invite" element={<InvitationPage />} />
             <Route index element={<Guarded role="viewer"><InboxPage /></Guarded>} />
             <Route path="leads/:id" element={<Guarded role="viewer"><LeadPage /></Guarded>} />
+            <Route path="report" element={<Guarded role="viewer"><ResponseReportPage /></Guarded>} />
             <Route path="account" element={<Guarded role="viewer"><AccountPage /></Guarded>} />
             <Route path="articles" element={<Guarded role="editor"><ArticlesPage /></Guarded>} />
             <Route path="articles/:id" element={<Guarded role="editor"><ArticleEditorPage /></Guarded>} />
@@ -78,6 +84,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="data-requests" element={<Guarded role="admin"><DataRequestsPage /></Guarded>} />
             <Route path="backups" element={<Guarded role="admin"><BackupsPage /></Guarded>} />
             <Route path="spam" element={<Guarded role="admin"><SpamSettingsPage /></Guarded>} />
+            <Route path="follow-up" element={<Guarded role="admin"><FollowUpPage /></Guarded>} />
             <Route path="*" element={<p>Такої сторінки в консолі немає. <Link to={STAFF_PATHS.home}>До заявок</Link></p>} />
           </Routes>
         </main>

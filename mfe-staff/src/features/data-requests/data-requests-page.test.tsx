@@ -28,6 +28,10 @@ const LEAD: SubjectLead = {
   assignee: null,
   version: 3,
   spamReasons: [],
+  personLeads: 1,
+  firstResponseAt: '2026-11-20T11:00:00.000Z',
+  waitedMinutes: 60,
+  overdue: false,
   fields: [
     { name: 'name', value: 'Олена Коваль' },
     { name: 'email', value: 'olena@example.com' },
@@ -37,6 +41,8 @@ const LEAD: SubjectLead = {
   deliveries: [],
   notes: [{ id: 1, author: 'admin@khvylia.example', text: 'Передзвонити', createdAt: '2026-11-21T10:00:00.000Z' }],
   history: [],
+  personOthers: [],
+  linked: false,
   notifications: [{ channel: 'webhook', status: 'delivered', createdAt: '2026-11-20T10:00:00.000Z', deliveredAt: '2026-11-20T10:00:01.000Z', payload: {}, payloadRemovedAt: null }],
 };
 

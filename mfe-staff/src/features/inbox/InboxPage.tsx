@@ -7,10 +7,12 @@ import {
   SPAM_REASON_LABELS,
   STAFF_API_PREFIX,
   STAFF_PATHS,
+  countOf,
   type LeadFilter,
   type LeadPage,
   type LeadSummary,
   type MemberList,
+  type UkrainianForms,
 } from '@agency/shared';
 import { Link, useLocation, useNavigate } from '@agency/shared/router';
 import { messageOf, staffGet, staffSend } from '../../shared/api/staff-api';
@@ -48,11 +50,19 @@ function heldText(lead: LeadSummary): string {
   return `Затримано: ${SPAM_REASON_LABELS[first]}${rest.length > 0 ? ` (і ще ${rest.length})` : ''}`;
 }
 
+/** «2 звернення», «5 звернень»: how many leads a person sent. */
+const LEADS_SENT: UkrainianForms = { one: 'звернення', few: 'звернення', many: 'звернень' };
+
+/** A lead someone should take: still waiting for work, nobody's. */
+const unassigned = (lead: LeadSummary) => lead.assignee === null && (lead.status === 'new' || lead.status === 'in_progress');
+
 /**
  * `/staff`: every lead, newest first, under the filters in the address; more on request (keyset
  * pages). Leads arriving meanwhile appear at the top within seconds, counted in the tab's title
  * until «Переглянуто». Editors select leads to mark as spam and export the list as CSV. Above
- * the list: how many leads the spam defence held this week, linking to the spam list.
+ * the list: how many leads the spam defence held this week, linking to the spam list. Each person
+ * is one row, their newest lead, saying how many leads they sent; a lead waiting past the response
+ * target says «Прострочено», one nobody took «Без відповідального».
  */
 export function InboxPage() {
   const { may } = useStaffSession();
@@ -239,7 +249,15 @@ export function InboxPage() {
                   <td data-label={COLUMN.receivedAt}>{kyivDateTime(lead.receivedAt)}</td>
                   <td data-label={COLUMN.kind}>{LEAD_KIND_LABELS[lead.kind]}</td>
                   <td data-label={COLUMN.name}>
-                    <Link to={`leads/${lead.id}`}>{lead.name || '—'}</Link>
+                    <div>
+                      <Link to={`leads/${lead.id}`}>{lead.name || '—'}</Link>
+                      {lead.personLeads > 1 && (
+                        <>
+                          {' '}
+                          <span className={styles.badge}>{countOf(lead.personLeads, LEADS_SENT)}</span>
+                        </>
+                      )}
+                    </div>
                   </td>
                   <td data-label={COLUMN.email}>{lead.email}</td>
                   <td data-label={COLUMN.subject}>{lead.subject || '—'}</td>
@@ -248,10 +266,16 @@ export function InboxPage() {
                     {/* One box, so a phone's card keeps the reason beside the status, under the column's name. */}
                     <div>
                       {LEAD_STATUS_LABELS[lead.status]}
+                      {lead.overdue && (
+                        <>
+                          {' '}
+                          <span className={styles.warning}>Прострочено</span>
+                        </>
+                      )}
                       {heldText(lead) && <div className={styles.muted}>{heldText(lead)}</div>}
                     </div>
                   </td>
-                  <td data-label={COLUMN.assignee}>{lead.assignee?.email ?? '—'}</td>
+                  <td data-label={COLUMN.assignee}>{lead.assignee?.email ?? (unassigned(lead) ? <span className={styles.badge}>Без відповідального</span> : '—')}</td>
                 </tr>
               ))}
             </tbody>

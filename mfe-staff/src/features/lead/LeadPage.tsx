@@ -4,7 +4,10 @@ import {
   LEAD_KIND_LABELS,
   LEAD_STATUS_LABELS,
   LEAD_STATUSES,
+  ALERT_CHANNEL,
+  REPLY_CHANNEL,
   SPAM_REASON_LABELS,
+  formatWorkingMinutes,
   type LeadConflict,
   type LeadDetail,
   type LeadNote,
@@ -14,15 +17,20 @@ import {
 } from '@agency/shared';
 import { Link, useParams } from '@agency/shared/router';
 import type { AxiosError } from 'axios';
-import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
+import { messageOf, staffGet, staffSend, statusOf, unlinkLead } from '../../shared/api/staff-api';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { LeadFields } from '../../shared/ui/LeadFields';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
+import { PersonOthers } from './PersonOthers';
 
-const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee: 'Відповідальний', note: 'Нотатка' };
+const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee: 'Відповідальний', note: 'Нотатка', person: 'Відʼєднано від людини' };
+/** Changes whose values say nothing to people: a note's text is in the notes, a person's id is internal. */
+const VALUELESS_CHANGES = new Set(['note', 'person']);
+/** A delivery's channel as staff read it; the notification channels keep their own names. */
+const CHANNEL_LABELS: Record<string, string> = { [REPLY_CHANNEL]: 'Відповідь відвідувачу', [ALERT_CHANNEL]: 'Нагадування про прострочення' };
 /** A history entry's name: a correction of a field (`field:email`) names the field. */
 const changeLabel = (change: string) => (change.startsWith('field:') ? `Виправлено: ${LEAD_FIELD_LABELS[change.slice('field:'.length)] ?? change}` : (CHANGE_LABELS[change] ?? change));
 const valueText = (change: string, value: string | null) => (value === null ? '—' : change === 'status' ? (LEAD_STATUS_LABELS[value as LeadStatus] ?? value) : value);
@@ -41,12 +49,31 @@ function EditError({ error, conflict }: { error: string; conflict: LeadSummary |
   );
 }
 
+/** How long the lead waited for its first response, or has waited so far, in working time. */
+function ResponseTime({ lead }: { lead: LeadDetail }) {
+  const waited = formatWorkingMinutes(lead.waitedMinutes);
+  if (lead.firstResponseAt) return <p>Перша відповідь через {waited} робочого часу</p>;
+  return (
+    <p>
+      Чекає на відповідь {waited} робочого часу
+      {lead.overdue && (
+        <>
+          {' '}
+          <strong className={styles.error}>(прострочено)</strong>
+        </>
+      )}
+    </p>
+  );
+}
+
 /**
  * `/staff/leads/:id`: the lead as the visitor sent it (always text: React never reads it as
  * markup), where the visit came from, each notification's delivery, notes and the history of
  * every change. Editors change its status and assignee and add notes; a save made from an older
  * version is refused by the server, and the page then shows what changed meanwhile. A lead the
- * spam defence held says why; editors let a lead marked spam through with «Не спам».
+ * spam defence held says why; editors let a lead marked spam through with «Не спам». It says how
+ * long the lead waited for its first response and lists the person's other leads; editors unlink
+ * a lead joined to a person by mistake.
  */
 export function LeadPage() {
   const { id } = useParams();
@@ -62,6 +89,10 @@ export function LeadPage() {
   const [spamConflict, setSpamConflict] = useState<LeadSummary | undefined>(undefined);
   const [released, setReleased] = useState(false);
   const [releasing, setReleasing] = useState(false);
+  const [unlinkError, setUnlinkError] = useState('');
+  const [unlinkConflict, setUnlinkConflict] = useState<LeadSummary | undefined>(undefined);
+  const [unlinked, setUnlinked] = useState(false);
+  const [unlinking, setUnlinking] = useState(false);
   useDocumentTitle(lead ? `Заявка: ${lead.name}` : 'Заявка');
 
   const load = () =>
@@ -78,6 +109,9 @@ export function LeadPage() {
     setReleased(false);
     setSpamError('');
     setSpamConflict(undefined);
+    setUnlinked(false);
+    setUnlinkError('');
+    setUnlinkConflict(undefined);
     void load();
     staffGet<MemberList>('/members').then(setMembers, () => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads again only for another lead
@@ -126,6 +160,25 @@ export function LeadPage() {
     }
   }
 
+  /** «Відʼєднати від цієї людини»: the lead stands alone from then on. */
+  async function unlink() {
+    if (!lead) return;
+    setUnlinkError('');
+    setUnlinkConflict(undefined);
+    setUnlinked(false);
+    setUnlinking(true);
+    try {
+      await unlinkLead(lead.id, lead.version);
+      setUnlinked(true);
+      // The others, the history and the version changed.
+      await load();
+    } catch (failure) {
+      await showFailure(failure, setUnlinkConflict, setUnlinkError);
+    } finally {
+      setUnlinking(false);
+    }
+  }
+
   async function addNote(event: FormEvent) {
     event.preventDefault();
     if (!lead) return;
@@ -154,6 +207,7 @@ export function LeadPage() {
         {LEAD_KIND_LABELS[lead.kind]} від {lead.name}
       </h1>
       <p className={styles.muted}>Отримано {kyivDateTime(lead.receivedAt)}</p>
+      <ResponseTime lead={lead} />
 
       {(held || isSpam || released || spamError) && (
         <section className={styles.panel} aria-labelledby="lead-spam">
@@ -231,6 +285,17 @@ export function LeadPage() {
         <EditError error={error} conflict={conflict} />
       </section>
 
+      {(lead.personOthers.length > 0 || lead.linked || unlinked || unlinkError) && (
+        <PersonOthers others={lead.personOthers} canUnlink={lead.linked && may('editor')} unlinking={unlinking} onUnlink={() => void unlink()}>
+          {unlinked && (
+            <p role="status" className={styles.notice}>
+              Заявку відʼєднано: вона стоїть у вхідних окремо.
+            </p>
+          )}
+          <EditError error={unlinkError} conflict={unlinkConflict} />
+        </PersonOthers>
+      )}
+
       <section className={styles.panel} aria-labelledby="lead-notes">
         <h2 id="lead-notes">Нотатки</h2>
         {lead.notes.length === 0 && <p className={styles.muted}>Нотаток ще немає.</p>}
@@ -290,7 +355,7 @@ export function LeadPage() {
               <tbody>
                 {lead.deliveries.map((delivery) => (
                   <tr key={delivery.channel}>
-                    <td>{delivery.channel}</td>
+                    <td>{CHANNEL_LABELS[delivery.channel] ?? delivery.channel}</td>
                     <td>{delivery.status}</td>
                     <td>{delivery.attempts}</td>
                     <td className={styles.text}>{delivery.lastError ?? '—'}</td>
@@ -310,7 +375,7 @@ export function LeadPage() {
           {lead.history.map((change, index) => (
             <li key={index}>
               {kyivDateTime(change.at)}, {change.actor}: {changeLabel(change.change)}
-              {change.change !== 'note' && ` ${valueText(change.change, change.oldValue)} → ${valueText(change.change, change.newValue)}`}
+              {!VALUELESS_CHANGES.has(change.change) && ` ${valueText(change.change, change.oldValue)} → ${valueText(change.change, change.newValue)}`}
             </li>
           ))}
         </ul>

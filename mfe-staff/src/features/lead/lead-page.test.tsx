@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LeadDetail, LeadSummary, StaffSession } from '@agency/shared';
 import { MemoryRouter, Route, Routes } from '@agency/shared/router';
-import { staffGet, staffSend } from '../../shared/api/staff-api';
+import { staffGet, staffSend, unlinkLead } from '../../shared/api/staff-api';
 import { apiAnswered } from '../../shared/api/__mocks__/staff-api';
 import { StaffSessionProvider } from '../../shared/session/staff-session';
 import { LeadPage } from './LeadPage';
@@ -10,6 +10,7 @@ import { LeadPage } from './LeadPage';
 jest.mock('../../shared/api/staff-api');
 const get = jest.mocked(staffGet);
 const send = jest.mocked(staffSend);
+const unlink = jest.mocked(unlinkLead);
 
 const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor' }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
 const VIEWER: StaffSession = { ...EDITOR, member: { id: 3, email: 'viewer@khvylia.example', role: 'viewer' } };
@@ -26,6 +27,10 @@ const LEAD: LeadDetail = {
   assignee: null,
   version: 1,
   spamReasons: [],
+  personLeads: 1,
+  firstResponseAt: null,
+  waitedMinutes: 0,
+  overdue: false,
   fields: [
     { name: 'name', value: '<img src=x onerror=alert(1)>' },
     { name: 'message', value: '<b>жирний</b>\nдругий рядок' },
@@ -34,7 +39,12 @@ const LEAD: LeadDetail = {
   deliveries: [{ channel: 'webhook', status: 'failed', attempts: 3, lastError: 'HTTP 500', deliveredAt: null }],
   notes: [],
   history: [],
+  personOthers: [],
+  linked: false,
 };
+
+/** The lead as a list (and a 409) shows it: without what only its page has. */
+const summaryOf = ({ fields: _f, attribution: _a, deliveries: _d, notes: _n, history: _h, personOthers: _p, linked: _l, ...summary }: LeadDetail): LeadSummary => summary;
 
 const conflict = (current: object) =>
   apiAnswered(409, { error: { code: 'LEAD_CHANGED', message: 'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз' }, current });
@@ -83,7 +93,6 @@ describe('a lead’s page', () => {
 
 describe('a lead held or marked as spam', () => {
   const HELD: LeadDetail = { ...LEAD, status: 'spam', spamReasons: ['no-token', 'spam-phrase'] };
-  const summaryOf = ({ fields: _f, attribution: _a, deliveries: _d, notes: _n, history: _h, ...summary }: LeadDetail): LeadSummary => summary;
   const reasonsShown = () => within(screen.getByRole('region', { name: 'Чому затримано' })).getAllByRole('listitem').map((item) => item.textContent);
 
   beforeEach(() => jest.clearAllMocks());
@@ -159,5 +168,117 @@ describe('a lead held or marked as spam', () => {
     expect(await screen.findByRole('region', { name: 'Що надіслано' })).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Чому затримано' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Не спам' })).toBeNull();
+  });
+});
+
+describe('a lead’s response time', () => {
+  beforeEach(() => jest.clearAllMocks());
+
+  it('says how long the first response took, in working time', async () => {
+    renderLead({ ...LEAD, status: 'in_progress', firstResponseAt: '2026-11-25T12:05:00.000Z', waitedMinutes: 125 });
+    expect(await screen.findByText('Перша відповідь через 2 год 5 хв робочого часу')).toBeInTheDocument();
+    expect(screen.queryByText(/Чекає на відповідь/)).toBeNull();
+  });
+
+  it('says how long the lead has waited so far, and when that is past the target', async () => {
+    renderLead({ ...LEAD, waitedMinutes: 45 });
+    expect(await screen.findByText('Чекає на відповідь 45 хв робочого часу')).toBeInTheDocument();
+    expect(screen.queryByText(/прострочено/)).toBeNull();
+  });
+
+  it('says «прострочено» in words for a lead waiting past the target', async () => {
+    renderLead({ ...LEAD, waitedMinutes: 180, overdue: true });
+    const line = await screen.findByText(/^Чекає на відповідь/);
+    expect(line).toHaveTextContent(/^Чекає на відповідь 3 год робочого часу \(прострочено\)$/);
+  });
+
+  it('names the visitor’s reply among the deliveries', async () => {
+    renderLead({ ...LEAD, deliveries: [{ channel: 'reply', status: 'delivered', attempts: 1, lastError: null, deliveredAt: '2026-11-25T10:00:05.000Z' }] });
+    const deliveries = await screen.findByRole('region', { name: 'Сповіщення' });
+    expect(within(deliveries).getByRole('cell', { name: 'Відповідь відвідувачу' })).toBeInTheDocument();
+    expect(within(deliveries).queryByRole('cell', { name: 'reply' })).toBeNull();
+  });
+});
+
+describe('a lead of a person who wrote before', () => {
+  const OTHERS: LeadDetail['personOthers'] = [
+    { id: 5, kind: 'applications', receivedAt: '2026-11-20T08:30:00.000Z', status: 'lost', subject: 'Таргетолог' },
+    { id: 3, kind: 'contact', receivedAt: '2026-10-01T07:00:00.000Z', status: 'won', subject: '' },
+  ];
+  const LINKED: LeadDetail = { ...LEAD, personLeads: 3, personOthers: OTHERS, linked: true };
+  const region = () => screen.getByRole('region', { name: 'Інші звернення цієї людини' });
+
+  beforeEach(() => {
+    jest.clearAllMocks();
+    unlink.mockReset();
+  });
+
+  it('lists the person’s other leads, newest first, each linking to its page with its day in Kyiv and status', async () => {
+    renderLead(LINKED);
+    await screen.findByRole('region', { name: 'Інші звернення цієї людини' });
+    const items = within(region()).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Відгук на вакансію від 20\.11\.(20)?26, 10:30: «Втрачена», Таргетолог$/),
+      expect.stringMatching(/^Звернення від 01\.10\.(20)?26, 10:00: «Успішна»$/),
+    ]);
+    expect(within(items[0]!).getByRole('link')).toHaveAttribute('href', '/staff/leads/5');
+    expect(within(items[1]!).getByRole('link')).toHaveAttribute('href', '/staff/leads/3');
+  });
+
+  it('lets an editor unlink the lead from its version, then shows it standing alone', async () => {
+    renderLead(LINKED);
+    const user = userEvent.setup({ delay: null });
+    const button = await screen.findByRole('button', { name: 'Відʼєднати від цієї людини' });
+    expect(button).toHaveAccessibleDescription(/стоятиме у вхідних окремо/);
+    const alone: LeadDetail = {
+      ...LEAD,
+      version: 2,
+      history: [{ at: '2026-11-26T10:00:00.000Z', actor: 'editor@khvylia.example', change: 'person', oldValue: '41', newValue: null }],
+    };
+    unlink.mockImplementationOnce(async () => {
+      stored = alone;
+      return summaryOf(alone);
+    });
+    await user.click(button);
+    expect(unlink).toHaveBeenCalledWith(7, 1);
+    expect(await screen.findByRole('status')).toHaveTextContent('Заявку відʼєднано: вона стоїть у вхідних окремо.');
+    expect(within(region()).getByText('Інших звернень немає.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Відʼєднати від цієї людини' })).toBeNull();
+    // The history names the change, not the person's internal id.
+    const history = within(screen.getByRole('region', { name: 'Історія' })).getByRole('listitem');
+    expect(history).toHaveTextContent(/^26\.11\.(20)?26, 12:00, editor@khvylia\.example: Відʼєднано від людини$/);
+  });
+
+  it('says what changed when someone changed the lead first, and shows it as it is now', async () => {
+    renderLead(LINKED);
+    const user = userEvent.setup({ delay: null });
+    const now: LeadDetail = { ...LINKED, status: 'in_progress', version: 2, assignee: { id: 2, email: 'colleague@khvylia.example', role: 'editor' } };
+    unlink.mockImplementationOnce(async () => {
+      stored = now;
+      throw conflict(summaryOf(now));
+    });
+    await user.click(await screen.findByRole('button', { name: 'Відʼєднати від цієї людини' }));
+    expect(await within(region()).findByRole('alert')).toHaveTextContent(
+      'Заявку щойно змінив хтось інший. Перегляньте зміни й збережіть ще раз Зараз: статус «В роботі», відповідальний colleague@khvylia.example.',
+    );
+    expect(screen.getByLabelText('Статус')).toHaveValue('in_progress');
+    expect(screen.queryByRole('status')).toBeNull();
+    // Still joined: the editor may try again, from the version shown now.
+    unlink.mockResolvedValueOnce(summaryOf(now));
+    await user.click(screen.getByRole('button', { name: 'Відʼєднати від цієї людини' }));
+    expect(unlink).toHaveBeenLastCalledWith(7, 2);
+  });
+
+  it('shows a viewer the other leads, not the button', async () => {
+    renderLead(LINKED, VIEWER);
+    expect(await screen.findByRole('region', { name: 'Інші звернення цієї людини' })).toBeInTheDocument();
+    expect(within(region()).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Відʼєднати від цієї людини' })).toBeNull();
+  });
+
+  it('says nothing of other leads for a person’s first', async () => {
+    renderLead();
+    expect(await screen.findByRole('region', { name: 'Що надіслано' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Інші звернення цієї людини' })).toBeNull();
   });
 });

@@ -1,6 +1,17 @@
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { STAFF_CSRF_HEADER } from '@agency/shared';
-import { messageOf, setCsrfToken, staffApi, staffDownload } from './staff-api';
+import {
+  fetchFollowUpSettings,
+  fetchLeadRouting,
+  fetchResponseReport,
+  messageOf,
+  saveFollowUpSettings,
+  saveLeadRouting,
+  setCsrfToken,
+  staffApi,
+  staffDownload,
+  unlinkLead,
+} from './staff-api';
 
 /** What the console's client sent, and the answer the fake server gives it. */
 let sent: InternalAxiosRequestConfig | undefined;
@@ -59,5 +70,43 @@ describe('staffDownload', () => {
     const failure = await staffDownload('/data-requests/export', { subject: 'olena@example.com' }).catch((error: unknown) => error);
     expect(messageOf(failure)).toBe('Запит відхилено: оновіть сторінку й спробуйте ще раз');
     expect(clicked).toEqual([]);
+  });
+});
+
+describe('the follow-up routes', () => {
+  /** Answers every request with `data`, as JSON. */
+  const answerWith = (data: unknown) => {
+    answer = async (config) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
+  };
+
+  it.each([
+    ['the response report, for the API’s default weeks', () => fetchResponseReport(), '/leads/report', undefined],
+    ['the response report, for some weeks', () => fetchResponseReport(4), '/leads/report', { weeks: '4' }],
+    ['the follow-up settings', () => fetchFollowUpSettings(), '/follow-up-settings', undefined],
+    ['the lead routing', () => fetchLeadRouting(), '/lead-routing', undefined],
+  ])('reads %s', async (_name, call, url, params) => {
+    answerWith({ read: true });
+    await expect(call()).resolves.toEqual({ read: true });
+    expect(sent).toMatchObject({ method: 'get', url });
+    expect(sent!.params).toEqual(params);
+  });
+
+  it.each([
+    ['unlinks a lead from its version', () => unlinkLead(7, 3), { method: 'post', url: '/leads/7/unlink', data: '{"version":3}' }],
+    [
+      'saves the follow-up settings',
+      () => saveFollowUpSettings({ replies: { contact: { subject: 'S', text: 'T' }, applications: { subject: 'S2', text: 'T2' } }, targetMinutes: 90, version: 2 }),
+      { method: 'put', url: '/follow-up-settings', data: '{"replies":{"contact":{"subject":"S","text":"T"},"applications":{"subject":"S2","text":"T2"}},"targetMinutes":90,"version":2}' },
+    ],
+    [
+      'saves a member’s routing',
+      () => saveLeadRouting(5, { kinds: ['contact'], away: true, telegramChatId: null }),
+      { method: 'put', url: '/lead-routing/5', data: '{"kinds":["contact"],"away":true,"telegramChatId":null}' },
+    ],
+  ])('%s with the CSRF token', async (_name, call, request) => {
+    answerWith({ saved: true });
+    await expect(call()).resolves.toEqual({ saved: true });
+    expect(sent).toMatchObject(request);
+    expect(sent!.headers.get(STAFF_CSRF_HEADER)).toBe('csrf-token');
   });
 });

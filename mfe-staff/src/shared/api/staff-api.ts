@@ -1,5 +1,15 @@
 import type { AxiosError, AxiosInstance } from 'axios';
-import { STAFF_API_PREFIX, STAFF_CSRF_HEADER, type ApiErrorBody } from '@agency/shared';
+import {
+  STAFF_API_PREFIX,
+  STAFF_CSRF_HEADER,
+  type ApiErrorBody,
+  type FollowUpSettingsUpdate,
+  type FollowUpSettingsView,
+  type LeadRoutingMember,
+  type LeadRoutingUpdate,
+  type LeadSummary,
+  type ResponseReport,
+} from '@agency/shared';
 
 /**
  * The console's HTTP client: the staff API on the page's own origin. The session cookie goes
@@ -88,4 +98,33 @@ export async function staffDownload(path: string, body: unknown): Promise<void> 
 /** Sends a file as the body, as it is (the server judges what it is by its content). */
 export async function staffUpload<T>(path: string, file: Blob): Promise<T> {
   return (await (await staffApi()).post<T>(path, file, { headers: { 'Content-Type': file.type || 'application/octet-stream' } })).data;
+}
+
+/** How fast the agency answers, over the last `weeks` Kyiv weeks (the API's default when not given). */
+export function fetchResponseReport(weeks?: number): Promise<ResponseReport> {
+  return staffGet<ResponseReport>('/leads/report', weeks === undefined ? undefined : { weeks: String(weeks) });
+}
+
+/** Unlinks a lead from the person it was joined to, from `version` (409 LEAD_CHANGED when it moved on). */
+export function unlinkLead(id: number, version: number): Promise<LeadSummary> {
+  return staffSend<LeadSummary>('post', `/leads/${id}/unlink`, { version });
+}
+
+/** The visitor's replies and the response target (admins). */
+export function fetchFollowUpSettings(): Promise<FollowUpSettingsView> {
+  return staffGet<FollowUpSettingsView>('/follow-up-settings');
+}
+
+/** Saves them from `update.version` (409 FOLLOW_UP_SETTINGS_CHANGED with the current ones when they moved on). */
+export function saveFollowUpSettings(update: FollowUpSettingsUpdate): Promise<FollowUpSettingsView> {
+  return staffSend<FollowUpSettingsView>('put', '/follow-up-settings', update);
+}
+
+/** Every member with the kinds of lead they take, whether they are away, and their Telegram chat (admins). */
+export function fetchLeadRouting(): Promise<LeadRoutingMember[]> {
+  return staffGet<LeadRoutingMember[]>('/lead-routing');
+}
+
+export function saveLeadRouting(id: number, update: LeadRoutingUpdate): Promise<LeadRoutingMember> {
+  return staffSend<LeadRoutingMember>('put', `/lead-routing/${id}`, update);
 }

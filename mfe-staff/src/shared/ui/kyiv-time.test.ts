@@ -1,4 +1,4 @@
-import { isoToKyivWallTime, kyivWallTimeToIso, kyivZoneLabel } from './kyiv-time';
+import { isoToKyivWallTime, kyivDate, kyivWallTimeToIso, kyivZoneLabel } from './kyiv-time';
 
 describe('Kyiv wall time', () => {
   it.each([
@@ -10,5 +10,12 @@ describe('Kyiv wall time', () => {
     expect(kyivWallTimeToIso(wall)).toBe(iso);
     expect(isoToKyivWallTime(iso)).toBe(wall);
     expect(kyivZoneLabel(iso)).toBe(`за київським часом, ${zone}`);
+  });
+});
+
+describe('a Kyiv day', () => {
+  it('is the day in Kyiv, though UTC is still on the day before', () => {
+    // Monday 00:00 in Kyiv (UTC+2) is Sunday 22:00 in UTC.
+    expect(kyivDate('2026-11-22T22:00:00.000Z')).toMatch(/^23\.11\.(20)?26$/);
   });
 });

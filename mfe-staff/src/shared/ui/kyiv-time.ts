@@ -7,6 +7,13 @@ export function kyivDateTime(iso: string): string {
   return DATE_TIME.format(new Date(iso));
 }
 
+const DATE = new Intl.DateTimeFormat(STAFF_LOCALE, { timeZone: STAFF_TIME_ZONE, dateStyle: 'short' });
+
+/** An ISO instant's day in Kyiv, in Ukrainian (a week's start, say). */
+export function kyivDate(iso: string): string {
+  return DATE.format(new Date(iso));
+}
+
 const PARTS = new Intl.DateTimeFormat('en-CA', {
   timeZone: STAFF_TIME_ZONE,
   year: 'numeric',

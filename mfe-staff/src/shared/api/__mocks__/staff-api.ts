@@ -9,6 +9,12 @@ export const staffGet = jest.fn();
 export const staffSend = jest.fn();
 export const staffUpload = jest.fn();
 export const staffDownload = jest.fn();
+export const fetchResponseReport = jest.fn();
+export const unlinkLead = jest.fn();
+export const fetchFollowUpSettings = jest.fn();
+export const saveFollowUpSettings = jest.fn();
+export const fetchLeadRouting = jest.fn();
+export const saveLeadRouting = jest.fn();
 
 /** The error axios rejects with when the API answers `status` with this JSON body. */
 export function apiAnswered(status: number, data: object): AxiosError {

@@ -1,0 +1,155 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { BRAND, FOLLOW_UP_LIMITS, LEAD_KINDS, type FollowUpSettingsView, type LeadKind, type ReplyTemplate } from '@agency/shared';
+import type { AxiosError } from 'axios';
+import { fetchFollowUpSettings, saveFollowUpSettings, statusOf } from '../../shared/api/staff-api';
+import styles from '../../shared/ui/console.module.css';
+import { ErrorAlert } from '../../shared/ui/ErrorAlert';
+import { kyivDateTime } from '../../shared/ui/kyiv-time';
+import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
+import { draftChanged, draftOf, refusalOf, replyField, TARGET_FIELD, targetText, updateOf, type FollowUpDraft } from './follow-up-draft';
+import { ReplyFields } from './ReplyFields';
+
+const { targetMinutesMin, targetMinutesMax } = FOLLOW_UP_LIMITS;
+const { opens, closes } = BRAND.weekdayHours;
+
+/** 409 of a save: the settings as they are now. */
+interface FollowUpSettingsConflict {
+  error: { code: 'FOLLOW_UP_SETTINGS_CHANGED'; message: string };
+  current: FollowUpSettingsView;
+}
+
+/** Who changed the settings last and when, or that the defaults hold. */
+function changedText(view: FollowUpSettingsView): string {
+  if (view.version === 0 || !view.updatedAt) return 'Діють типові налаштування: їх ще ніхто не змінював.';
+  return `Востаннє змінено ${kyivDateTime(view.updatedAt)}, ${view.updatedBy ?? 'колишній учасник команди'}.`;
+}
+
+const EMPTY: FollowUpDraft = { targetMinutes: '', replies: { contact: { subject: '', text: '' }, applications: { subject: '', text: '' } } };
+
+/**
+ * The response target and the visitor's reply for each kind of lead, saved together from the
+ * version the form loaded: when someone saved meanwhile, the form shows what holds now and can put
+ * the refused edit back; a reply naming an unknown placeholder is refused at its fields.
+ */
+export function FollowUpSettingsForm() {
+  const [view, setView] = useState<FollowUpSettingsView | undefined>(undefined);
+  const [draft, setDraft] = useState<FollowUpDraft>(EMPTY);
+  const [error, setError] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [conflict, setConflict] = useState<{ message: string; refused: FollowUpDraft } | undefined>(undefined);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const show = (next: FollowUpSettingsView) => {
+    setView(next);
+    setDraft(draftOf(next));
+  };
+
+  useEffect(() => {
+    fetchFollowUpSettings().then(
+      (loaded) => {
+        setView(loaded);
+        setDraft(draftOf(loaded));
+      },
+      (failure: unknown) => setError(refusalOf(failure).message),
+    );
+  }, []);
+
+  const changed = !!view && draftChanged(draft, view);
+  useLeaveWarning(changed);
+
+  const edit = (next: FollowUpDraft) => {
+    setDraft(next);
+    setSaved(false);
+  };
+  const editReply = (kind: LeadKind) => (reply: ReplyTemplate) => edit({ ...draft, replies: { ...draft.replies, [kind]: reply } });
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!view) return;
+    setBusy(true);
+    setError('');
+    setFieldErrors({});
+    setConflict(undefined);
+    setSaved(false);
+    try {
+      show(await saveFollowUpSettings(updateOf(draft, view.version)));
+      setSaved(true);
+    } catch (failure) {
+      const answer = (failure as AxiosError<FollowUpSettingsConflict>).response?.data;
+      if (statusOf(failure) === 409 && answer?.error.code === 'FOLLOW_UP_SETTINGS_CHANGED') {
+        setConflict({ message: answer.error.message, refused: draft });
+        show(answer.current);
+      } else {
+        const refusal = refusalOf(failure);
+        setError(refusal.message);
+        setFieldErrors(refusal.fields);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const target = targetText(draft.targetMinutes);
+
+  if (!view) return error ? <ErrorAlert error={error} /> : <p role="status">Завантаження…</p>;
+  return (
+    <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="follow-up-settings">
+      <h2 id="follow-up-settings">Відповідь відвідувачам і час на відповідь</h2>
+      <p>{changedText(view)}</p>
+      {conflict && (
+        <div role="alert" className={styles.notice}>
+          <p>{conflict.message} Нижче показано налаштування, які діють зараз; ваші зміни не збережено.</p>
+          <button
+            type="button"
+            className={styles.secondary}
+            onClick={() => {
+              setDraft(conflict.refused);
+              setConflict(undefined);
+            }}
+          >
+            Повернути мої зміни у форму
+          </button>
+        </div>
+      )}
+      <ErrorAlert error={error} />
+      {saved && (
+        <p role="status" className={styles.notice}>
+          Збережено. За кілька секунд нові налаштування діятимуть для всіх нових заявок.
+        </p>
+      )}
+      <label className={styles.field}>
+        Час на першу відповідь, робочих хвилин
+        <input
+          type="number"
+          inputMode="numeric"
+          required
+          min={targetMinutesMin}
+          max={targetMinutesMax}
+          step={1}
+          value={draft.targetMinutes}
+          aria-invalid={fieldErrors[TARGET_FIELD] ? true : undefined}
+          aria-describedby={fieldErrors[TARGET_FIELD] ? 'follow-up-target-error follow-up-target-hint' : 'follow-up-target-hint'}
+          onChange={(event) => edit({ ...draft, targetMinutes: event.target.value })}
+        />
+      </label>
+      {fieldErrors[TARGET_FIELD] && (
+        <p id="follow-up-target-error" className={styles.error}>
+          {fieldErrors[TARGET_FIELD]}
+        </p>
+      )}
+      <p id="follow-up-target-hint" className={styles.muted}>
+        {target && `Це ${target} робочого часу (пн–пт, ${opens}–${closes} за Києвом). `}
+        Заявку, що чекає на першу відповідь довше, буде позначено простроченою (від {targetMinutesMin} до {targetMinutesMax} хвилин).
+      </p>
+      {LEAD_KINDS.map((kind) => (
+        <ReplyFields key={kind} kind={kind} reply={draft.replies[kind]} onChange={editReply(kind)} error={fieldErrors[replyField(kind)] ?? ''} />
+      ))}
+      <div className={styles.row}>
+        <button type="submit" className={styles.button} disabled={busy || !changed}>
+          Зберегти
+        </button>
+      </div>
+    </form>
+  );
+}
