@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BACKUP_RETENTION_DAYS, BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BACKUP_RETENTION_DAYS, BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, FOLLOW_UP_LIMITS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -51,6 +51,13 @@ describe('PrivacyPage', () => {
     expect(said('Копії звернень і заявок')).toContain(`не довше ${countOf(NOTIFICATION_COPY_RETENTION_DAYS, DAYS)} після доставки`);
     expect(said('Резервні копії бази даних')).toContain(`не довше ${countOf(BACKUP_RETENTION_DAYS, DAYS)}`);
     expect((document.body.textContent ?? '').replace(/\s/g, ' ')).toContain(`відповімо протягом ${countOf(DATA_REQUEST_ANSWER_DAYS, DAYS)}`);
+  });
+
+  it('says the site e-mails one confirmation, and that leads of the same e-mail or phone are seen together, for the window the API joins them in', () => {
+    renderPage();
+    const text = (document.body.textContent ?? '').replace(/\s/g, ' ');
+    expect(text).toContain('один лист-підтвердження з її номером');
+    expect(text).toContain(`з тією ж поштою чи телефоном протягом ${countOf(FOLLOW_UP_LIMITS.duplicateWindowDays, DAYS)}`);
   });
 
   it('gives the server its title and a 200, and the browser tab its title', () => {
