@@ -37,6 +37,7 @@ export const FollowUpSettingsConflictSchema = Type.Object({
   error: Type.Object({ code: Type.Literal('FOLLOW_UP_SETTINGS_CHANGED'), message: Type.String() }),
   current: FollowUpSettingsViewSchema,
 });
+export type FollowUpSettingsConflict = Static<typeof FollowUpSettingsConflictSchema>;
 
 /** A member as assignment sees them: the kinds of lead they take in turn, whether they are away, where Telegram reaches them. */
 export const LeadRoutingMemberSchema = Type.Object({

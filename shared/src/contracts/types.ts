@@ -19,7 +19,7 @@ export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital 
 export { HONEYPOT_FIELD } from './honeypot';
 export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 export type { FormChallengeResponse, ProofChallenge, SpamSettings } from './spam';
-export type { FollowUpSettings, FollowUpSettingsUpdate, FollowUpSettingsView, LeadRoutingMember, LeadRoutingUpdate, PersonLead, ReplyTemplate, ResponseReport } from './follow-up';
+export type { FollowUpSettings, FollowUpSettingsConflict, FollowUpSettingsUpdate, FollowUpSettingsView, LeadRoutingMember, LeadRoutingUpdate, PersonLead, ReplyTemplate, ResponseReport } from './follow-up';
 export type {
   AuditEntry,
   AuditPage,

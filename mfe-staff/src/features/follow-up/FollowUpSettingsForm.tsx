@@ -1,28 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { BRAND, FOLLOW_UP_LIMITS, LEAD_KINDS, type FollowUpSettingsView, type LeadKind, type ReplyTemplate } from '@agency/shared';
+import { BRAND, FOLLOW_UP_LIMITS, LEAD_KINDS, type FollowUpSettingsConflict, type FollowUpSettingsView, type LeadKind, type ReplyTemplate } from '@agency/shared';
 import type { AxiosError } from 'axios';
 import { fetchFollowUpSettings, saveFollowUpSettings, statusOf } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
-import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
 import { draftChanged, draftOf, refusalOf, replyField, TARGET_FIELD, targetText, updateOf, type FollowUpDraft } from './follow-up-draft';
 import { ReplyFields } from './ReplyFields';
+import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
 
 const { targetMinutesMin, targetMinutesMax } = FOLLOW_UP_LIMITS;
 const { opens, closes } = BRAND.weekdayHours;
-
-/** 409 of a save: the settings as they are now. */
-interface FollowUpSettingsConflict {
-  error: { code: 'FOLLOW_UP_SETTINGS_CHANGED'; message: string };
-  current: FollowUpSettingsView;
-}
-
-/** Who changed the settings last and when, or that the defaults hold. */
-function changedText(view: FollowUpSettingsView): string {
-  if (view.version === 0 || !view.updatedAt) return 'Діють типові налаштування: їх ще ніхто не змінював.';
-  return `Востаннє змінено ${kyivDateTime(view.updatedAt)}, ${view.updatedBy ?? 'колишній учасник команди'}.`;
-}
 
 const EMPTY: FollowUpDraft = { targetMinutes: '', replies: { contact: { subject: '', text: '' }, applications: { subject: '', text: '' } } };
 
@@ -96,22 +84,16 @@ export function FollowUpSettingsForm() {
   return (
     <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="follow-up-settings">
       <h2 id="follow-up-settings">Відповідь відвідувачам і час на відповідь</h2>
-      <p>{changedText(view)}</p>
+      <p>{settingsChangedText(view)}</p>
       {conflict && (
-        <div role="alert" className={styles.notice}>
-          <p>{conflict.message} Нижче показано налаштування, які діють зараз; ваші зміни не збережено.</p>
-          <button
-            type="button"
-            className={styles.secondary}
-            onClick={() => {
-              setDraft(conflict.refused);
-              setConflict(undefined);
-            }}
-          >
-            Повернути мої зміни у форму
-          </button>
-        </div>
-      )}
+            <SettingsConflict
+              message={conflict.message}
+              onRestore={() => {
+                setDraft(conflict.refused);
+                setConflict(undefined);
+              }}
+            />
+          )}
       <ErrorAlert error={error} />
       {saved && (
         <p role="status" className={styles.notice}>

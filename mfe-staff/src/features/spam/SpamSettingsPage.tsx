@@ -4,9 +4,9 @@ import type { AxiosError } from 'axios';
 import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
-import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
+import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
 
 const { thresholdMin, thresholdMax, phrasesMax, phraseMaxLength } = SPAM_SETTINGS_LIMITS;
 
@@ -22,11 +22,6 @@ const draftOf = (view: SpamSettingsView): Draft => ({ threshold: String(view.thr
 const phrasesOf = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
 
 /** Who changed the settings last and when, or that the defaults hold. */
-function changedText(view: SpamSettingsView): string {
-  if (view.version === 0 || !view.updatedAt) return 'Діють типові налаштування: їх ще ніхто не змінював.';
-  return `Востаннє змінено ${kyivDateTime(view.updatedAt)}, ${view.updatedBy ?? 'колишній учасник команди'}.`;
-}
-
 /**
  * `/staff/spam` (admins): the spam defence's threshold and phrases, changed without a deploy. A
  * save names the version the page loaded; when someone saved meanwhile the server refuses it, the
@@ -97,23 +92,15 @@ export function SpamSettingsPage() {
       {view && (
         <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="spam-settings">
           <h2 id="spam-settings">Налаштування</h2>
-          <p>{changedText(view)}</p>
+          <p>{settingsChangedText(view)}</p>
           {conflict && (
-            <div role="alert" className={styles.notice}>
-              <p>
-                {conflict.message} Нижче показано налаштування, які діють зараз; ваші зміни не збережено.
-              </p>
-              <button
-                type="button"
-                className={styles.secondary}
-                onClick={() => {
-                  setDraft(conflict.refused);
-                  setConflict(undefined);
-                }}
-              >
-                Повернути мої зміни у форму
-              </button>
-            </div>
+            <SettingsConflict
+              message={conflict.message}
+              onRestore={() => {
+                setDraft(conflict.refused);
+                setConflict(undefined);
+              }}
+            />
           )}
           {saved && (
             <p role="status" className={styles.notice}>
