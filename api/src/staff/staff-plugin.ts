@@ -50,7 +50,7 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(inboxRoutes, { db, channels: channelNames(config.leads), followUp: app.leadFollowUp });
   await app.register(spamSettingsRoutes, { db, settings: app.spamDefence.settings });
   await app.register(followUpSettingsRoutes, { db, settings: app.leadFollowUp.settings });
-  await app.register(leadRoutingRoutes, { db });
+  await app.register(leadRoutingRoutes, { db, routing: app.leadFollowUp.routing });
   await subjectHashKey(db);
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
   await app.register(backupStatusRoutes, { backups: app.backups });

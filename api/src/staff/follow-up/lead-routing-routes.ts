@@ -25,9 +25,10 @@ async function routingOf(db: Db, memberId?: number): Promise<LeadRoutingMember[]
 /**
  * Assignment rules (admins): which members take which kind of lead in turn (contact messages,
  * job applications), who is away (skipped), and the Telegram chat an overdue alert about their
- * lead reaches. Each change is audited with what it was before.
+ * lead reaches. Each change is audited with what it was before, and holds for new leads on every
+ * process within seconds.
  */
-export const leadRoutingRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+export const leadRoutingRoutes: FastifyPluginAsyncTypebox<{ db: Db; routing: { forget(): void } }> = async (app, { db, routing }) => {
   const admin = { staffRole: 'admin' as const };
 
   app.get('/api/staff/lead-routing', { config: admin, schema: { response: { 200: LeadRoutingListSchema, ...ERROR_RESPONSES } } }, async () => routingOf(db));
@@ -57,6 +58,7 @@ export const leadRoutingRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (a
         return true;
       });
       if (!changed) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
+      routing.forget();
       return (await routingOf(db, id))[0]!;
     },
   );

@@ -153,7 +153,7 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
   if (!before) throw new ApiError(404, 'LEAD_NOT_FOUND', STAFF_MESSAGES.leadNotFound);
   if (before.version !== version) throw new LeadChangedError(before);
   if (before.status !== 'spam') return before;
-  const settings = await options.followUp.settings.get();
+  const state = await options.followUp.state();
   const queued = await db.kysely.transaction().execute(async (trx) => {
     const at = options.followUp.clock.now();
     const iso = at.toISOString();
@@ -164,7 +164,7 @@ export async function markNotSpam(db: Db, id: number, version: number, actor: Ac
       .where('version', '=', version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, id, options.channels, options.followUp, settings, at);
+    const sent = await releaseHeldLead({ kysely: trx, dialect: db.dialect }, id, options.channels, options.followUp, state, at);
     await history(trx, id, actor, 'status', 'spam', 'new', iso);
     await recordAudit(trx, { actorId: actor.member.id, actor: actor.member.email, action: 'lead-not-spam', target: `lead:${id}`, address: actor.address, detail: { reasons: before.spamReasons, notified: sent } });
     return sent;

@@ -1,10 +1,11 @@
 import type { ChannelName } from '../../../platform/config/leads';
 import type { Db } from '../../../platform/db/connection';
+import { CachedRead } from '../../../platform/lib/cached-read';
 import type { Clock } from '../../../platform/lib/clock';
 import type { LeadPayload } from '../lead/lead-payload';
 import { enqueueLead } from '../outbox/outbox-repository';
 import { FollowUpSettingsCache, type StoredFollowUpSettings } from './follow-up-settings';
-import { nextAssignee, recordAutomaticAssignment } from './lead-routing';
+import { nextAssignee, readRouting, recordAutomaticAssignment, type RoutingMembers } from './lead-routing';
 import { findEarlierLead } from './person-link';
 import { queueVisitorReply } from './visitor-reply';
 
@@ -25,11 +26,14 @@ export interface LetThrough {
   assigneeId: number | null;
   channels: readonly ChannelName[];
   at: Date;
-  /**
-   * The settings, read before the caller's transaction began: on SQLite a read outside it would
-   * wait for the one connection the transaction holds.
-   */
+  /** `state()`, read before the caller's transaction began: on SQLite a read outside it would wait for the one connection the transaction holds. */
+  state: FollowUpState;
+}
+
+/** What admins set, as leads let through use it: re-read every few seconds, not per lead. */
+export interface FollowUpState {
   settings: StoredFollowUpSettings;
+  routing: RoutingMembers;
 }
 
 /**
@@ -40,6 +44,8 @@ export interface LetThrough {
  */
 export class LeadFollowUp {
   readonly settings: FollowUpSettingsCache;
+  /** Who takes which leads; the console forgets it on a change (other processes re-read it within seconds). */
+  readonly routing: CachedRead<RoutingMembers>;
 
   constructor(
     db: Db,
@@ -48,12 +54,18 @@ export class LeadFollowUp {
     readonly clock: Clock,
   ) {
     this.settings = new FollowUpSettingsCache(db);
+    this.routing = new CachedRead(() => readRouting(db));
+  }
+
+  async state(): Promise<FollowUpState> {
+    const [settings, routing] = await Promise.all([this.settings.get(), this.routing.get()]);
+    return { settings, routing };
   }
 
   async letThrough(db: Db, lead: LetThrough): Promise<LeadPayload> {
     const { leadId, at } = lead;
     const earlier = await findEarlierLead(db, lead.keys, at, leadId);
-    const assignee = lead.assigneeId === null ? await nextAssignee(db, lead.payload.kind) : undefined;
+    const assignee = lead.assigneeId === null ? await nextAssignee(db, lead.payload.kind, lead.state.routing) : undefined;
     if (earlier || assignee) {
       await db.kysely
         .updateTable('leads')
@@ -69,7 +81,7 @@ export class LeadFollowUp {
     };
     // The outbox keeps the real time (its retries are real), whatever the follow-up's clock says.
     await enqueueLead(db, payload, lead.channels, new Date());
-    if (this.replies) await queueVisitorReply(db, payload, lead.settings);
+    if (this.replies) await queueVisitorReply(db, payload, lead.state.settings);
     return payload;
   }
 }

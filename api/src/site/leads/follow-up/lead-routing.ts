@@ -13,17 +13,26 @@ export interface Assignee {
   email: string;
 }
 
-/** The member whose turn it is for a lead of `kind`; undefined when nobody takes it (the lead stays unassigned, flagged). */
-export async function nextAssignee(db: Db, kind: SubmissionKind): Promise<Assignee | undefined> {
-  const members = await db.kysely
+/** By kind, the members who take it and are not away (nor removed), in the order turns go round. */
+export type RoutingMembers = ReadonlyMap<SubmissionKind, readonly Assignee[]>;
+
+export async function readRouting(db: Db): Promise<RoutingMembers> {
+  const rows = await db.kysely
     .selectFrom('lead_routing')
     .innerJoin('staff_members', 'staff_members.id', 'lead_routing.member_id')
-    .select(['staff_members.id', 'staff_members.email'])
-    .where('lead_routing.kind', '=', kind)
+    .select(['lead_routing.kind', 'staff_members.id', 'staff_members.email'])
     .where('staff_members.removed_at', 'is', null)
     .where('staff_members.away', '=', 0)
     .orderBy('staff_members.id')
     .execute();
+  const routing = new Map<SubmissionKind, Assignee[]>();
+  for (const row of rows) routing.set(row.kind, [...(routing.get(row.kind) ?? []), { id: Number(row.id), email: row.email }]);
+  return routing;
+}
+
+/** The member whose turn it is for a lead of `kind`; undefined when nobody takes it (the lead stays unassigned, flagged). */
+export async function nextAssignee(db: Db, kind: SubmissionKind, routing: RoutingMembers): Promise<Assignee | undefined> {
+  const members = routing.get(kind) ?? [];
   if (members.length === 0) return undefined;
   const { turns } = await db.kysely
     .insertInto('lead_routing_turns')
@@ -31,8 +40,7 @@ export async function nextAssignee(db: Db, kind: SubmissionKind): Promise<Assign
     .onConflict((conflict) => conflict.column('kind').doUpdateSet((eb) => ({ turns: eb('lead_routing_turns.turns', '+', 1) })))
     .returning('turns')
     .executeTakeFirstOrThrow();
-  const member = members[(Number(turns) - 1) % members.length]!;
-  return { id: Number(member.id), email: member.email };
+  return members[(Number(turns) - 1) % members.length]!;
 }
 
 /** The lead's history row and audit entry of an assignment the rules made; inside the storing transaction. */

@@ -22,13 +22,14 @@ export interface EarlierLead {
 
 const WINDOW_MS = FOLLOW_UP_LIMITS.duplicateWindowDays * 86_400_000;
 
-/** The person's latest lead with this e-mail or phone key (each looked up by its own index). */
-async function latestBy(db: Db, column: 'email_key' | 'phone_key', key: string | null, since: string, leadId: number) {
-  if (!key) return undefined;
+/** The latest lead before `leadId` with this e-mail or phone key (each side of the OR has its index). */
+async function latestOf(db: Db, keys: { email_key: string | null; phone_key: string | null }, since: string, leadId: number) {
+  const { email_key: email, phone_key: phone } = keys;
+  if (!email && !phone) return undefined;
   return db.kysely
     .selectFrom('leads')
     .select(['id', 'person_id', 'kind', 'submission_id', 'received_at'])
-    .where(column, '=', key)
+    .where((eb) => eb.or([...(email ? [eb('email_key', '=', email)] : []), ...(phone ? [eb('phone_key', '=', phone)] : [])]))
     .where('received_at', '>=', since)
     .where('status', '!=', 'spam')
     .where('id', '<', leadId)
@@ -40,9 +41,7 @@ async function latestBy(db: Db, column: 'email_key' | 'phone_key', key: string |
 /** The earlier lead (before `leadId`) the lead with these keys joins, or undefined for a first. Call inside the transaction that lets it through. */
 export async function findEarlierLead(db: Db, keys: { email_key: string | null; phone_key: string | null }, at: Date, leadId: number): Promise<EarlierLead | undefined> {
   const since = new Date(at.getTime() - WINDOW_MS).toISOString();
-  const byEmail = await latestBy(db, 'email_key', keys.email_key, since, leadId);
-  const byPhone = await latestBy(db, 'phone_key', keys.phone_key, since, leadId);
-  const latest = [byEmail, byPhone].filter((row) => row !== undefined).sort((a, b) => Number(b.id) - Number(a.id))[0];
+  const latest = await latestOf(db, keys, since, leadId);
   if (!latest) return undefined;
   const earlierId = Number(latest.id);
   const personId = latest.person_id === null ? earlierId : Number(latest.person_id);

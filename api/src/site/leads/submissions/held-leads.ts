@@ -1,7 +1,6 @@
 import type { ChannelName } from '../../../platform/config/leads';
 import type { Db } from '../../../platform/db/connection';
-import type { StoredFollowUpSettings } from '../follow-up/follow-up-settings';
-import type { LeadFollowUp } from '../follow-up/lead-follow-up';
+import type { FollowUpState, LeadFollowUp } from '../follow-up/lead-follow-up';
 import { wasQueued } from '../outbox/outbox-repository';
 import { siteSecret } from '../../../platform/db/site-secrets';
 import { trustedSenderKeys } from '../spam/sender-keys';
@@ -15,7 +14,7 @@ import { readLeadPayload } from './submissions-repository';
  * spam by hand after it was sent is not sent twice), it is let through as a new lead is: joined to
  * the person, assigned in turn, queued to the channels, answered. Resolves to whether it was queued.
  */
-export async function releaseHeldLead(db: Db, leadId: number, channels: readonly ChannelName[], followUp: LeadFollowUp, settings: StoredFollowUpSettings, at: Date): Promise<boolean> {
+export async function releaseHeldLead(db: Db, leadId: number, channels: readonly ChannelName[], followUp: LeadFollowUp, state: FollowUpState, at: Date): Promise<boolean> {
   const lead = await db.kysely.selectFrom('leads').select(['kind', 'submission_id', 'assignee_id', 'email_key', 'phone_key']).where('id', '=', leadId).executeTakeFirst();
   if (!lead) return false;
   const payload = await readLeadPayload(db, lead.kind, Number(lead.submission_id));
@@ -25,7 +24,7 @@ export async function releaseHeldLead(db: Db, leadId: number, channels: readonly
   await db.kysely.insertInto('spam_trusted_senders').values(trusted).onConflict((conflict) => conflict.column('sender_key').doNothing()).execute();
   if (await wasQueued(db, payload.kind, payload.id)) return false;
   const assigneeId = lead.assignee_id === null ? null : Number(lead.assignee_id);
-  await followUp.letThrough(db, { leadId, payload, keys: lead, assigneeId, channels, at, settings });
+  await followUp.letThrough(db, { leadId, payload, keys: lead, assigneeId, channels, at, state });
   return channels.length > 0;
 }
 

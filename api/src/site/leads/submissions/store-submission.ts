@@ -78,7 +78,7 @@ export interface StoreOptions {
  */
 async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, { channels, screening, followUp }: StoreOptions, key?: SubmissionKey): Promise<{ id: number; held: boolean }> {
   const receivedAt = followUp?.clock.now() ?? new Date();
-  const settings = await followUp?.settings.get();
+  const state = await followUp?.state();
   return db.kysely.transaction().execute(async (trx) => {
     const inTransaction: Db = { kysely: trx, dialect: db.dialect };
     const id = await insert(inTransaction, entry, meta, receivedAt, key);
@@ -94,7 +94,7 @@ async function storeNew(db: Db, entry: SubmittedLead, meta: SubmissionMeta, { ch
       referrer: meta.referrer,
       attribution: meta.attribution,
     } as LeadPayload;
-    if (followUp && settings) await followUp.letThrough(inTransaction, { leadId, payload, keys: arrival, assigneeId: null, channels, at: receivedAt, settings });
+    if (followUp && state) await followUp.letThrough(inTransaction, { leadId, payload, keys: arrival, assigneeId: null, channels, at: receivedAt, state });
     else await enqueueLead(inTransaction, payload, channels);
     return { id, held };
   });
