@@ -155,7 +155,9 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
     page.on('request', (request) => {
       if (request.url().includes('/remotes/blog/')) blogFiles.push(request.url());
     });
-    const reporterLoaded = page.waitForResponse(REPORTER_CODE);
+    // A hang guard, not a timing: with four visitors at once beside the container suites, a
+    // starved machine has taken over Playwright's default 30 s to fetch the reporter.
+    const reporterLoaded = page.waitForResponse(REPORTER_CODE, { timeout: 90_000 });
     await page.goto(site.baseUrl);
     await page.locator(`#${SECTION_IDS.blog}`).scrollIntoViewIfNeeded();
     await reporterLoaded;
