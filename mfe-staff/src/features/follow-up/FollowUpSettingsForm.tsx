@@ -1,13 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { BRAND, FOLLOW_UP_LIMITS, LEAD_KINDS, type FollowUpSettingsConflict, type FollowUpSettingsView, type LeadKind, type ReplyTemplate } from '@agency/shared';
-import type { AxiosError } from 'axios';
-import { fetchFollowUpSettings, saveFollowUpSettings, statusOf } from '../../shared/api/staff-api';
+import { BRAND, FOLLOW_UP_LIMITS, LEAD_KINDS, type LeadKind, type ReplyTemplate } from '@agency/shared';
+import { fetchFollowUpSettings, saveFollowUpSettings } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
 import { draftChanged, draftOf, refusalOf, replyField, TARGET_FIELD, targetText, updateOf, type FollowUpDraft } from './follow-up-draft';
 import { ReplyFields } from './ReplyFields';
 import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
+import { useVersionedSettings } from '../../shared/ui/use-versioned-settings';
 
 const { targetMinutesMin, targetMinutesMax } = FOLLOW_UP_LIMITS;
 const { opens, closes } = BRAND.weekdayHours;
@@ -20,63 +19,19 @@ const EMPTY: FollowUpDraft = { targetMinutes: '', replies: { contact: { subject:
  * the refused edit back; a reply naming an unknown placeholder is refused at its fields.
  */
 export function FollowUpSettingsForm() {
-  const [view, setView] = useState<FollowUpSettingsView | undefined>(undefined);
-  const [draft, setDraft] = useState<FollowUpDraft>(EMPTY);
-  const [error, setError] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [conflict, setConflict] = useState<{ message: string; refused: FollowUpDraft } | undefined>(undefined);
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const show = (next: FollowUpSettingsView) => {
-    setView(next);
-    setDraft(draftOf(next));
-  };
-
-  useEffect(() => {
-    fetchFollowUpSettings().then(
-      (loaded) => {
-        setView(loaded);
-        setDraft(draftOf(loaded));
-      },
-      (failure: unknown) => setError(refusalOf(failure).message),
-    );
-  }, []);
-
+  const { view, draft, edit, save, restore, error, fieldErrors, conflict, saved, busy } = useVersionedSettings(
+    {
+      load: fetchFollowUpSettings,
+      send: (next: FollowUpDraft, version) => saveFollowUpSettings(updateOf(next, version)),
+      draftOf,
+      conflictCode: 'FOLLOW_UP_SETTINGS_CHANGED',
+      refusalOf,
+    },
+    EMPTY,
+  );
   const changed = !!view && draftChanged(draft, view);
   useLeaveWarning(changed);
-
-  const edit = (next: FollowUpDraft) => {
-    setDraft(next);
-    setSaved(false);
-  };
   const editReply = (kind: LeadKind) => (reply: ReplyTemplate) => edit({ ...draft, replies: { ...draft.replies, [kind]: reply } });
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    if (!view) return;
-    setBusy(true);
-    setError('');
-    setFieldErrors({});
-    setConflict(undefined);
-    setSaved(false);
-    try {
-      show(await saveFollowUpSettings(updateOf(draft, view.version)));
-      setSaved(true);
-    } catch (failure) {
-      const answer = (failure as AxiosError<FollowUpSettingsConflict>).response?.data;
-      if (statusOf(failure) === 409 && answer?.error.code === 'FOLLOW_UP_SETTINGS_CHANGED') {
-        setConflict({ message: answer.error.message, refused: draft });
-        show(answer.current);
-      } else {
-        const refusal = refusalOf(failure);
-        setError(refusal.message);
-        setFieldErrors(refusal.fields);
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const target = targetText(draft.targetMinutes);
 
@@ -85,15 +40,7 @@ export function FollowUpSettingsForm() {
     <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="follow-up-settings">
       <h2 id="follow-up-settings">Відповідь відвідувачам і час на відповідь</h2>
       <p>{settingsChangedText(view)}</p>
-      {conflict && (
-            <SettingsConflict
-              message={conflict.message}
-              onRestore={() => {
-                setDraft(conflict.refused);
-                setConflict(undefined);
-              }}
-            />
-          )}
+      {conflict && <SettingsConflict message={conflict.message} onRestore={restore} />}
       <ErrorAlert error={error} />
       {saved && (
         <p role="status" className={styles.notice}>

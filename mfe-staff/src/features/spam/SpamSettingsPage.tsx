@@ -1,12 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { SPAM_REASON_LABELS, SPAM_SETTINGS_LIMITS, type SpamSettingsConflict, type SpamSettingsUpdate, type SpamSettingsView } from '@agency/shared';
-import type { AxiosError } from 'axios';
-import { messageOf, staffGet, staffSend, statusOf } from '../../shared/api/staff-api';
+import { SPAM_REASON_LABELS, SPAM_SETTINGS_LIMITS, type SpamSettingsUpdate, type SpamSettingsView } from '@agency/shared';
+import { staffGet, staffSend } from '../../shared/api/staff-api';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
 import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
+import { useVersionedSettings } from '../../shared/ui/use-versioned-settings';
 
 const { thresholdMin, thresholdMax, phrasesMax, phraseMaxLength } = SPAM_SETTINGS_LIMITS;
 
@@ -21,7 +20,6 @@ const draftOf = (view: SpamSettingsView): Draft => ({ threshold: String(view.thr
 /** The phrases as typed, one a line; blank lines are none (the server also folds spaces and drops repeats). */
 const phrasesOf = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
 
-/** Who changed the settings last and when, or that the defaults hold. */
 /**
  * `/staff/spam` (admins): the spam defence's threshold and phrases, changed without a deploy. A
  * save names the version the page loaded; when someone saved meanwhile the server refuses it, the
@@ -29,57 +27,22 @@ const phrasesOf = (text: string) => text.split('\n').map((line) => line.trim()).
  */
 export function SpamSettingsPage() {
   useDocumentTitle('Спам');
-  const [view, setView] = useState<SpamSettingsView | undefined>(undefined);
-  const [draft, setDraft] = useState<Draft>({ threshold: '', phrases: '' });
-  const [error, setError] = useState('');
-  const [conflict, setConflict] = useState<{ message: string; refused: Draft } | undefined>(undefined);
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  const show = (next: SpamSettingsView) => {
-    setView(next);
-    setDraft(draftOf(next));
-  };
-
-  useEffect(() => {
-    staffGet<SpamSettingsView>('/spam-settings').then(
-      (loaded) => {
-        setView(loaded);
-        setDraft(draftOf(loaded));
+  const { view, draft, edit: replace, save, restore, error, conflict, saved, busy } = useVersionedSettings(
+    {
+      load: () => staffGet<SpamSettingsView>('/spam-settings'),
+      send: (next: Draft, version) => {
+        const body: SpamSettingsUpdate = { threshold: Number(next.threshold), phrases: phrasesOf(next.phrases), version };
+        return staffSend<SpamSettingsView>('put', '/spam-settings', body);
       },
-      (failure: unknown) => setError(messageOf(failure)),
-    );
-  }, []);
-
-  const edit = (change: Partial<Draft>) => {
-    setDraft({ ...draft, ...change });
-    setSaved(false);
-  };
+      draftOf,
+      conflictCode: 'SPAM_SETTINGS_CHANGED',
+    },
+    { threshold: '', phrases: '' },
+  );
+  const edit = (change: Partial<Draft>) => replace({ ...draft, ...change });
 
   const changed = !!view && (draft.threshold.trim() !== String(view.threshold) || phrasesOf(draft.phrases).join('\n') !== view.phrases.join('\n'));
   useLeaveWarning(changed);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    if (!view) return;
-    setBusy(true);
-    setError('');
-    setConflict(undefined);
-    setSaved(false);
-    try {
-      const body: SpamSettingsUpdate = { threshold: Number(draft.threshold), phrases: phrasesOf(draft.phrases), version: view.version };
-      show(await staffSend<SpamSettingsView>('put', '/spam-settings', body));
-      setSaved(true);
-    } catch (failure) {
-      const answer = (failure as AxiosError<SpamSettingsConflict>).response?.data;
-      if (statusOf(failure) === 409 && answer?.error.code === 'SPAM_SETTINGS_CHANGED') {
-        setConflict({ message: answer.error.message, refused: draft });
-        show(answer.current);
-      } else setError(messageOf(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const phraseCount = phrasesOf(draft.phrases).length;
 
@@ -93,15 +56,7 @@ export function SpamSettingsPage() {
         <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="spam-settings">
           <h2 id="spam-settings">Налаштування</h2>
           <p>{settingsChangedText(view)}</p>
-          {conflict && (
-            <SettingsConflict
-              message={conflict.message}
-              onRestore={() => {
-                setDraft(conflict.refused);
-                setConflict(undefined);
-              }}
-            />
-          )}
+          {conflict && <SettingsConflict message={conflict.message} onRestore={restore} />}
           {saved && (
             <p role="status" className={styles.notice}>
               Збережено. За кілька секунд нові налаштування діятимуть для всіх нових заявок.
