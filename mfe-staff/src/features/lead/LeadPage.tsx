@@ -25,6 +25,7 @@ import { LeadFields } from '../../shared/ui/LeadFields';
 import { kyivDateTime } from '../../shared/ui/kyiv-time';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { PersonOthers } from './PersonOthers';
+import { useLeadAction } from './use-lead-action';
 
 const CHANGE_LABELS: Record<string, string> = { status: 'Статус', assignee: 'Відповідальний', note: 'Нотатка', person: 'Відʼєднано від людини' };
 /** Changes whose values say nothing to people: a note's text is in the notes, a person's id is internal. */
@@ -85,14 +86,8 @@ export function LeadPage() {
   const [status, setStatus] = useState<LeadStatus>('new');
   const [assignee, setAssignee] = useState('');
   const [note, setNote] = useState('');
-  const [spamError, setSpamError] = useState('');
-  const [spamConflict, setSpamConflict] = useState<LeadSummary | undefined>(undefined);
-  const [released, setReleased] = useState(false);
-  const [releasing, setReleasing] = useState(false);
-  const [unlinkError, setUnlinkError] = useState('');
-  const [unlinkConflict, setUnlinkConflict] = useState<LeadSummary | undefined>(undefined);
-  const [unlinked, setUnlinked] = useState(false);
-  const [unlinking, setUnlinking] = useState(false);
+  const release = useLeadAction(showFailure);
+  const unlinking = useLeadAction(showFailure);
   useDocumentTitle(lead ? `Заявка: ${lead.name}` : 'Заявка');
 
   const load = () =>
@@ -106,12 +101,8 @@ export function LeadPage() {
     );
 
   useEffect(() => {
-    setReleased(false);
-    setSpamError('');
-    setSpamConflict(undefined);
-    setUnlinked(false);
-    setUnlinkError('');
-    setUnlinkConflict(undefined);
+    release.reset();
+    unlinking.reset();
     void load();
     staffGet<MemberList>('/members').then(setMembers, () => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads again only for another lead
@@ -140,44 +131,17 @@ export function LeadPage() {
   }
 
   /** «Не спам»: back to «Нова», its notifications sent if they never were, its sender trusted. */
-  async function notSpam() {
-    if (!lead) return;
-    setSpamError('');
-    setSpamConflict(undefined);
-    setReleased(false);
-    setReleasing(true);
-    try {
-      const now = await staffSend<LeadSummary>('post', `/leads/${lead.id}/not-spam`, { version: lead.version });
-      setLead({ ...lead, ...now });
+  async function notSpam(of: LeadDetail) {
+    await release.run(async () => {
+      const now = await staffSend<LeadSummary>('post', `/leads/${of.id}/not-spam`, { version: of.version });
+      setLead({ ...of, ...now });
       setStatus(now.status);
-      setReleased(true);
-      // The history and the deliveries changed too.
-      await load();
-    } catch (failure) {
-      await showFailure(failure, setSpamConflict, setSpamError);
-    } finally {
-      setReleasing(false);
-    }
+      // The history and the deliveries changed too: reloaded.
+    }, load);
   }
 
-  /** «Відʼєднати від цієї людини»: the lead stands alone from then on. */
-  async function unlink() {
-    if (!lead) return;
-    setUnlinkError('');
-    setUnlinkConflict(undefined);
-    setUnlinked(false);
-    setUnlinking(true);
-    try {
-      await unlinkLead(lead.id, lead.version);
-      setUnlinked(true);
-      // The others, the history and the version changed.
-      await load();
-    } catch (failure) {
-      await showFailure(failure, setUnlinkConflict, setUnlinkError);
-    } finally {
-      setUnlinking(false);
-    }
-  }
+  /** «Відʼєднати від цієї людини»: the lead stands alone from then on (its others, history and version change: reloaded). */
+  const unlink = (of: LeadDetail) => unlinking.run(() => unlinkLead(of.id, of.version).then(() => undefined), load);
 
   async function addNote(event: FormEvent) {
     event.preventDefault();
@@ -209,7 +173,7 @@ export function LeadPage() {
       <p className={styles.muted}>Отримано {kyivDateTime(lead.receivedAt)}</p>
       <ResponseTime lead={lead} />
 
-      {(held || isSpam || released || spamError) && (
+      {(held || isSpam || release.done || release.error) && (
         <section className={styles.panel} aria-labelledby="lead-spam">
           <h2 id="lead-spam">{held ? 'Чому затримано' : 'Спам'}</h2>
           {held ? (
@@ -226,7 +190,7 @@ export function LeadPage() {
           )}
           {isSpam && may('editor') && (
             <div className={styles.row}>
-              <button type="button" className={styles.button} disabled={releasing} aria-describedby="lead-not-spam-hint" onClick={() => void notSpam()}>
+              <button type="button" className={styles.button} disabled={release.busy} aria-describedby="lead-not-spam-hint" onClick={() => void notSpam(lead)}>
                 Не спам
               </button>
               <p id="lead-not-spam-hint" className={styles.muted}>
@@ -234,12 +198,12 @@ export function LeadPage() {
               </p>
             </div>
           )}
-          {released && (
+          {release.done && (
             <p role="status" className={styles.notice}>
               Заявку повернуто у вхідні. Сповіщення надійдуть, якщо їх ще не надсилали.
             </p>
           )}
-          <EditError error={spamError} conflict={spamConflict} />
+          <EditError error={release.error} conflict={release.conflict} />
         </section>
       )}
 
@@ -285,14 +249,14 @@ export function LeadPage() {
         <EditError error={error} conflict={conflict} />
       </section>
 
-      {(lead.personOthers.length > 0 || lead.linked || unlinked || unlinkError) && (
-        <PersonOthers others={lead.personOthers} canUnlink={lead.linked && may('editor')} unlinking={unlinking} onUnlink={() => void unlink()}>
-          {unlinked && (
+      {(lead.personOthers.length > 0 || lead.linked || unlinking.done || unlinking.error) && (
+        <PersonOthers others={lead.personOthers} canUnlink={lead.linked && may('editor')} unlinking={unlinking.busy} onUnlink={() => void unlink(lead)}>
+          {unlinking.done && (
             <p role="status" className={styles.notice}>
               Заявку відʼєднано: вона стоїть у вхідних окремо.
             </p>
           )}
-          <EditError error={unlinkError} conflict={unlinkConflict} />
+          <EditError error={unlinking.error} conflict={unlinking.conflict} />
         </PersonOthers>
       )}
 
