@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
 import { draftChanged, draftOf, refusalOf, replyField, TARGET_FIELD, targetText, updateOf, type FollowUpDraft } from './follow-up-draft';
 import { ReplyFields } from './ReplyFields';
-import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
+import { SettingsStatus } from '../../shared/ui/SettingsStatus';
 import { useVersionedSettings } from '../../shared/ui/use-versioned-settings';
 
 const { targetMinutesMin, targetMinutesMax } = FOLLOW_UP_LIMITS;
@@ -39,14 +39,8 @@ export function FollowUpSettingsForm() {
   return (
     <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="follow-up-settings">
       <h2 id="follow-up-settings">Відповідь відвідувачам і час на відповідь</h2>
-      <p>{settingsChangedText(view)}</p>
-      {conflict && <SettingsConflict message={conflict.message} onRestore={restore} />}
+      <SettingsStatus view={view} conflict={conflict} onRestore={restore} saved={saved} />
       <ErrorAlert error={error} />
-      {saved && (
-        <p role="status" className={styles.notice}>
-          Збережено. За кілька секунд нові налаштування діятимуть для всіх нових заявок.
-        </p>
-      )}
       <label className={styles.field}>
         Час на першу відповідь, робочих хвилин
         <input

@@ -4,7 +4,7 @@ import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
 import { useDocumentTitle } from '../../shared/ui/use-document-title';
 import { useLeaveWarning } from '../../shared/ui/use-leave-warning';
-import { SettingsConflict, settingsChangedText } from '../../shared/ui/SettingsConflict';
+import { SettingsStatus } from '../../shared/ui/SettingsStatus';
 import { useVersionedSettings } from '../../shared/ui/use-versioned-settings';
 
 const { thresholdMin, thresholdMax, phrasesMax, phraseMaxLength } = SPAM_SETTINGS_LIMITS;
@@ -55,13 +55,7 @@ export function SpamSettingsPage() {
       {view && (
         <form className={`${styles.panel} ${styles.stack}`} onSubmit={save} aria-labelledby="spam-settings">
           <h2 id="spam-settings">Налаштування</h2>
-          <p>{settingsChangedText(view)}</p>
-          {conflict && <SettingsConflict message={conflict.message} onRestore={restore} />}
-          {saved && (
-            <p role="status" className={styles.notice}>
-              Збережено. За кілька секунд нові налаштування діятимуть для всіх нових заявок.
-            </p>
-          )}
+          <SettingsStatus view={view} conflict={conflict} onRestore={restore} saved={saved} />
           <label className={styles.field}>
             Поріг
             <input
