@@ -10,12 +10,12 @@ export { cancelPendingReplies, enqueueErasure, enqueueNotice } from './outbox/ou
 export type { LeadOverdueMessage } from './lead/lead-payload';
 export { kyivTime } from './lead/lead-text';
 export type { LeadFollowUp } from './follow-up/lead-follow-up';
-export { readFollowUpSettings, writeFollowUpSettings, type StoredFollowUpSettings } from './follow-up/follow-up-settings';
+export { readFollowUpSettings, writeFollowUpSettings } from './follow-up/follow-up-settings';
 export { unknownPlaceholders } from './follow-up/visitor-reply';
 export { channelNames } from './outbox/channels';
 export { releaseHeldLead } from './submissions/held-leads';
 export type { SpamDefence } from './spam/spam-defence';
-export { readSpamSettings, writeSpamSettings, type StoredSpamSettings } from './spam/spam-settings';
+export { readSpamSettings, writeSpamSettings } from './spam/spam-settings';
 export { removeLeads, type LeadRef } from './retention/lead-removal';
 export { purgeExpired } from './retention/retention-purge';
 export { SUBMISSION_COLUMNS } from './submissions/submission-columns';

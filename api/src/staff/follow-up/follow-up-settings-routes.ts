@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recordAudit } from '../../platform/audit/audit-log';
 import type { Db } from '../../platform/db/connection';
 import { ApiError, MESSAGES } from '../../platform/http/api-error';
-import { readFollowUpSettings, unknownPlaceholders, writeFollowUpSettings, type StoredFollowUpSettings } from '../../site/leads';
+import { readFollowUpSettings, unknownPlaceholders, writeFollowUpSettings } from '../../site/leads';
 import { ChangedError } from '../common/changed-error';
+import { saveSettings, settingsView } from '../common/versioned-settings';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { sessionOf } from '../sessions/staff-guard';
 
@@ -13,11 +14,6 @@ export class FollowUpSettingsChangedError extends ChangedError<FollowUpSettingsV
   constructor(current: FollowUpSettingsView) {
     super('FOLLOW_UP_SETTINGS_CHANGED', STAFF_MESSAGES.followUpSettingsChanged, current);
   }
-}
-
-async function viewOf(db: Db, stored: StoredFollowUpSettings): Promise<FollowUpSettingsView> {
-  const member = stored.updatedBy === null ? undefined : await db.kysely.selectFrom('staff_members').select('email').where('id', '=', stored.updatedBy).executeTakeFirst();
-  return { replies: stored.replies, targetMinutes: stored.targetMinutes, version: stored.version, updatedAt: stored.updatedAt, updatedBy: member?.email ?? null };
 }
 
 /** A reply with a placeholder it cannot fill is refused, naming the field: a typo must not reach visitors. */
@@ -38,7 +34,7 @@ function checkPlaceholders(settings: FollowUpSettings): void {
 export const followUpSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: { forget(): void } }> = async (app, { db, settings }) => {
   const admin = { staffRole: 'admin' as const };
 
-  app.get('/api/staff/follow-up-settings', { config: admin, schema: { response: { 200: FollowUpSettingsViewSchema, ...ERROR_RESPONSES } } }, async () => viewOf(db, await readFollowUpSettings(db)));
+  app.get('/api/staff/follow-up-settings', { config: admin, schema: { response: { 200: FollowUpSettingsViewSchema, ...ERROR_RESPONSES } } }, async () => settingsView(db, await readFollowUpSettings(db)));
 
   app.put(
     '/api/staff/follow-up-settings',
@@ -47,26 +43,25 @@ export const followUpSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; setting
       const { member } = sessionOf(request);
       const { version, ...wanted } = request.body;
       checkPlaceholders(wanted);
-      const saved = await db.kysely.transaction().execute(async (trx) => {
-        const inTransaction = { kysely: trx, dialect: db.dialect };
-        const before = await readFollowUpSettings(inTransaction);
-        if (before.version !== version) return undefined;
-        const after = await writeFollowUpSettings(inTransaction, wanted, before.version, member.id, new Date().toISOString());
-        if (!after) return undefined;
-        const repliesChanged = LEAD_KINDS.filter((kind) => JSON.stringify(before.replies[kind]) !== JSON.stringify(after.replies[kind]));
-        await recordAudit(trx, {
-          actorId: member.id,
-          actor: member.email,
-          action: 'follow-up-settings-changed',
-          target: 'follow-up-settings',
-          address: request.ip,
-          detail: { targetMinutes: { from: before.targetMinutes, to: after.targetMinutes }, repliesChanged },
-        });
-        return after;
+      const saved = await saveSettings(db, version, {
+        read: readFollowUpSettings,
+        write: (inTransaction, before, at) => writeFollowUpSettings(inTransaction, wanted, before.version, member.id, at),
+        audit: (trx, before, after) =>
+          recordAudit(trx, {
+            actorId: member.id,
+            actor: member.email,
+            action: 'follow-up-settings-changed',
+            target: 'follow-up-settings',
+            address: request.ip,
+            detail: {
+              targetMinutes: { from: before.targetMinutes, to: after.targetMinutes },
+              repliesChanged: LEAD_KINDS.filter((kind) => JSON.stringify(before.replies[kind]) !== JSON.stringify(after.replies[kind])),
+            },
+          }),
       });
-      if (!saved) throw new FollowUpSettingsChangedError(await viewOf(db, await readFollowUpSettings(db)));
+      if (!saved) throw new FollowUpSettingsChangedError(await settingsView(db, await readFollowUpSettings(db)));
       settings.forget();
-      return viewOf(db, saved);
+      return settingsView(db, saved);
     },
   );
 };

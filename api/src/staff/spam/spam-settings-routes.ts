@@ -2,9 +2,10 @@ import { ERROR_RESPONSES, SpamSettingsConflictSchema, SpamSettingsUpdateSchema, 
 import type { SpamSettings, SpamSettingsView } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
-import { readSpamSettings, writeSpamSettings, type StoredSpamSettings } from '../../site/leads';
+import { readSpamSettings, writeSpamSettings } from '../../site/leads';
 import { recordAudit } from '../../platform/audit/audit-log';
 import { ChangedError } from '../common/changed-error';
+import { saveSettings, settingsView } from '../common/versioned-settings';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { sessionOf } from '../sessions/staff-guard';
 
@@ -12,11 +13,6 @@ export class SpamSettingsChangedError extends ChangedError<SpamSettingsView> {
   constructor(current: SpamSettingsView) {
     super('SPAM_SETTINGS_CHANGED', STAFF_MESSAGES.spamSettingsChanged, current);
   }
-}
-
-async function viewOf(db: Db, stored: StoredSpamSettings): Promise<SpamSettingsView> {
-  const member = stored.updatedBy === null ? undefined : await db.kysely.selectFrom('staff_members').select('email').where('id', '=', stored.updatedBy).executeTakeFirst();
-  return { threshold: stored.threshold, phrases: stored.phrases, version: stored.version, updatedAt: stored.updatedAt, updatedBy: member?.email ?? null };
 }
 
 /** Phrases as kept: trimmed, the empty dropped, each once whatever its case. */
@@ -41,7 +37,7 @@ function cleanPhrases(phrases: readonly string[]): string[] {
 export const spamSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: { forget(): void } }> = async (app, { db, settings }) => {
   const admin = { staffRole: 'admin' as const };
 
-  app.get('/api/staff/spam-settings', { config: admin, schema: { response: { 200: SpamSettingsViewSchema, ...ERROR_RESPONSES } } }, async () => viewOf(db, await readSpamSettings(db)));
+  app.get('/api/staff/spam-settings', { config: admin, schema: { response: { 200: SpamSettingsViewSchema, ...ERROR_RESPONSES } } }, async () => settingsView(db, await readSpamSettings(db)));
 
   app.put(
     '/api/staff/spam-settings',
@@ -49,28 +45,26 @@ export const spamSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: {
     async (request) => {
       const { member } = sessionOf(request);
       const wanted: SpamSettings = { threshold: request.body.threshold, phrases: cleanPhrases(request.body.phrases) };
-      const saved = await db.kysely.transaction().execute(async (trx) => {
-        const inTransaction = { kysely: trx, dialect: db.dialect };
-        const before = await readSpamSettings(inTransaction);
-        if (before.version !== request.body.version) return undefined;
-        const at = new Date().toISOString();
-        const after = await writeSpamSettings(inTransaction, wanted, before.version, member.id, at);
-        if (!after) return undefined;
-        const added = after.phrases.filter((phrase) => !before.phrases.includes(phrase));
-        const removed = before.phrases.filter((phrase) => !after.phrases.includes(phrase));
-        await recordAudit(trx, {
-          actorId: member.id,
-          actor: member.email,
-          action: 'spam-settings-changed',
-          target: 'spam-settings',
-          address: request.ip,
-          detail: { threshold: { from: before.threshold, to: after.threshold }, phrasesAdded: added, phrasesRemoved: removed },
-        });
-        return after;
+      const saved = await saveSettings(db, request.body.version, {
+        read: readSpamSettings,
+        write: (inTransaction, before, at) => writeSpamSettings(inTransaction, wanted, before.version, member.id, at),
+        audit: (trx, before, after) =>
+          recordAudit(trx, {
+            actorId: member.id,
+            actor: member.email,
+            action: 'spam-settings-changed',
+            target: 'spam-settings',
+            address: request.ip,
+            detail: {
+              threshold: { from: before.threshold, to: after.threshold },
+              phrasesAdded: after.phrases.filter((phrase) => !before.phrases.includes(phrase)),
+              phrasesRemoved: before.phrases.filter((phrase) => !after.phrases.includes(phrase)),
+            },
+          }),
       });
-      if (!saved) throw new SpamSettingsChangedError(await viewOf(db, await readSpamSettings(db)));
+      if (!saved) throw new SpamSettingsChangedError(await settingsView(db, await readSpamSettings(db)));
       settings.forget();
-      return viewOf(db, saved);
+      return settingsView(db, saved);
     },
   );
 };
