@@ -4,6 +4,7 @@ import type { Database, Db } from '../../platform/db/connection';
 import type { Clock } from '../../platform/lib/clock';
 import { startSiteSchedule, type SiteSchedule } from '../../platform/scheduling/site-schedule';
 import { enqueueNotice, kyivTime, type LeadFollowUp, type LeadOverdueMessage } from '../../site/leads';
+import { findLeadRows, leadSummaries } from '../inbox/inbox-repository';
 
 /**
  * Leads waiting past the response target: each is marked overdue (the inbox flags it) and, once,
@@ -47,7 +48,7 @@ export async function checkOverdueLeads(database: Database, options: OverdueChec
   const candidates = await database.kysely
     .selectFrom('leads')
     .leftJoin('staff_members', 'staff_members.id', 'leads.assignee_id')
-    .select(['leads.id', 'leads.kind', 'leads.submission_id', 'leads.received_at', 'staff_members.email', 'staff_members.telegram_chat_id'])
+    .select(['leads.id', 'leads.kind', 'leads.submission_id', 'leads.received_at', 'staff_members.telegram_chat_id'])
     .where('leads.first_response_at', 'is', null)
     .where('leads.overdue_at', 'is', null)
     .where('leads.status', '=', 'new')
@@ -57,10 +58,16 @@ export async function checkOverdueLeads(database: Database, options: OverdueChec
     .orderBy('leads.id')
     .limit(CANDIDATES_MAX)
     .execute();
+  const due = candidates
+    .map((lead) => ({ ...lead, waited: Math.floor(workingMsBetween(new Date(lead.received_at), now) / 60_000) }))
+    .filter((lead) => lead.waited >= targetMinutes);
+  if (due.length === 0) return [];
+  // Name, subject and assignee as the inbox shows them, for the alerts: read at once.
+  const rows = options.telegram ? await findLeadRows(database, (query) => query.where('leads.id', 'in', due.map((lead) => Number(lead.id)))) : [];
+  const summaries = new Map((await leadSummaries(database, rows, now)).map((summary) => [summary.id, summary]));
   const marked: number[] = [];
-  for (const lead of candidates) {
-    const waited = Math.floor(workingMsBetween(new Date(lead.received_at), now) / 60_000);
-    if (waited < targetMinutes) continue;
+  for (const lead of due) {
+    const { waited } = lead;
     const leadId = Number(lead.id);
     const submissionId = Number(lead.submission_id);
     await database.kysely.transaction().execute(async (trx) => {
@@ -76,16 +83,13 @@ export async function checkOverdueLeads(database: Database, options: OverdueChec
       // Answered, or marked by another process, since the list above was read.
       if (Number(result.numUpdatedRows) !== 1) return;
       marked.push(leadId);
-      if (!options.telegram) return;
-      const facts =
-        lead.kind === 'contact'
-          ? await trx.selectFrom('contact_messages').select(['name', 'service_type as subject']).where('id', '=', submissionId).executeTakeFirst()
-          : await trx.selectFrom('job_applications').select(['name', 'position as subject']).where('id', '=', submissionId).executeTakeFirst();
+      const summary = summaries.get(leadId);
+      if (!options.telegram || !summary) return;
       const message: LeadOverdueMessage = {
         event: 'lead.overdue',
         idempotency_key: `overdue-${leadId}`,
         chat_id: lead.telegram_chat_id ?? null,
-        text: alertText({ leadId, submissionId, name: facts?.name ?? '', subject: facts?.subject ?? '', receivedAt: lead.received_at, assignee: lead.email }, waited, options),
+        text: alertText({ leadId, submissionId, name: summary.name, subject: summary.subject, receivedAt: lead.received_at, assignee: summary.assignee?.email ?? null }, waited, options),
       };
       await enqueueNotice(db, { kind: lead.kind, id: submissionId }, ALERT_CHANNEL, message);
     });

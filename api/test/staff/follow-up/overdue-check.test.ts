@@ -1,4 +1,4 @@
-import type { LeadDetail, LeadPage, ResponseReport } from '@agency/shared';
+import { SERVICE_TYPES, type LeadDetail, type LeadPage, type ResponseReport } from '@agency/shared';
 import { startTestApp, VALID_CONTACT, type TestContext } from '../../helpers/app';
 import { eventually } from '../../helpers/eventually';
 import { startHttpReceiver, type HttpReceiver } from '../../helpers/lead-receivers';
@@ -73,6 +73,8 @@ describe('leads waiting past the response target', () => {
     expect(alert!.chat_id).toBe(OWN_CHAT);
     expect(alert!.text).toContain('чекає на відповідь 2 год 1 хв робочого часу (ціль: 2 год)');
     expect(alert!.text).toContain(`Відповідальний: ${editor.email}`);
+    // The service as the inbox names it, not its code.
+    expect(alert!.text).toContain(`Тема: ${SERVICE_TYPES.find((type) => type.value === VALID_CONTACT.service_type)!.label}`);
     expect(alert!.text).toContain(`/staff/leads/${waiting}`);
     const inbox = (await editor.browser.request('GET', '/api/staff/leads')).json<LeadPage>();
     expect(inbox.leads.find((summary) => summary.id === waiting)).toMatchObject({ overdue: true, waitedMinutes: 121 });
