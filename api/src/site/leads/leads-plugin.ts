@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../platform/config';
-import { createChannels, leadChannelNames } from './outbox/channels';
+import { channelNames, createChannels } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
 import { startRetentionPurge } from './retention/retention-schedule';
 import { challengeRoutes } from './spam/challenge-routes';
@@ -31,7 +31,7 @@ export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginO
     db,
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
-    leadChannels: leadChannelNames(channels),
+    leadChannels: channelNames(config.leads),
     onLeadStored: outbox.wake,
     spam,
     spamMetrics: createSpamMetrics(app.metrics.registry),

@@ -6,18 +6,13 @@ import { webhookChannel } from './webhook-channel';
 
 export type { LeadChannel } from './lead-channel';
 
-/** One channel for each one configured. */
+/** One channel for each one configured; Telegram's brings the overdue alerts' and e-mail's the visitor's reply's. */
 export function createChannels(config: LeadsConfig): LeadChannel[] {
   const channels: LeadChannel[] = [];
   if (config.webhook) channels.push(webhookChannel(config.webhook));
   if (config.telegram) channels.push(...telegramChannels(config.telegram));
   if (config.email) channels.push(emailChannel(config.email), replyChannel(config.email));
   return channels;
-}
-
-/** Of these channels, the agency's: what a lead is queued for. */
-export function leadChannelNames(channels: readonly LeadChannel[]): ChannelName[] {
-  return channels.filter((channel) => channel.deliver !== undefined).map((channel) => channel.name as ChannelName);
 }
 
 /** The names of the agency's channels configured: what a lead is queued for. */
