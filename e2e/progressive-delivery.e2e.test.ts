@@ -152,22 +152,31 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
       page = await openPage(browser, undefined, { lazySections: true, ...network.contextOptions });
     }
     const blogFiles: string[] = [];
+    // What the page went through, for the message of a visit that never loads the reporter.
+    const started = Date.now();
+    const seen: string[] = [];
+    const note = (what: string) => seen.push(`${Date.now() - started} ms: ${what}`);
+    const unanswered = new Set<string>();
     page.on('request', (request) => {
       if (request.url().includes('/remotes/blog/')) blogFiles.push(request.url());
+      unanswered.add(request.url());
+      if (REPORTER_CODE(request)) note(`requested ${request.url()}`);
     });
-    // What the page went through, for the message of a visit that never loads the reporter.
-    const seen: string[] = [];
-    page.on('requestfailed', (request) => seen.push(`failed ${request.url()}: ${request.failure()?.errorText}`));
-    page.on('console', (message) => message.type() === 'error' && seen.push(`console: ${message.text()}`));
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+    page.on('response', (response) => unanswered.delete(response.url()));
+    page.on('requestfailed', (request) => note(`failed ${request.url()}: ${request.failure()?.errorText}`));
+    page.on('console', (message) => message.type() === 'error' && note(`console: ${message.text()}`));
+    page.on('pageerror', (error) => note(`page error: ${error.message}`));
     // A hang guard, not a timing: with four visitors at once beside the container suites, a
     // starved machine has taken over Playwright's default 30 s to fetch the reporter.
     const reporterLoaded = page.waitForResponse(REPORTER_CODE, { timeout: 90_000 });
     await page.goto(site.baseUrl);
+    note('loaded');
     await page.locator(`#${SECTION_IDS.blog}`).scrollIntoViewIfNeeded();
+    note(`scrolled to ${await page.evaluate(() => window.scrollY)}`);
     await reporterLoaded.catch(async (error: Error) => {
       const state = await page.evaluate(() => ({ scrollY: window.scrollY, readyState: document.readyState, visibility: document.visibilityState })).catch(() => null);
-      throw new Error(`${error.message}\npage: ${JSON.stringify(state)}\n${seen.join('\n')}`);
+      const waiting = [...unanswered].map((url) => `no answer: ${url}`);
+      throw new Error([error.message, `page: ${JSON.stringify(state)}`, ...seen, ...waiting].join('\n'));
     });
     await page.locator(`#${SECTION_IDS.blog} [data-remote-module="blog/BlogTeaser"], #${SECTION_IDS.blog} [data-remote-unavailable]`).first().waitFor();
     await page.locator('footer').last().click();

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
-import { JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
+import { FORM_TOKEN_FIELD, JOB_APPLICATION_FORM_ID, SECTION_IDS, TOAST_MESSAGES, VACANCIES, type Vacancy } from '@agency/shared';
 import { apiProcessCommand } from '../../api/test/helpers/api-process-command';
 import { waitForHydration } from './browser';
 
@@ -20,15 +20,32 @@ export async function storedSubmissions(site: { databaseUrl: string }, kind: 'co
 }
 
 /**
- * How long after a page was sent the suites send its forms: the site holds as spam a form sent
- * faster than a person fills one (under 3 s from the page's token). A person's pace is the
+ * How long after its form token was issued the suites send a form: the site holds as spam a form
+ * sent faster than a person fills one (under 3 s from the token). A person's pace is the
  * spam-defence suite's to show; the other suites fill forms at machine speed, then wait this.
  */
 export const PERSON_SENDS_AFTER_MS = 3_500;
 
-/** Clicks submit (once the page has been open as long as a person takes), then moves the pointer away: a hovered toast pauses its timer. */
+/**
+ * When the token a form sends was issued (ms since the epoch, the machine's clock): the one the
+ * server put into the page, else the one the form's script fetched last, no later than its answer
+ * came. Not from the navigation: a page the server is slow to send (a loaded machine) carries a
+ * token issued well after it.
+ */
+function tokenIssuedAt(form: Locator): Promise<number> {
+  return form.evaluate((element, field) => {
+    const pageToken = (element as HTMLFormElement).elements.namedItem(field);
+    const issued = pageToken instanceof HTMLInputElement ? parseInt(pageToken.value.split('.')[1] ?? '', 36) : Number.NaN;
+    if (Number.isFinite(issued)) return issued;
+    const fetched = performance.getEntriesByType('resource').filter((entry) => /\/forms\/[^/]+\/challenge$/.test(entry.name)).at(-1);
+    return fetched ? performance.timeOrigin + (fetched as PerformanceResourceTiming).responseEnd : Date.now();
+  }, FORM_TOKEN_FIELD);
+}
+
+/** Clicks submit (once its token is as old as a person takes), then moves the pointer away: a hovered toast pauses its timer. */
 export async function submit(form: Locator, name: string): Promise<void> {
-  await form.page().waitForFunction((after) => performance.now() > after, PERSON_SENDS_AFTER_MS);
+  const sendAt = (await tokenIssuedAt(form)) + PERSON_SENDS_AFTER_MS;
+  await form.page().waitForFunction((at) => Date.now() > at, sendAt);
   await form.getByRole('button', { name }).click();
   await form.page().mouse.move(1, 1);
 }
