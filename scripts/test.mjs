@@ -7,7 +7,7 @@
 //   npm test -- <jest args>   only the jest suites those select (`npm test -- e2e/forms`), nothing else
 //   npm run test:quick        lint, folder cycles, type-check, unit suites and the API on SQLite
 // It ends with the slowest steps and suites, and the line `N passed, N failed` summed over all.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,6 +92,26 @@ function run(label, command, args, { logFile, env, niceness } = {}) {
   });
 }
 
+/**
+ * A network of the main lane's own: its loopback, and one veth pair with an address (Chromium
+ * counts a machine with no such interface offline). The container engine adds and removes network
+ * interfaces all through the container lane, and a Chromium on the same network fails whatever it
+ * is fetching at that moment with ERR_NETWORK_CHANGED: a visitor's browser, on another machine,
+ * never sees that (docs/testing.md). Every server the lane's suites start listens on its loopback.
+ */
+const OWN_NETWORK_SETUP =
+  'ip link set lo up && ip link add lane0 type veth peer name lane1 && ip link set lane1 up && ip link set lane0 up && ip addr add 198.18.0.1/24 dev lane0';
+
+/**
+ * `command` and `args` to run in a network of their own, where this machine lets us make one
+ * (root, `unshare`, `ip`; tried once); elsewhere, as they are.
+ */
+function inOwnNetwork(command, args) {
+  const canMake = spawnSync('unshare', ['--net', '--', 'sh', '-c', OWN_NETWORK_SETUP], { stdio: 'ignore' }).status === 0;
+  if (!canMake) return { command, args, own: false };
+  return { command: 'unshare', args: ['--net', '--', 'sh', '-c', `${OWN_NETWORK_SETUP} && exec "$@"`, 'sh', command, ...args], own: true };
+}
+
 /** What the static checks that failed printed, for the end of a run whose suites printed meanwhile. */
 const failedStepOutput = [];
 
@@ -137,7 +157,7 @@ async function staticChecks(options) {
  * One jest run; adds its counts to the totals and its suites' times to the table. `name` names its
  * result files; `logFile` sends its output there instead of to the terminal.
  */
-async function jest(name, label, args, { logFile, niceness } = {}) {
+async function jest(name, label, args, { logFile, niceness, ownNetwork = false } = {}) {
   const resultsFile = path.join(resultsDir, `${name}-results.json`);
   const timingsFile = path.join(resultsDir, `${name}-timings.json`);
   rmSync(resultsFile, { force: true });
@@ -152,7 +172,9 @@ async function jest(name, label, args, { logFile, niceness } = {}) {
     '--forceExit',
     ...args,
   ];
-  await run(label, 'npx', jestArgs, { logFile, niceness, env: { JEST_TIMINGS_FILE: timingsFile } });
+  const { command, args: commandArgs, own } = ownNetwork ? inOwnNetwork('npx', jestArgs) : { command: 'npx', args: jestArgs, own: false };
+  if (ownNetwork) console.log(own ? `\n${label}: in a network of its own` : `\n${label}: on this machine's network (no network of its own without root, unshare and ip)`);
+  await run(label, command, commandArgs, { logFile, niceness, env: { JEST_TIMINGS_FILE: timingsFile } });
   timings.push({ what: label, kind: 'jest run', seconds: seconds(since) });
   if (existsSync(timingsFile)) {
     for (const suite of JSON.parse(readFileSync(timingsFile, 'utf8'))) {
@@ -261,7 +283,7 @@ async function main() {
       '--maxWorkers=2',
       '--testPathIgnorePatterns',
       ...containerLane.map((file) => `/${file.replaceAll('.', '\\.')}$`),
-    ], { niceness: BESIDE_CONTAINERS_NICENESS });
+    ], { niceness: BESIDE_CONTAINERS_NICENESS, ownNetwork: true });
     await Promise.all([containers, checks]);
     for (const [suites, log] of [[CONTAINER_SUITES, containerLog], [CONTENTION_SENSITIVE_SUITES, sensitiveLog]]) {
       console.log(`\n▶ ${suites.join(', ')}, run beside the rest:`);
