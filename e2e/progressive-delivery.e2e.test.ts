@@ -178,7 +178,18 @@ describeInBrowser('progressive delivery of a remote: preview, canary, automatic 
       const waiting = [...unanswered].map((url) => `no answer: ${url}`);
       throw new Error([error.message, `page: ${JSON.stringify(state)}`, ...seen, ...waiting].join('\n'));
     });
-    await page.locator(`#${SECTION_IDS.blog} [data-remote-module="blog/BlogTeaser"], #${SECTION_IDS.blog} [data-remote-unavailable]`).first().waitFor();
+    // The server sends the teaser whole, so its markup is there from the start: the visit lasts
+    // until the remote's code has run on it, adopted it (its links React's) or failed (the slot's
+    // notice). A visitor gone before that never ran a throwing candidate, and reports no error.
+    await page.waitForFunction(
+      (id) => {
+        const section = document.getElementById(id);
+        const adopted = [...(section?.querySelectorAll('article a') ?? [])].some((link) => Object.keys(link).some((key) => key.startsWith('__reactFiber')));
+        return adopted || Boolean(section?.querySelector('[data-remote-unavailable]'));
+      },
+      SECTION_IDS.blog,
+      { timeout: 90_000 },
+    );
     await page.locator('footer').last().click();
     const blog = await page.evaluate(() => window.__AGENCY_RELEASES__?.remotes.blog?.release ?? '');
     await page.goto('about:blank');
