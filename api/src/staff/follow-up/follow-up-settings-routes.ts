@@ -1,7 +1,6 @@
 import { FollowUpSettingsConflictSchema, FollowUpSettingsUpdateSchema, FollowUpSettingsViewSchema, ERROR_RESPONSES } from '@agency/shared/contracts';
 import { LEAD_KINDS, type FollowUpSettings, type FollowUpSettingsView } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { recordAudit } from '../../platform/audit/audit-log';
 import type { Db } from '../../platform/db/connection';
 import { ApiError, MESSAGES } from '../../platform/http/api-error';
 import { readFollowUpSettings, unknownPlaceholders, writeFollowUpSettings } from '../../site/leads';
@@ -43,25 +42,22 @@ export const followUpSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; setting
       const { member } = sessionOf(request);
       const { version, ...wanted } = request.body;
       checkPlaceholders(wanted);
-      const saved = await saveSettings(db, version, {
+      const editor = { actorId: member.id, actor: member.email, address: request.ip };
+      const saved = await saveSettings(db, version, editor, {
         read: readFollowUpSettings,
         write: (inTransaction, before, at) => writeFollowUpSettings(inTransaction, wanted, before.version, member.id, at),
-        audit: (trx, before, after) =>
-          recordAudit(trx, {
-            actorId: member.id,
-            actor: member.email,
-            action: 'follow-up-settings-changed',
-            target: 'follow-up-settings',
-            address: request.ip,
-            detail: {
-              targetMinutes: { from: before.targetMinutes, to: after.targetMinutes },
-              repliesChanged: LEAD_KINDS.filter((kind) => JSON.stringify(before.replies[kind]) !== JSON.stringify(after.replies[kind])),
-            },
+        audit: {
+          action: 'follow-up-settings-changed',
+          target: 'follow-up-settings',
+          detail: (before, after) => ({
+            targetMinutes: { from: before.targetMinutes, to: after.targetMinutes },
+            repliesChanged: LEAD_KINDS.filter((kind) => JSON.stringify(before.replies[kind]) !== JSON.stringify(after.replies[kind])),
           }),
+        },
+        conflict: (current) => new FollowUpSettingsChangedError(current),
       });
-      if (!saved) throw new FollowUpSettingsChangedError(await settingsView(db, await readFollowUpSettings(db)));
       settings.forget();
-      return settingsView(db, saved);
+      return saved;
     },
   );
 };

@@ -3,7 +3,6 @@ import type { SpamSettings, SpamSettingsView } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
 import { readSpamSettings, writeSpamSettings } from '../../site/leads';
-import { recordAudit } from '../../platform/audit/audit-log';
 import { ChangedError } from '../common/changed-error';
 import { saveSettings, settingsView } from '../common/versioned-settings';
 import { STAFF_MESSAGES } from '../common/staff-messages';
@@ -45,26 +44,23 @@ export const spamSettingsRoutes: FastifyPluginAsyncTypebox<{ db: Db; settings: {
     async (request) => {
       const { member } = sessionOf(request);
       const wanted: SpamSettings = { threshold: request.body.threshold, phrases: cleanPhrases(request.body.phrases) };
-      const saved = await saveSettings(db, request.body.version, {
+      const editor = { actorId: member.id, actor: member.email, address: request.ip };
+      const saved = await saveSettings(db, request.body.version, editor, {
         read: readSpamSettings,
         write: (inTransaction, before, at) => writeSpamSettings(inTransaction, wanted, before.version, member.id, at),
-        audit: (trx, before, after) =>
-          recordAudit(trx, {
-            actorId: member.id,
-            actor: member.email,
-            action: 'spam-settings-changed',
-            target: 'spam-settings',
-            address: request.ip,
-            detail: {
-              threshold: { from: before.threshold, to: after.threshold },
-              phrasesAdded: after.phrases.filter((phrase) => !before.phrases.includes(phrase)),
-              phrasesRemoved: before.phrases.filter((phrase) => !after.phrases.includes(phrase)),
-            },
+        audit: {
+          action: 'spam-settings-changed',
+          target: 'spam-settings',
+          detail: (before, after) => ({
+            threshold: { from: before.threshold, to: after.threshold },
+            phrasesAdded: after.phrases.filter((phrase) => !before.phrases.includes(phrase)),
+            phrasesRemoved: before.phrases.filter((phrase) => !after.phrases.includes(phrase)),
           }),
+        },
+        conflict: (current) => new SpamSettingsChangedError(current),
       });
-      if (!saved) throw new SpamSettingsChangedError(await settingsView(db, await readSpamSettings(db)));
       settings.forget();
-      return settingsView(db, saved);
+      return saved;
     },
   );
 };
