@@ -14,3 +14,6 @@ export type ApiErrorBody = Static<typeof ApiErrorBodySchema>;
 
 /** Response schemas of the error answers, for every API route. */
 export const ERROR_RESPONSES = { '4xx': ApiErrorBodySchema, '5xx': ApiErrorBodySchema } as const;
+
+/** An answer without a body (204), or an error. */
+export const NO_CONTENT_RESPONSES = { 204: { type: 'null' }, ...ERROR_RESPONSES } as const;

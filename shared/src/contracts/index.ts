@@ -20,3 +20,4 @@ export * from './articles';
 export * from './staff-services';
 export * from './spam';
 export * from './follow-up';
+export * from './dashboard';

@@ -90,6 +90,7 @@ export const STAFF_PATHS = {
   spamSettings: '/staff/spam',
   followUp: '/staff/follow-up',
   responseReport: '/staff/report',
+  overview: '/staff/overview',
   articles: '/staff/articles',
   services: '/staff/services',
 } as const;

@@ -4,6 +4,9 @@ import { APP_NAMES } from './app-names';
 import { VisitSessionSchema } from './attribution';
 import { TELEMETRY_LIMITS } from './limits';
 import { StringEnum } from './schema-builders';
+import { SITE_PATH_PATTERN } from './patterns';
+import { DEVICE_CLASSES, SITE_ANALYTICS_LIMITS, type DeviceClass } from './site-analytics-constants';
+import { LEAD_KINDS, type LeadKind } from './staff-constants';
 
 /**
  * A browser's beacon to `POST /api/telemetry`: page views, Web Vitals and errors, each tagged with
@@ -30,7 +33,36 @@ const PageReleases = Type.Record(Type.String({ pattern: `^(?:${APP_NAMES.join('|
   additionalProperties: false,
 });
 
-export const TelemetryPageViewSchema = Type.Object({ page: PagePattern, releases: PageReleases }, { additionalProperties: false });
+const FormKinds = Type.Array(StringEnum<LeadKind>(LEAD_KINDS), { maxItems: LEAD_KINDS.length, uniqueItems: true });
+
+/**
+ * What the owner's dashboard counts of a page view: the page's path (a post's, not its pattern),
+ * the screen's device class, the time the page was visible, and the forms on it seen and started.
+ * The browser leaves it out under Do-Not-Track or Global Privacy Control. `continued`: a page view
+ * already sent, reporting only its further time and forms started since.
+ */
+export const PageAnalyticsSchema = Type.Object(
+  {
+    path: Type.String({ minLength: 1, maxLength: SITE_ANALYTICS_LIMITS.pathMax, pattern: SITE_PATH_PATTERN }),
+    device: StringEnum<DeviceClass>(DEVICE_CLASSES),
+    engaged_ms: Type.Integer({ minimum: 0, maximum: SITE_ANALYTICS_LIMITS.engagedMsMax }),
+    forms_seen: Type.Optional(FormKinds),
+    forms_started: Type.Optional(FormKinds),
+    continued: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+
+export const TelemetryPageViewSchema = Type.Object(
+  {
+    page: PagePattern,
+    releases: PageReleases,
+    /** A page load outside release health's sample: counted by the dashboard only. */
+    sampled: Type.Optional(Type.Literal(false)),
+    analytics: Type.Optional(PageAnalyticsSchema),
+  },
+  { additionalProperties: false },
+);
 
 export const TelemetryVitalSchema = Type.Object(
   {
@@ -69,6 +101,7 @@ export const TelemetryBatchSchema = Type.Object(
 );
 
 export type TelemetryPageView = Static<typeof TelemetryPageViewSchema>;
+export type PageAnalytics = Static<typeof PageAnalyticsSchema>;
 export type TelemetryVital = Static<typeof TelemetryVitalSchema>;
 export type TelemetryError = Static<typeof TelemetryErrorSchema>;
 export type TelemetryBatch = Static<typeof TelemetryBatchSchema>;

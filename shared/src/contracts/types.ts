@@ -15,11 +15,12 @@ export type {
   ServiceType,
 } from './submissions';
 export type { Attribution, VisitSession } from './attribution';
-export type { TelemetryBatch, TelemetryError, TelemetryPageView, TelemetryVital } from './telemetry';
+export type { TelemetryBatch, TelemetryError, PageAnalytics, TelemetryPageView, TelemetryVital } from './telemetry';
 export { HONEYPOT_FIELD } from './honeypot';
 export { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 export type { FormChallengeResponse, ProofChallenge, SpamSettings } from './spam';
 export type { FollowUpSettings, FollowUpSettingsConflict, FollowUpSettingsUpdate, FollowUpSettingsView, LeadRoutingMember, LeadRoutingUpdate, PersonLead, ReplyTemplate, ResponseReport } from './follow-up';
+export type { Dashboard, DashboardFigures, DashboardQuery, DashboardRow, WeeklyReportChoice } from './dashboard';
 export type {
   AuditEntry,
   AuditPage,

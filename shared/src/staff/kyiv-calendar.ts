@@ -69,3 +69,16 @@ export function kyivDayStart(day: string, plusDays = 0): string {
   const [year, month, date] = day.split('-').map(Number);
   return new Date(kyivInstant(nextKyivDay({ year: year!, month: month! - 1, date: date! }, plusDays))).toISOString();
 }
+
+/** A Kyiv day as `YYYY-MM-DD`. */
+export function kyivDayText({ year, month, date }: KyivDay): string {
+  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+}
+
+/** `YYYY-MM-DD` as a Kyiv day; undefined for text that is not a real date. */
+export function parseKyivDay(text: string): KyivDay | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const day = { year: Number(match[1]), month: Number(match[2]) - 1, date: Number(match[3]) };
+  return kyivDayText(nextKyivDay(day, 0)) === text ? day : undefined;
+}

@@ -1,6 +1,7 @@
 import {
   CredentialOptionsResponseSchema,
   ERROR_RESPONSES,
+  NO_CONTENT_RESPONSES,
   PasskeyBodySchema,
   RecoveryCodesResponseSchema,
   SessionListSchema,
@@ -33,7 +34,6 @@ interface MemberChallenge {
   memberId: number;
 }
 
-const NO_CONTENT = { 204: { type: 'null' }, ...ERROR_RESPONSES } as const;
 
 /** A signed-in person's own account: more passkeys, the authenticator app, new recovery codes, their sessions. */
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, { db, origin }) => {
@@ -53,7 +53,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     return { challengeId: await putChallenge(db, 'passkey-registration', value), options };
   });
 
-  app.post('/api/staff/account/passkeys', { config, schema: { body: PasskeyBodySchema, response: NO_CONTENT } }, async (request, reply) => {
+  app.post('/api/staff/account/passkeys', { config, schema: { body: PasskeyBodySchema, response: NO_CONTENT_RESPONSES } }, async (request, reply) => {
     const { member } = sessionOf(request);
     const { challenge } = await challengeFor<RegistrationChallenge & MemberChallenge>(request.body.challengeId, 'passkey-registration', member.id);
     const credential = await verifyRegistration(origin, challenge, request.body.credential);
@@ -73,7 +73,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     return { challengeId: await putChallenge(db, 'totp-setup', { secret: setup.secret, memberId: member.id }), ...setup };
   });
 
-  app.post('/api/staff/account/totp', { config, schema: { body: TotpConfirmBodySchema, response: NO_CONTENT } }, async (request, reply) => {
+  app.post('/api/staff/account/totp', { config, schema: { body: TotpConfirmBodySchema, response: NO_CONTENT_RESPONSES } }, async (request, reply) => {
     const { member } = sessionOf(request);
     const { secret } = await challengeFor<{ secret: string } & MemberChallenge>(request.body.challengeId, 'totp-setup', member.id);
     const step = codeStep(secret, request.body.code);
@@ -103,7 +103,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
     return listSessions(db, session.member.id, session.idHash);
   });
 
-  app.delete('/api/staff/account/sessions/:id', { config, schema: { params: SessionParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
+  app.delete('/api/staff/account/sessions/:id', { config, schema: { params: SessionParamsSchema, response: NO_CONTENT_RESPONSES } }, async (request, reply) => {
     const { member } = sessionOf(request);
     if ((await sessionOwner(db, request.params.id)) !== member.id) throw new ApiError(404, 'SESSION_NOT_FOUND', STAFF_MESSAGES.sessionNotFound);
     await endSession(db.kysely, request.params.id);

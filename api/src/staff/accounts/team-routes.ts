@@ -1,5 +1,6 @@
 import {
   ERROR_RESPONSES,
+  NO_CONTENT_RESPONSES,
   IdParamsSchema,
   InviteBodySchema,
   InviteResponseSchema,
@@ -26,7 +27,6 @@ export interface TeamRoutesOptions {
   siteUrl: string;
 }
 
-const NO_CONTENT = { 204: { type: 'null' }, ...ERROR_RESPONSES } as const;
 
 /**
  * The team: everyone may see who is in it (to assign leads); admins invite, change roles, remove
@@ -74,7 +74,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
     },
   );
 
-  app.delete('/api/staff/members/:id', { config: admin, schema: { params: IdParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
+  app.delete('/api/staff/members/:id', { config: admin, schema: { params: IdParamsSchema, response: NO_CONTENT_RESPONSES } }, async (request, reply) => {
     const actor = sessionOf(request).member;
     await changeMember(Number(request.params.id), 'removed', async (trx, target) => {
       await trx.updateTable('staff_members').set({ removed_at: new Date().toISOString() }).where('id', '=', target.id).execute();
@@ -92,7 +92,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
     return listSessions(db, Number(request.params.id), sessionOf(request).idHash);
   });
 
-  app.delete('/api/staff/sessions/:id', { config: admin, schema: { params: SessionParamsSchema, response: NO_CONTENT } }, async (request, reply) => {
+  app.delete('/api/staff/sessions/:id', { config: admin, schema: { params: SessionParamsSchema, response: NO_CONTENT_RESPONSES } }, async (request, reply) => {
     const actor = sessionOf(request).member;
     const owner = await sessionOwner(db, request.params.id);
     if (owner === undefined || !(await endSession(db.kysely, request.params.id))) throw new ApiError(404, 'SESSION_NOT_FOUND', STAFF_MESSAGES.sessionNotFound);

@@ -1,4 +1,4 @@
-import { trafficSource, type TrafficSource } from '@agency/shared';
+import { conversionRate, trafficSource, type TrafficSource } from '@agency/shared';
 import type { Db } from '../../../platform/db/connection';
 import { listLeadAttributions } from './submissions-repository';
 import { toMinute } from '../../../platform/lib/minutes';
@@ -24,18 +24,8 @@ export interface ConversionReport {
   rows: ConversionRow[];
 }
 
-/** Decimal places of a conversion rate: a hundredth of a percent. */
-const RATE_DECIMALS = 4;
-
 function rowKey({ source, medium, campaign }: TrafficSource): string {
   return JSON.stringify([source, medium, campaign]);
-}
-
-/** Leads per session, rounded to a hundredth of a percent; null without sessions. */
-export function conversionRate(leads: number, sessions: number): number | null {
-  if (sessions === 0) return null;
-  const scale = 10 ** RATE_DECIMALS;
-  return Math.round((leads / sessions) * scale) / scale;
 }
 
 /**

@@ -1,26 +1,10 @@
 import { DIRECT_SOURCE, NO_MEDIUM, NOT_SET } from '@agency/shared';
-import { combineConversion, conversionRate } from '../../../../src/site/leads/submissions/conversion-report';
+import { combineConversion } from '../../../../src/site/leads/submissions/conversion-report';
 
 const facebook = { source: 'facebook', medium: 'cpc', campaign: 'black-friday' };
 const direct = { source: DIRECT_SOURCE, medium: NO_MEDIUM, campaign: NOT_SET };
 const google = { source: 'google', medium: 'cpc', campaign: NOT_SET };
 const unknown = { source: NOT_SET, medium: NOT_SET, campaign: NOT_SET };
-
-describe('conversionRate', () => {
-  it('is leads per session, to a hundredth of a percent', () => {
-    expect(conversionRate(1, 2)).toBe(0.5);
-    expect(conversionRate(1, 3)).toBe(0.3333);
-    expect(conversionRate(2, 3)).toBe(0.6667);
-    expect(conversionRate(0, 5)).toBe(0);
-    // More leads than counted sessions (a visit whose beacon never came) is said as it is.
-    expect(conversionRate(3, 2)).toBe(1.5);
-  });
-
-  it('is null without sessions, not infinite or NaN', () => {
-    expect(conversionRate(0, 0)).toBeNull();
-    expect(conversionRate(4, 0)).toBeNull();
-  });
-});
 
 describe('combineConversion', () => {
   it('sums sessions and each kind of lead per source, medium and campaign', () => {
