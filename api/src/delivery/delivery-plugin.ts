@@ -10,6 +10,7 @@ import { createOpsWebhook } from '../platform/alerts/ops-webhook';
 import { createReleaseMetrics, VITALS_WINDOW_MINUTES } from './health/release-metrics';
 import { readVitalsP75 } from './health/release-health';
 import { startSiteTelemetry } from './health/site-telemetry';
+import type { BeaconListener } from './health/telemetry-routes';
 import type { SentPage } from './health/evidence-intake';
 import type { AppName } from './releases/apps';
 import { importReleasesDir } from './releases/import-releases-dir';
@@ -39,6 +40,11 @@ export interface Delivery {
   pageSent(request: FastifyRequest, page: SentPage): void;
   /** A server render failed in an app's release: release health (and a canary's judge) sees it. */
   renderFailed(app: string, release: string): void;
+  /**
+   * Tells `listener` of every beacon the telemetry route accepts (valid by its schema), with its
+   * request: the site's own counting reads the page views from it.
+   */
+  onBeacon(listener: BeaconListener): void;
 }
 
 declare module 'fastify' {
@@ -152,6 +158,7 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
     releasesOf: (name: AppName, options?: { fresh?: boolean }) => releases.get(name, options),
     pageSent: telemetry.pageSent,
     renderFailed: telemetry.renderFailed,
+    onBeacon: telemetry.onBeacon,
   } satisfies Delivery);
 }
 

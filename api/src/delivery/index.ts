@@ -7,6 +7,7 @@
  */
 export { default as deliveryPlugin, type Delivery, type DeliveryPluginOptions } from './delivery-plugin';
 export type { SentPage } from './health/evidence-intake';
+export type { BeaconListener } from './health/telemetry-routes';
 export type { VisitorReleases } from './visitor/visitor-releases';
 export { withPreviewBanner } from './visitor/preview-banner';
 export { APP_NAMES, SHELL, distDir, entryFile, isRemote, type AppName } from './releases/apps';

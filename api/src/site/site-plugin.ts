@@ -4,6 +4,7 @@ import type { AppConfig } from '../platform/config';
 import contentPlugin from './content/content-plugin';
 import { seoRoutes } from './content/seo-routes';
 import { readMedia } from './content/media-store';
+import { startSiteAnalytics } from './analytics/site-analytics';
 import { leadsPlugin } from './leads/leads-plugin';
 import { LeadFollowUp } from './leads/follow-up/lead-follow-up';
 import { SpamDefence } from './leads/spam/spam-defence';
@@ -30,7 +31,9 @@ async function sitePlugin(app: FastifyInstance, { config }: SitePluginOptions): 
   // console tunes it: one per app, on the app.
   app.decorate('spamDefence', await SpamDefence.open(app.db));
   app.decorate('leadFollowUp', new LeadFollowUp(app.db, config.leads.email !== undefined, app.clock));
-  await app.register(leadsPlugin, { config });
+  const analytics = startSiteAnalytics({ db: app.db, delivery: app.delivery, clock: app.clock, log: app.log });
+  app.addHook('onClose', () => analytics.stop());
+  await app.register(leadsPlugin, { config, onLeadStored: analytics.leadArrived });
   await registerStatic(app, {
     staticRoot: config.staticRoot,
     releasesOf: app.delivery.releasesOf,

@@ -73,6 +73,8 @@ export function createReportAdmission(now: () => number = Date.now) {
       const dropped: Admitted['dropped'] = { unassigned: 0, client_limit: 0 };
       const admitted: TelemetryBatch = { page_views: [], vitals: [], errors: [] };
       for (const view of batch.page_views ?? []) {
+        // Outside the sample, or a view already counted reporting its further time: the dashboard's alone.
+        if (view.sampled === false || view.analytics?.continued) continue;
         const releases = admitReleases(view.releases, client, dropped);
         if (releases) admitted.page_views!.push({ page: knownPage(view.page), releases });
       }

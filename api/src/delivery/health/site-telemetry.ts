@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/connection';
 import { siteSecret } from '../../platform/db/site-secrets';
 import type { ReleaseMetrics } from './release-metrics';
 import type { ReleaseReader } from '../releases/reader';
-import { telemetryRoutes } from './telemetry-routes';
+import { telemetryRoutes, type BeaconListener } from './telemetry-routes';
 import { createEvidenceIntake, TELEMETRY_CLIENT_KEY, type EvidenceIntakeOptions, type SentPage } from './evidence-intake';
 import { TelemetryRecorder } from './telemetry-recorder';
 import { startTelemetryPruning } from './telemetry-retention';
@@ -40,6 +40,7 @@ export function startSiteTelemetry({ db, config, releases, visitorReleases, metr
     secret: () => siteSecret(db, TELEMETRY_CLIENT_KEY),
     onSecretError: (error) => log.warn({ err: error }, 'telemetry: cannot read the key clients are told apart by; reports are counted without it'),
   });
+  const beaconListeners: BeaconListener[] = [];
   const pruning = startTelemetryPruning(db, config.retentionDays, () => recorder.enforceBudget(), log);
 
   return {
@@ -52,11 +53,19 @@ export function startSiteTelemetry({ db, config, releases, visitorReleases, metr
         reporter: evidence.reporter,
         onDropped: metrics.telemetryDropped,
         rateLimitPerMinute: config.rateLimitPerMinute,
+        onBeacon: (request, batch) => {
+          for (const listener of beaconListeners) listener(request, batch);
+        },
         onRecorded: ({ pageViews, errors }) => {
           for (const { app: name, release } of pageViews) metrics.browserPageView(name, release);
           for (const { app: name, release, kind, count } of errors) metrics.browserError(name, release, kind, count);
         },
       });
+    },
+
+    /** Tells `listener` of every accepted beacon, with its request. */
+    onBeacon(listener: BeaconListener): void {
+      beaconListeners.push(listener);
     },
 
     /** A page was sent: counted for the releases on it, without holding up the answer. */

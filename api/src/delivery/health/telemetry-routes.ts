@@ -1,12 +1,16 @@
 import { TELEMETRY_PATH } from '@agency/shared';
 import { TELEMETRY_LIMITS, TelemetryBatchSchema } from '@agency/shared/contracts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TelemetryBatch } from '@agency/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Judged } from '../releases/judged-releases';
 import type { DropReason, ReportAdmission, ReportingClient } from './report-admission';
 import type { RecordedBatch, TelemetryRecorder } from './telemetry-recorder';
 import { ApiError, MESSAGES } from '../../platform/http/api-error';
 import { requireJson } from '../../platform/http/require-json';
+
+/** Told of each beacon the route accepts, as sent (valid by its schema), with its request. */
+export type BeaconListener = (request: FastifyRequest, batch: TelemetryBatch) => void;
 
 export interface TelemetryRoutesOptions {
   recorder: TelemetryRecorder;
@@ -16,6 +20,7 @@ export interface TelemetryRoutesOptions {
   /** Beacons one IP address may send per minute. */
   rateLimitPerMinute: number;
   onRecorded(recorded: RecordedBatch): void;
+  onBeacon: BeaconListener;
   onDropped(reason: DropReason, count: number): void;
 }
 
@@ -30,7 +35,7 @@ export interface TelemetryRoutesOptions {
  */
 export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryRoutesOptions> = async (
   app,
-  { recorder, admission, reporter, rateLimitPerMinute, onRecorded, onDropped },
+  { recorder, admission, reporter, rateLimitPerMinute, onRecorded, onBeacon, onDropped },
 ) => {
   app.post(
     TELEMETRY_PATH,
@@ -51,6 +56,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryRoutesOptions> 
       const { batch, dropped } = admission.report(request.body, client);
       for (const [reason, count] of Object.entries(dropped) as [DropReason, number][]) if (count > 0) onDropped(reason, count);
       onRecorded(recorder.record(batch, { client: client.id, judged }));
+      onBeacon(request, request.body);
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { LeadKind } from '@agency/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../platform/config';
 import { channelNames, createChannels } from './outbox/channels';
 import { startOutboxWorker } from './outbox/outbox-worker';
@@ -10,6 +11,8 @@ import { formPostRoutes } from './submissions/form-post-routes';
 
 export interface LeadsPluginOptions {
   config: Pick<AppConfig, 'leads' | 'rateLimitMax' | 'rateLimitWindow'>;
+  /** Told of each lead stored and let through, with its request (the site's counting links it to the visit). */
+  onLeadStored(request: FastifyRequest, lead: { kind: LeadKind; submissionId: number }): void;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface LeadsPluginOptions {
  * recorded) on close, before the database closes. Leads past the privacy page's retention periods
  * are deleted every hour by one process of the site (retention/).
  */
-export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginOptions): Promise<void> {
+export async function leadsPlugin(app: FastifyInstance, { config, onLeadStored }: LeadsPluginOptions): Promise<void> {
   const { db } = app;
   const channels = createChannels(config.leads);
   const outbox = startOutboxWorker({ db, channels, log: app.log });
@@ -32,7 +35,10 @@ export async function leadsPlugin(app: FastifyInstance, { config }: LeadsPluginO
     rateLimitMax: config.rateLimitMax,
     rateLimitWindow: config.rateLimitWindow,
     leadChannels: channelNames(config.leads),
-    onLeadStored: outbox.wake,
+    onLeadStored: (request: FastifyRequest, lead: { kind: LeadKind; submissionId: number }) => {
+      outbox.wake();
+      onLeadStored(request, lead);
+    },
     spam,
     spamMetrics: createSpamMetrics(app.metrics.registry),
     followUp: app.leadFollowUp,

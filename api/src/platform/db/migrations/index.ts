@@ -16,6 +16,7 @@ import * as m0014 from './0014_article_editing';
 import * as m0015 from './0015_service_editing';
 import * as m0016 from './0016_spam_defence';
 import * as m0017 from './0017_lead_follow_up';
+import * as m0018 from './0018_site_analytics';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_service_editing': m0015,
   '0016_spam_defence': m0016,
   '0017_lead_follow_up': m0017,
+  '0018_site_analytics': m0018,
 };

@@ -1,6 +1,6 @@
 import type { ArticleOwner, AttributionKey } from '@agency/shared';
 import type { ColumnType, Generated } from 'kysely';
-import type { EditableTimestamp, JsonText, Timestamp } from './column-types';
+import type { EditableTimestamp, JsonText, Minute, Timestamp } from './column-types';
 
 export interface ServicesTable {
   id: Generated<number>;
@@ -105,13 +105,13 @@ export interface LeadOutboxTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<unknown, string | Date, never>;
   delivered_at: ColumnType<unknown, string | Date | null | undefined, string | Date | null>;
-  /** `lead.created`; `lead.erased` for the erasure of a person's leads (migration 0013); `lead.reply` the visitor's reply and `lead.overdue` an alert (0017). */
+  /** `lead.created`; `lead.erased` for the erasure of a person's leads (migration 0013); `lead.reply` the visitor's reply and `lead.overdue` an alert (0017); `report.weekly` an admin's weekly e-mail (0018). */
   event: ColumnType<OutboxEvent, OutboxEvent | undefined, never>;
   /** When the delivered or given-up row's copy of the lead lost its personal fields (migration 0013). */
   payload_removed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type OutboxEvent = 'lead.created' | 'lead.erased' | 'lead.reply' | 'lead.overdue';
+export type OutboxEvent = 'lead.created' | 'lead.erased' | 'lead.reply' | 'lead.overdue' | 'report.weekly';
 
 /** Images uploaded in the console, as served (migration 0014). */
 export interface MediaFilesTable {
@@ -145,6 +145,73 @@ export interface SpamTrustedSendersTable {
   trusted_at: string;
 }
 
+/** The salt of the Kyiv day (`YYYY-MM-DD`) visitors are hashed with; one row (migration 0018). */
+export interface AnalyticsSaltsTable {
+  day: string;
+  salt: string;
+}
+
+/** A visitor of the salt's day, by hash, with the visit's first page and where it came from (migration 0018). */
+export interface AnalyticsVisitorsTable {
+  day: string;
+  visitor: string;
+  entry_path: string;
+  source: string;
+  campaign: string;
+  device: string;
+}
+
+/** What a visitor of the day has been counted for (a page, a form's step) (migration 0018). */
+export interface AnalyticsSeenTable {
+  day: string;
+  visitor: string;
+  item: string;
+}
+
+/** A lead of the salt's day waiting for its visitor's device (migration 0018). */
+export interface AnalyticsLeadVisitorsTable {
+  kind: string;
+  submission_id: number;
+  day: string;
+  visitor: string;
+}
+
+/** Totals per hour or Kyiv day (`grain`; `start` in minutes since the epoch) by source, campaign and device (migration 0018). */
+interface RollupKey {
+  grain: 'hour' | 'day';
+  start: Minute;
+  source: string;
+  campaign: string;
+  device: string;
+}
+/** Counts are bigint: PostgreSQL returns them (and their sums) as strings. */
+type RollupCount = ColumnType<unknown, number, unknown>;
+
+export interface AnalyticsPageRollupsTable extends RollupKey {
+  path: string;
+  views: RollupCount;
+  visitors: RollupCount;
+  engaged_ms: RollupCount;
+}
+
+export interface AnalyticsVisitRollupsTable extends RollupKey {
+  entry_path: string;
+  visitors: RollupCount;
+}
+
+export interface AnalyticsFormRollupsTable extends RollupKey {
+  form: string;
+  step: string;
+  path: string;
+  visitors: RollupCount;
+}
+
+/** A week (its Monday, `YYYY-MM-DD`) whose report e-mail was queued (migration 0018). */
+export interface AnalyticsWeeklyReportsTable {
+  week: string;
+  queued_at: string;
+}
+
 export interface SiteTables {
   services: ServicesTable;
   blog_posts: BlogPostsTable;
@@ -157,4 +224,12 @@ export interface SiteTables {
   spam_nonce_uses: SpamNonceUsesTable;
   spam_settings: SpamSettingsTable;
   spam_trusted_senders: SpamTrustedSendersTable;
+  analytics_salts: AnalyticsSaltsTable;
+  analytics_visitors: AnalyticsVisitorsTable;
+  analytics_seen: AnalyticsSeenTable;
+  analytics_lead_visitors: AnalyticsLeadVisitorsTable;
+  analytics_page_rollups: AnalyticsPageRollupsTable;
+  analytics_visit_rollups: AnalyticsVisitRollupsTable;
+  analytics_form_rollups: AnalyticsFormRollupsTable;
+  analytics_weekly_reports: AnalyticsWeeklyReportsTable;
 }

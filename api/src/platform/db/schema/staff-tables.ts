@@ -12,6 +12,8 @@ export interface StaffMembersTable {
   away: ColumnType<number, number | undefined, number>;
   /** Where an overdue alert about their lead reaches them; the team's chat when null. */
   telegram_chat_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whether the member wants the weekly e-mail of the site's figures (migration 0018). */
+  weekly_report: ColumnType<number, number | undefined, number>;
 }
 
 export interface StaffInvitationsTable {
@@ -115,6 +117,8 @@ export interface LeadsTable {
   first_response_minutes: ColumnType<number | null, number | null | undefined, number | null>;
   /** When it was found waiting past the target (its alert queued then, once). */
   overdue_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The device class of the visit that sent it; null when the visit was not counted (migration 0018). */
+  device: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Which members take which kind of lead in turn (migration 0017). */

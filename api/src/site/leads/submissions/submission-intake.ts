@@ -7,7 +7,7 @@ import {
   type ContactMessageBody,
   type JobApplicationBody,
 } from '@agency/shared/contracts';
-import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, type FormName } from '@agency/shared';
+import { FORM_TOKEN_FIELD, PROOF_OF_WORK_FIELD, type FormName, type LeadKind } from '@agency/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../../platform/db/connection';
 import type { ChannelName } from '../../../platform/config/leads';
@@ -29,7 +29,7 @@ export interface SubmissionIntakeOptions {
   /** Channels each stored submission is queued for (in the same transaction). */
   leadChannels: readonly ChannelName[];
   /** Called once a submission and its outbox rows are committed (not for one held as spam). */
-  onLeadStored(): void;
+  onLeadStored(request: FastifyRequest, lead: { kind: LeadKind; submissionId: number }): void;
   spam: SpamDefence;
   spamMetrics: SpamMetrics;
   followUp: LeadFollowUp;
@@ -138,7 +138,7 @@ export async function takeSubmission(
     request.log.info({ form, id: stored.id }, 'held as spam: stored, not sent');
     options.spamMetrics.held(form);
   } else if (stored.outcome === 'stored') {
-    options.onLeadStored();
+    options.onLeadStored(request, { kind: submission.kind, submissionId: stored.id });
   }
   return stored;
 }
