@@ -9,9 +9,11 @@ import {
   type RemoteName,
   type SessionAttribution,
   type TelemetryBatch,
+  type TelemetryPageView,
   type VisitSession,
 } from '@agency/shared';
 import { registeredRemote, remotesDocumentInPage } from '../federation/remotes-config';
+import { analyticsOf, viewsToContinue, type ViewAnalytics } from './page-analytics';
 
 /**
  * Sending a beacon, and the releases it names: shared by the reporter and by the page views the
@@ -38,6 +40,24 @@ export function pageReleases(remotes: readonly string[]): Record<string, string>
   const releases: Record<string, string> = { [HOST_NAME]: shellRelease() };
   for (const name of remotes) releases[name] = remoteRelease(name);
   return releases;
+}
+
+/**
+ * A page view as a beacon reports it, with the dashboard's counting of it (none when tracking is
+ * refused); `inSample: false` for a page load outside release health's sample.
+ */
+export function pageViewReport(view: { page: string; remotes: readonly string[]; analytics?: ViewAnalytics }, inSample = true): TelemetryPageView {
+  return {
+    page: view.page,
+    releases: pageReleases(view.remotes),
+    ...(inSample ? {} : { sampled: false as const }),
+    ...(view.analytics ? { analytics: analyticsOf(view.analytics) } : {}),
+  };
+}
+
+/** The page views reported before that have more time or forms to report: the one on screen, and those left since. */
+export function continuationReports(inSample = true): TelemetryPageView[] {
+  return viewsToContinue().map((view) => pageViewReport({ page: view.page, remotes: view.remotes, analytics: view }, inSample));
 }
 
 /** The browser session's visit and where it came from, as a beacon carries it (see frame/attribution). */

@@ -112,6 +112,8 @@ afterAll(() => {
 
 beforeEach(() => {
   readyState = 'loading';
+  // The page's clock stands still: a page view's engaged time is 0 unless a test moves it.
+  jest.spyOn(performance, 'now').mockReturnValue(0);
   const original = window.addEventListener.bind(window);
   jest.spyOn(window, 'addEventListener').mockImplementation((type, listener, options) => {
     if (listener) listeners.push([type, listener, options]);
@@ -190,7 +192,10 @@ describe('with a sample of 1', () => {
       [{ kind: 'rejection', error: 'offline', remote: undefined, page: '/' }],
       [{ kind: 'boundary', error: boundary, remote: 'blog', page: '/blog/:postId' }],
     ]);
-    expect(sink.pageView.mock.calls).toEqual([[{ page: '/blog/:postId', remotes: ['blog', 'home'] }]]);
+    // With the dashboard's counting of it: the path, not the pattern.
+    expect(sink.pageView.mock.calls).toEqual([
+      [{ page: '/blog/:postId', remotes: ['blog', 'home'], analytics: expect.objectContaining({ path: '/blog/12', page: '/blog/:postId', remotes: ['blog', 'home'] }) }],
+    ]);
     // Page views and errors reach the reporter in the order they happened.
     expect(sink.pageView.mock.invocationCallOrder[0]).toBeLessThan(sink.error.mock.invocationCallOrder[2]!);
     expect(sink.pageView.mock.invocationCallOrder[0]).toBeGreaterThan(sink.error.mock.invocationCallOrder[1]!);
@@ -208,7 +213,7 @@ describe('with a sample of 1', () => {
     expect(sink.error).toHaveBeenCalledWith({ kind: 'uncaught', error: late, remote: undefined, page: '/' });
     window.history.pushState(null, '', '/nowhere');
     reportPageView();
-    expect(sink.pageView).toHaveBeenCalledWith({ page: '*', remotes: [] });
+    expect(sink.pageView).toHaveBeenCalledWith({ page: '*', remotes: [], analytics: expect.objectContaining({ path: '/nowhere', page: '*' }) });
   });
 
   it.each(['pointerdown', 'keydown', 'touchstart', 'wheel', 'scroll'])(
@@ -223,7 +228,7 @@ describe('with a sample of 1', () => {
 
       finishLoading();
       await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
-      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [] });
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [], analytics: expect.objectContaining({ path: '/' }) });
     },
   );
 
@@ -283,12 +288,14 @@ describe('with a sample of 1', () => {
 
       hidePage();
       expect(beacons.map(({ url }) => url)).toEqual([TELEMETRY_PATH]);
-      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'shell-7', home: 'h3' } }] }]);
+      await expect(sentBatches()).resolves.toEqual([
+        { page_views: [{ page: '/', releases: { shell: 'shell-7', home: 'h3' }, analytics: { path: '/', device: 'desktop', engaged_ms: 0 } }] },
+      ]);
 
       // Hidden is a moment to load the reporter too (a tab in the background lives on): it gets
       // the page view for its vitals, marked as sent.
       await waitFor(() => expect(createReporter).toHaveBeenCalledTimes(1));
-      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: ['home'], sent: true });
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: ['home'], sent: true, analytics: expect.objectContaining({ path: '/', sent: true }) });
       window.dispatchEvent(new Event('pagehide'));
       expect(beacons).toHaveLength(1);
     });
@@ -331,7 +338,7 @@ describe('with a sample of 1', () => {
 
         const releases = { shell: 'shell-7' };
         const [batch] = await sentBatches();
-        expect(batch!.page_views).toEqual([{ page: '/', releases }]);
+        expect(batch!.page_views).toEqual([{ page: '/', releases, analytics: { path: '/', device: 'desktop', engaged_ms: 0 } }]);
         expect(batch!.vitals).toEqual([
           { name: 'LCP', value: 480, page: '/', releases },
           { name: 'FCP', value: 310, page: '/', releases },
@@ -355,7 +362,7 @@ describe('with a sample of 1', () => {
       reportPageView();
       window.dispatchEvent(new Event('pagehide'));
       window.dispatchEvent(new Event('pagehide'));
-      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'shell-7' } }] }]);
+      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'shell-7' }, analytics: { path: '/', device: 'desktop', engaged_ms: 0 } }] }]);
     });
 
     it('sends nothing itself once the reporter is there', async () => {
@@ -368,7 +375,7 @@ describe('with a sample of 1', () => {
       hidePage();
       window.dispatchEvent(new Event('pagehide'));
       expect(beacons).toEqual([]);
-      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [] });
+      expect(sink.pageView).toHaveBeenCalledWith({ page: '/', remotes: [], analytics: expect.objectContaining({ path: '/' }) });
     });
   });
 
@@ -497,7 +504,7 @@ describe('counting the session’s visit', () => {
     expect(readSessionAttribution()?.counted).toBe(true);
   });
 
-  it('sends it alone, once per session, from page loads outside the sample', async () => {
+  it('sends it with the page views of page loads outside the sample (sampled: false), and marks it counted', async () => {
     setSample('0.25');
     jest.spyOn(Math, 'random').mockReturnValue(0.9);
     const { startTelemetry, reportPageView } = await freshCapture();
@@ -505,14 +512,56 @@ describe('counting the session’s visit', () => {
     reportPageView();
     hidePage();
     window.dispatchEvent(new Event('pagehide'));
-    await expect(sentBatches()).resolves.toEqual([{ session: VISIT }]);
+    const outside = { page: '/', releases: { shell: 'unknown' }, sampled: false, analytics: { path: '/', device: 'desktop', engaged_ms: 0 } };
+    await expect(sentBatches()).resolves.toEqual([{ page_views: [outside], session: VISIT }]);
+    expect(readSessionAttribution()?.counted).toBe(true);
     expect(createReporter).not.toHaveBeenCalled();
 
-    // The session's next page load, outside the sample too: the visit is counted already.
+    // The session's next page load, outside the sample too: its page views are counted, and carry the visit (the API counts it once).
     const next = await freshCapture();
     next.startTelemetry();
+    window.history.replaceState(null, '', '/privacy');
+    next.reportPageView();
     hidePage();
-    expect(beacons).toHaveLength(1);
+    await expect(sentBatches()).resolves.toEqual([
+      { page_views: [outside], session: VISIT },
+      { page_views: [{ ...outside, page: '/privacy', analytics: { ...outside.analytics, path: '/privacy' } }], session: VISIT },
+    ]);
+    expect(createReporter).not.toHaveBeenCalled();
+  });
+
+  describe('when the browser refuses tracking (Do-Not-Track)', () => {
+    beforeEach(() => Object.defineProperty(navigator, 'doNotTrack', { configurable: true, value: '1' }));
+    afterEach(() => delete (navigator as { doNotTrack?: unknown }).doNotTrack);
+
+    it('sends it alone, once per session, from page loads outside the sample', async () => {
+      setSample('0.25');
+      jest.spyOn(Math, 'random').mockReturnValue(0.9);
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      reportPageView();
+      hidePage();
+      window.dispatchEvent(new Event('pagehide'));
+      await expect(sentBatches()).resolves.toEqual([{ session: VISIT }]);
+      expect(readSessionAttribution()?.counted).toBe(true);
+      expect(createReporter).not.toHaveBeenCalled();
+
+      // The session's next page load, outside the sample too: the visit is counted already.
+      const next = await freshCapture();
+      next.startTelemetry();
+      next.reportPageView();
+      hidePage();
+      expect(beacons).toHaveLength(1);
+    });
+
+    it('sends it with the page views of a page load in the sample, which carry no counting for the dashboard', async () => {
+      setSample('1');
+      const { startTelemetry, reportPageView } = await freshCapture();
+      startTelemetry();
+      reportPageView();
+      hidePage();
+      await expect(sentBatches()).resolves.toEqual([{ page_views: [{ page: '/', releases: { shell: 'unknown' } }], session: VISIT }]);
+    });
   });
 
   it('sends nothing for a session without attribution, or with telemetry off', async () => {

@@ -1,7 +1,8 @@
 import { remoteOfModule, TELEMETRY_LIMITS, TELEMETRY_SAMPLE_META, type BrowserErrorKind, type VitalName } from '@agency/shared';
 import { pagePattern } from '../navigation/page-routes';
 import { earlyVitals, startEarlyVitals } from './early-vitals';
-import { pageReleases, sendBeacon, sendVisitOnce } from './telemetry-beacon';
+import { startViewAnalytics, trackingRefused, type ViewAnalytics } from './page-analytics';
+import { continuationReports, pageReleases, pageViewReport, sendBeacon, sendVisitOnce } from './telemetry-beacon';
 
 /**
  * The part of release telemetry every page loads. It catches errors and page views from the
@@ -27,6 +28,8 @@ export interface CapturedPageView {
   remotes: string[];
   /** Already sent by the page itself (it was hidden before the reporter loaded). */
   sent?: boolean;
+  /** The dashboard's counting of it; none when the browser refuses tracking. */
+  analytics?: ViewAnalytics;
 }
 
 export interface TelemetrySink {
@@ -42,6 +45,11 @@ const IDLE_TIMEOUT_MS = 3000;
 const FIRST_INPUT_EVENTS = ['pointerdown', 'keydown', 'touchstart', 'wheel', 'scroll'] as const;
 
 let enabled = false;
+/**
+ * Page views are reported: in release health's sample (`enabled`), or outside it for the
+ * dashboard alone (`sampled: false`), unless the browser refuses tracking.
+ */
+let counting = false;
 let sink: TelemetrySink | undefined;
 let pageLoaded = false;
 let wanted = false;
@@ -68,15 +76,21 @@ export function reportError(kind: BrowserErrorKind, error: unknown, remote?: str
   wantReporter();
 }
 
-/** Reports a page view of the page now shown. */
+/** Reports a page view of the page now shown; a prerendered page's once the visitor sees it. */
 export function reportPageView(): void {
-  if (!enabled) return;
+  if (!counting) return;
+  if ((document as Document & { prerendering?: boolean }).prerendering) {
+    document.addEventListener('prerenderingchange', reportPageView, { once: true });
+    return;
+  }
   const remotes = new Set<string>();
   for (const slot of document.querySelectorAll('[data-remote-module],[data-remote-pending]')) {
     const id = slot.getAttribute('data-remote-module') ?? slot.getAttribute('data-remote-pending') ?? '';
     remotes.add(remoteOfModule(id));
   }
-  const view = { page: currentPage(), remotes: [...remotes].filter(Boolean) };
+  const page = currentPage();
+  const onPage = [...remotes].filter(Boolean);
+  const view: CapturedPageView = { page, remotes: onPage, analytics: startViewAnalytics(window.location.pathname, page, onPage) };
   if (sink) sink.pageView(view);
   else hold({ view });
 }
@@ -88,15 +102,20 @@ export function reportPageView(): void {
 function sendHeldPageViews(): void {
   if (sink) return;
   const views = held.flatMap((item) => ('view' in item && !item.view.sent ? [item.view] : []));
-  if (views.length === 0) return;
+  const reports = [...views.map((view) => pageViewReport(view, enabled)), ...continuationReports(enabled)];
+  if (reports.length === 0) return;
   const landing = held.find((item): item is { view: CapturedPageView } => 'view' in item)?.view;
   const vitals =
-    landing && vitalsSent.length === 0
+    enabled && landing && vitalsSent.length === 0
       ? earlyVitals().map(({ name, value }) => ({ name, value: Math.min(value, TELEMETRY_LIMITS.vitalValue), page: landing.page, releases: pageReleases(landing.remotes) }))
       : [];
   vitalsSent = vitals.map((vital) => vital.name);
   for (const view of views) view.sent = true;
-  sendBeacon({ page_views: views.map(({ page, remotes }) => ({ page, releases: pageReleases(remotes) })), ...(vitals.length > 0 ? { vitals } : {}) });
+  // Outside the sample no reporter comes for what is held: what is sent goes.
+  if (!enabled) held.length = 0;
+  for (let start = 0; start < reports.length; start += TELEMETRY_LIMITS.pageViews) {
+    sendBeacon({ page_views: reports.slice(start, start + TELEMETRY_LIMITS.pageViews), ...(start === 0 && vitals.length > 0 ? { vitals } : {}) });
+  }
 }
 
 function wantReporter(): void {
@@ -115,10 +134,12 @@ function wantReporter(): void {
         else sink.error(item.error);
       }
     })
-    // A reporter that cannot load (blocked, offline) leaves the page as it is.
+    // A reporter that cannot load (blocked, offline) leaves the page as it is: errors are dropped,
+    // page views still go to the dashboard as the page is hidden.
     .catch(() => {
       enabled = false;
-      held.length = 0;
+      const views = held.filter((item) => 'view' in item);
+      held.splice(0, held.length, ...views);
     });
 }
 
@@ -134,15 +155,23 @@ function sampleRate(): number {
  * outside the sample only makes sure its session's visit is counted (its page views would carry it).
  */
 export function startTelemetry(): void {
-  if (enabled) return;
+  if (counting) return;
   const rate = sampleRate();
   if (rate <= 0) return;
   if (Math.random() >= rate) {
-    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && sendVisitOnce());
-    window.addEventListener('pagehide', sendVisitOnce);
+    if (trackingRefused()) {
+      document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && sendVisitOnce());
+      window.addEventListener('pagehide', sendVisitOnce);
+      return;
+    }
+    // The dashboard counts every page view: those of this load are sent as it is hidden.
+    counting = true;
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && sendHeldPageViews());
+    window.addEventListener('pagehide', sendHeldPageViews);
     return;
   }
   enabled = true;
+  counting = true;
   startEarlyVitals();
   window.addEventListener('error', (event) => {
     // Without an error object (a cross-origin script's "Script error.") there is nothing to report.

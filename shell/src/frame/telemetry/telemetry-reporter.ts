@@ -11,7 +11,7 @@ import {
   type VitalName,
 } from '@agency/shared';
 import { remotesDocumentInPage } from '../federation/remotes-config';
-import { pageReleases, remoteLocation, remoteRelease, sendBeacon, shellRelease } from './telemetry-beacon';
+import { continuationReports, pageReleases, pageViewReport, remoteLocation, remoteRelease, sendBeacon, shellRelease } from './telemetry-beacon';
 import type { CapturedError, CapturedPageView, TelemetrySink } from './telemetry-capture';
 
 /** Errors wait this long for others before they are sent, so a burst goes in one beacon. */
@@ -58,7 +58,7 @@ function describe(error: unknown): { message: string; stack: string } {
  * with how often it happened, at most TELEMETRY_LIMITS.errorsPerPageView of them per page view.
  */
 export function createReporter(sentByPage: readonly VitalName[] = []): TelemetrySink {
-  const pageViews: TelemetryPageView[] = [];
+  const pageViews: CapturedPageView[] = [];
   const errors = new Map<string, TelemetryError>();
   const seenThisView = new Set<string>();
   const vitals = new Map<VitalName, number>();
@@ -80,11 +80,14 @@ export function createReporter(sentByPage: readonly VitalName[] = []): Telemetry
     }
     const errorReports = [...errors.values()];
     errors.clear();
+    const viewReports = pageViews.splice(0).map((view) => pageViewReport(view));
+    // Hidden or left: pages sent before report the time they have been read since (and forms).
+    if (withVitals) viewReports.push(...continuationReports());
     // More page views or errors than one beacon takes (each page view allows its own errors) go
     // in further beacons: this may be the page's last moment.
-    for (let first = true; first || pageViews.length > 0 || errorReports.length > 0; first = false) {
+    for (let first = true; first || viewReports.length > 0 || errorReports.length > 0; first = false) {
       const batch: TelemetryBatch = {};
-      if (pageViews.length > 0) batch.page_views = pageViews.splice(0, TELEMETRY_LIMITS.pageViews);
+      if (viewReports.length > 0) batch.page_views = viewReports.splice(0, TELEMETRY_LIMITS.pageViews);
       if (first && vitalReports.length > 0) batch.vitals = vitalReports;
       if (errorReports.length > 0) batch.errors = errorReports.splice(0, TELEMETRY_LIMITS.errors);
       if (Object.keys(batch).length > 0) sendBeacon(batch);
@@ -100,10 +103,9 @@ export function createReporter(sentByPage: readonly VitalName[] = []): Telemetry
   window.addEventListener('pagehide', () => flush(true));
 
   return {
-    pageView({ page, remotes, sent }: CapturedPageView) {
-      const view = { page, releases: pageReleases(remotes) };
-      landing ??= view;
-      if (!sent) pageViews.push(view);
+    pageView(view: CapturedPageView) {
+      landing ??= { page: view.page, releases: pageReleases(view.remotes) };
+      if (!view.sent) pageViews.push(view);
       seenThisView.clear();
     },
     error({ kind, error, remote, page }: CapturedError) {

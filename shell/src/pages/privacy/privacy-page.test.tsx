@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@agency/shared/router';
-import { BACKUP_RETENTION_DAYS, BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, FOLLOW_UP_LIMITS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS } from '@agency/shared';
+import { BACKUP_RETENTION_DAYS, BRAND, countOf, DATA_REQUEST_ANSWER_DAYS, DAYS, DEVICE_CLASS_LABELS, FOLLOW_UP_LIMITS, LEAD_RETENTION, MONTHS, NOTIFICATION_COPY_RETENTION_DAYS, PREVIEW_COOKIE, PRIVACY_PAGE_META, RELEASE_BUCKET_COOKIE, RELEASE_BUCKET_MAX_AGE_DAYS, TELEMETRY_CLIENT_RETENTION_DAYS, VISIT_SESSION_RETENTION_MONTHS, VISITOR_COUNTING } from '@agency/shared';
 import { PageRenderContext, type PageRenderCollector } from '../../frame/page/page-render-context';
 import { PrivacyPage } from './PrivacyPage';
 
@@ -58,6 +58,17 @@ describe('PrivacyPage', () => {
     const text = (document.body.textContent ?? '').replace(/\s/g, ' ');
     expect(text).toContain('один лист-підтвердження з її номером');
     expect(text).toContain(`з тією ж поштою чи телефоном протягом ${countOf(FOLLOW_UP_LIMITS.duplicateWindowDays, DAYS)}`);
+  });
+
+  it('says what the site counts of visits without cookies, how visitors are told apart for a day, and who is not counted', () => {
+    renderPage();
+    const items = screen.getAllByRole('listitem').map((item) => (item.textContent ?? '').replace(/\s/g, ' '));
+    const counting = items.find((item) => item.startsWith('Відвідуваність сайту')) ?? '';
+    expect(counting).toContain('без файлів cookie і нічого не записуючи на ваш пристрій');
+    for (const label of Object.values(DEVICE_CLASS_LABELS)) expect(counting).toContain(label.toLowerCase());
+    expect(counting).toContain(`який діє ${countOf(VISITOR_COUNTING.saltDays, DAYS)} і потім видаляється разом з усіма відбитками`);
+    expect(counting).toMatch(/Роботів.*Do Not Track.*Global Privacy Control сайт не лічить/);
+    expect(items.find((item) => item.startsWith('Відбитки відвідувачів'))).toContain(countOf(VISITOR_COUNTING.aggregateMonths, MONTHS));
   });
 
   it('gives the server its title and a 200, and the browser tab its title', () => {
