@@ -18,6 +18,7 @@ import { spamSettingsRoutes } from './spam/spam-settings-routes';
 import { followUpSettingsRoutes } from './follow-up/follow-up-settings-routes';
 import { leadRoutingRoutes } from './follow-up/lead-routing-routes';
 import { startOverdueCheck } from './follow-up/overdue-check';
+import { overviewRoutes } from './overview/overview-routes';
 import { channelNames } from '../site/leads';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
@@ -51,6 +52,7 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(spamSettingsRoutes, { db, settings: app.spamDefence.settings });
   await app.register(followUpSettingsRoutes, { db, settings: app.leadFollowUp.settings });
   await app.register(leadRoutingRoutes, { db, routing: app.leadFollowUp.routing });
+  await app.register(overviewRoutes, { db, clock: app.clock });
   await subjectHashKey(db);
   await app.register(dataRequestRoutes, { db, webhook: config.leads.webhook !== undefined, journal: journalOf(app.backups) });
   await app.register(backupStatusRoutes, { backups: app.backups });

@@ -45,7 +45,8 @@ export type AuditAction =
   | 'lead-auto-assigned'
   | 'lead-unlinked'
   | 'follow-up-settings-changed'
-  | 'lead-routing-changed';
+  | 'lead-routing-changed'
+  | 'weekly-report-changed';
 
 /** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
 export interface AuditActor {
