@@ -24,6 +24,7 @@ export * from './federation/resolved-shares';
 export * from './format/money';
 export * from './format/plural';
 export * from './format/typography';
+export * from './format/dashboard-format';
 export * from './page/page-meta';
 export * from './page/page-routes';
 export * from './page/form-results';

@@ -19,6 +19,7 @@ import { followUpSettingsRoutes } from './follow-up/follow-up-settings-routes';
 import { leadRoutingRoutes } from './follow-up/lead-routing-routes';
 import { startOverdueCheck } from './follow-up/overdue-check';
 import { overviewRoutes } from './overview/overview-routes';
+import { startWeeklyReport } from './overview/weekly-report';
 import { channelNames } from '../site/leads';
 import { staffGuard } from './sessions/staff-guard';
 import { signInRoutes } from './sign-in/sign-in-routes';
@@ -67,4 +68,9 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
     clock: app.clock,
   });
   app.addHook('onClose', () => overdue.stop());
+  // The admins' weekly e-mail: only with e-mail configured (SMTP_URL); see ./overview/weekly-report.ts.
+  if (config.leads.email) {
+    const weekly = startWeeklyReport(db, app.log, { intervalMs: config.staff.weeklyReportCheckSeconds * 1000, siteUrl: config.siteUrl, clock: app.clock });
+    app.addHook('onClose', () => weekly.stop());
+  }
 }

@@ -52,7 +52,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     // Lifted like the submissions' limit; the telemetry suite sets its own.
     telemetry: { enabled: true, sample: 1, retentionDays: 14, rateLimitPerMinute: 1_000_000 },
     // Lifted like the submissions' limit; the staff sign-in suite sets its own.
-    staff: { signInRateLimitPerMinute: 1_000_000, overdueCheckSeconds: 60 },
+    staff: { signInRateLimitPerMinute: 1_000_000, overdueCheckSeconds: 60, weeklyReportCheckSeconds: 300 },
     // Off: the backup suites turn them on with a store and a key of their own.
     backup: { s3: { region: 'us-east-1', forcePathStyle: false }, intervalMs: 5 * 60_000, verifyIntervalMs: 24 * 3_600_000, keyFile: path.join(os.tmpdir(), 'agency-api-test-backup-key.txt') },
     contentDir: REPO_CONTENT_DIR,

@@ -1,13 +1,14 @@
 /**
  * What the staff console may use of the site's leads: where submissions are stored and how they are
  * indexed, corrected and removed, the notifications an erasure sends, and the spam defence's
- * held leads and settings, and the follow-up of leads let through (settings, replies, alerts). The console imports leads
+ * held leads and settings, and the follow-up of leads let through (settings, replies, alerts), and
+ * the outbox's weekly report e-mail. The console imports leads
  * from here only (a lint rule keeps it so); the rest of this folder is the site's own.
  */
 export { PHONE_KEY_DIGITS, phoneKey, reindexLead, searchWords } from './lead/lead-index';
 export { idempotencyKey, type SubmittedLead } from './lead/lead-payload';
-export { cancelPendingReplies, enqueueErasure, enqueueNotice } from './outbox/outbox-repository';
-export type { LeadOverdueMessage } from './lead/lead-payload';
+export { cancelPendingReplies, enqueueErasure, enqueueNotice, enqueueWeeklyReport } from './outbox/outbox-repository';
+export type { LeadOverdueMessage, WeeklyReportMessage } from './lead/lead-payload';
 export { kyivTime } from './lead/lead-text';
 export type { LeadFollowUp } from './follow-up/lead-follow-up';
 export { readFollowUpSettings, writeFollowUpSettings } from './follow-up/follow-up-settings';

@@ -23,7 +23,7 @@ const clock = new ManualClock('2026-12-04T17:59:00+02:00');
 beforeAll(async () => {
   telegram = await startHttpReceiver();
   ctx = await startTestApp(
-    { leads: { telegram: { botToken: '1:token', chatId: TEAM_CHAT, apiUrl: telegram.url } }, staff: { signInRateLimitPerMinute: 1_000_000, overdueCheckSeconds: 1 } },
+    { leads: { telegram: { botToken: '1:token', chatId: TEAM_CHAT, apiUrl: telegram.url } }, staff: { signInRateLimitPerMinute: 1_000_000, overdueCheckSeconds: 1, weeklyReportCheckSeconds: 300 } },
     undefined,
     { clock },
   );

@@ -140,7 +140,7 @@ describe('the per-address limit', () => {
   let limited: TestContext;
 
   beforeAll(async () => {
-    limited = await startTestApp({ staff: { signInRateLimitPerMinute: 3, overdueCheckSeconds: 60 } });
+    limited = await startTestApp({ staff: { signInRateLimitPerMinute: 3, overdueCheckSeconds: 60, weeklyReportCheckSeconds: 300 } });
   }, 30_000);
 
   afterAll(async () => {

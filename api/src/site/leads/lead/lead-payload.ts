@@ -69,13 +69,26 @@ export interface LeadOverdueMessage {
   text: string;
 }
 
-/** What an outbox row delivers: a new lead, an erasure (webhook only), a reply or an overdue alert. */
-export type OutboxMessage = LeadPayload | LeadErasedMessage | VisitorReplyMessage | LeadOverdueMessage;
+/**
+ * The weekly e-mail of the site's figures to an admin who wants it (the `report` channel). It is
+ * about no lead: it holds only totals, never a lead's personal data.
+ */
+export interface WeeklyReportMessage {
+  event: 'report.weekly';
+  /** `weekly-report-<Monday>-<member id>`: the same on every delivery, and the e-mail's Message-ID. */
+  idempotency_key: string;
+  to: string;
+  subject: string;
+  text: string;
+}
 
-export type OutboxNotice = VisitorReplyMessage | LeadOverdueMessage;
+/** What an outbox row delivers: a new lead, an erasure (webhook only), a reply, an overdue alert or a weekly report. */
+export type OutboxMessage = LeadPayload | LeadErasedMessage | VisitorReplyMessage | LeadOverdueMessage | WeeklyReportMessage;
+
+export type OutboxNotice = VisitorReplyMessage | LeadOverdueMessage | WeeklyReportMessage;
 
 export function isNotice(message: OutboxMessage): message is OutboxNotice {
-  return 'event' in message && (message.event === 'lead.reply' || message.event === 'lead.overdue');
+  return 'event' in message && (message.event === 'lead.reply' || message.event === 'lead.overdue' || message.event === 'report.weekly');
 }
 
 export function isLeadErased(message: OutboxMessage): message is LeadErasedMessage {

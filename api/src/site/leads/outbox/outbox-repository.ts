@@ -2,7 +2,8 @@ import type { OutboxBacklog } from '@agency/shared/contracts';
 import type { Db } from '../../../platform/db/connection';
 import type { ChannelName } from '../../../platform/config/leads';
 import type { OutboxEvent } from '../../../platform/db/schema';
-import type { LeadErasedMessage, LeadPayload, OutboxMessage, OutboxNotice, SubmissionKind } from '../lead/lead-payload';
+import type { LeadErasedMessage, LeadPayload, OutboxMessage, OutboxNotice, SubmissionKind, WeeklyReportMessage } from '../lead/lead-payload';
+import { REPORT_CHANNEL } from './channels/lead-channel';
 import { GIVE_UP_AFTER_MS } from './retry-schedule';
 
 /** The outbox table's rows as the outbox worker, health and the CLI see them. */
@@ -99,6 +100,32 @@ export async function enqueueNotice(db: Db, lead: { kind: SubmissionKind; id: nu
       created_at: db.dialect.timestamp(now),
     })
     .execute();
+}
+
+/** Members a week's report rows can tell apart (see reportRef). */
+const REPORT_MEMBERS_MAX = 100_000;
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * Where a weekly report's row is filed. The outbox names a lead per row (kind and id, one row per
+ * lead and channel); a report is about none, so it is filed under `contact` and a negative id no
+ * lead has (their ids are positive), one per week and member: nothing that works a lead's rows
+ * (its page, its removal, an erasure) ever sees it. Fits PostgreSQL's integer until the year 2381.
+ */
+function reportRef(week: string, memberId: number): { kind: SubmissionKind; id: number } {
+  const weeks = Math.floor(Date.parse(`${week}T00:00:00Z`) / WEEK_MS);
+  if (!Number.isInteger(weeks) || !Number.isInteger(memberId) || memberId < 1 || memberId >= REPORT_MEMBERS_MAX) {
+    throw new Error(`no report row for week ${week} and member ${memberId}`);
+  }
+  return { kind: 'contact', id: -(weeks * REPORT_MEMBERS_MAX + memberId) };
+}
+
+/**
+ * One pending row of a member's weekly report (its `week`: the Monday, `YYYY-MM-DD`), due now,
+ * for the e-mail's `report` channel. Call it inside the transaction that marked the week queued.
+ */
+export async function enqueueWeeklyReport(db: Db, recipient: { week: string; memberId: number }, message: WeeklyReportMessage, now = new Date()): Promise<void> {
+  await enqueueNotice(db, reportRef(recipient.week, recipient.memberId), REPORT_CHANNEL, message, now);
 }
 
 /** Whether a lead was ever queued to be sent (or, by `event`, its reply or alert); rows are deleted only with the lead. */

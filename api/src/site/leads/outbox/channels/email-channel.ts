@@ -2,7 +2,7 @@ import type nodemailer from 'nodemailer';
 import type { EmailConfig } from '../../../../platform/config/leads';
 import { REPLY_CHANNEL } from '@agency/shared';
 import { leadText } from '../../lead/lead-text';
-import type { LeadChannel } from './lead-channel';
+import { REPORT_CHANNEL, type LeadChannel } from './lead-channel';
 
 /** SMTP waits: a dead mail server fails the attempt instead of holding the worker. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
@@ -13,7 +13,8 @@ function domainOf(address: string): string {
 
 interface Mail {
   to: string;
-  replyTo: string;
+  /** Where an answer goes; the sender (LEADS_EMAIL_FROM) when absent. */
+  replyTo?: string;
   subject: string;
   text: string;
   /** The same on every delivery: a mail client shows a repeated delivery as one message. */
@@ -73,6 +74,19 @@ export function replyChannel(config: EmailConfig): LeadChannel {
     async deliverNotice(notice, signal) {
       if (notice.event !== 'lead.reply') throw new Error(`the reply channel cannot deliver ${notice.event}`);
       await sender.send({ to: notice.to, replyTo: config.to, subject: notice.subject, text: notice.text, idempotencyKey: notice.idempotency_key }, signal);
+    },
+    close: sender.close,
+  };
+}
+
+/** E-mails an admin the site's weekly report (they asked for it on «Огляд»). */
+export function reportChannel(config: EmailConfig): LeadChannel {
+  const sender = smtpSender(config);
+  return {
+    name: REPORT_CHANNEL,
+    async deliverNotice(notice, signal) {
+      if (notice.event !== 'report.weekly') throw new Error(`the report channel cannot deliver ${notice.event}`);
+      await sender.send({ to: notice.to, subject: notice.subject, text: notice.text, idempotencyKey: notice.idempotency_key }, signal);
     },
     close: sender.close,
   };

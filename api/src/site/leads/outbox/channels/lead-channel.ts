@@ -2,15 +2,18 @@ import type { ALERT_CHANNEL, REPLY_CHANNEL } from '@agency/shared';
 import type { ChannelName } from '../../../../platform/config/leads';
 import type { LeadErasedMessage, LeadPayload, OutboxNotice } from '../../lead/lead-payload';
 
-/** A channel of the outbox: one of the agency's (ChannelName), the visitor's reply, or an overdue alert. */
-export type OutboxChannelName = ChannelName | typeof REPLY_CHANNEL | typeof ALERT_CHANNEL;
+/** The outbox's channel of the admins' weekly e-mail (with e-mail configured). */
+export const REPORT_CHANNEL = 'report';
+
+/** A channel of the outbox: one of the agency's (ChannelName), the visitor's reply, an overdue alert, or the weekly report. */
+export type OutboxChannelName = ChannelName | typeof REPLY_CHANNEL | typeof ALERT_CHANNEL | typeof REPORT_CHANNEL;
 
 /** One way a lead reaches a person. Each `deliver…` resolves once the receiver has accepted the message. */
 export interface LeadChannel {
   name: OutboxChannelName;
   /** Sends a new lead to the agency (the agency's channels); throws on any failure; `signal` aborts at the delivery deadline or at shutdown. */
   deliver?(lead: LeadPayload, signal: AbortSignal): Promise<void>;
-  /** Sends a message about a lead: the visitor's reply (reply), an overdue alert (alert). */
+  /** Sends a message that is not a lead: the visitor's reply (reply), an overdue alert (alert), a weekly report (report). */
   deliverNotice?(notice: OutboxNotice, signal: AbortSignal): Promise<void>;
   /** Tells the receiver a person's leads were erased: only a channel that can act on it (the webhook) has this. */
   deliverErasure?(message: LeadErasedMessage, signal: AbortSignal): Promise<void>;
