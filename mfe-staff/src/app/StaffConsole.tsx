@@ -11,6 +11,7 @@ import { FollowUpPage } from '../features/follow-up/FollowUpPage';
 import { InboxPage } from '../features/inbox/InboxPage';
 import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LeadPage } from '../features/lead/LeadPage';
+import { OverviewPage } from '../features/overview/OverviewPage';
 import { ResponseReportPage } from '../features/response-report/ResponseReportPage';
 import { ServicesPage } from '../features/services/ServicesPage';
 import { SignInPage } from '../features/sign-in/SignInPage';
@@ -36,6 +37,7 @@ function ConsoleBar() {
       <span className={styles.brand}>Консоль «{BRAND.name}»</span>
       {session && (
         <nav className={styles.nav} aria-label="Консоль">
+          <Link to={STAFF_PATHS.overview}>Огляд</Link>
           <Link to={STAFF_PATHS.home}>Заявки</Link>
           <Link to={STAFF_PATHS.responseReport}>Швидкість відповіді</Link>
           {may('editor') && <Link to={STAFF_PATHS.articles}>Статті</Link>}
@@ -57,11 +59,11 @@ function ConsoleBar() {
 }
 
 /**
- * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the lead inbox,
- * a lead's page, how fast the agency answers, articles and services for editors, the team, the
- * audit log, people's requests about their data, the database's backups, the spam defence's
- * settings, the work after a lead arrives (replies, response target, assignment) and one's
- * account; sign-in and invitations for the rest.
+ * The staff console, mounted by the shell at `/staff/*` (and loaded only there): the owner's
+ * dashboard, the lead inbox, a lead's page, how fast the agency answers, articles and services for
+ * editors, the team, the audit log, people's requests about their data, the database's backups,
+ * the spam defence's settings, the work after a lead arrives (replies, response target,
+ * assignment) and one's account; sign-in and invitations for the rest.
  */
 export default function StaffConsole(_props: NoProps) {
   return (
@@ -74,6 +76,7 @@ export default function StaffConsole(_props: NoProps) {
             <Route path="invite" element={<InvitationPage />} />
             <Route index element={<Guarded role="viewer"><InboxPage /></Guarded>} />
             <Route path="leads/:id" element={<Guarded role="viewer"><LeadPage /></Guarded>} />
+            <Route path="overview" element={<Guarded role="viewer"><OverviewPage /></Guarded>} />
             <Route path="report" element={<Guarded role="viewer"><ResponseReportPage /></Guarded>} />
             <Route path="account" element={<Guarded role="viewer"><AccountPage /></Guarded>} />
             <Route path="articles" element={<Guarded role="editor"><ArticlesPage /></Guarded>} />

@@ -1,12 +1,14 @@
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import { STAFF_CSRF_HEADER } from '@agency/shared';
 import {
+  fetchDashboard,
   fetchFollowUpSettings,
   fetchLeadRouting,
   fetchResponseReport,
   messageOf,
   saveFollowUpSettings,
   saveLeadRouting,
+  saveWeeklyReport,
   setCsrfToken,
   staffApi,
   staffDownload,
@@ -84,6 +86,13 @@ describe('the follow-up routes', () => {
     ['the response report, for some weeks', () => fetchResponseReport(4), '/leads/report', { weeks: '4' }],
     ['the follow-up settings', () => fetchFollowUpSettings(), '/follow-up-settings', undefined],
     ['the lead routing', () => fetchLeadRouting(), '/lead-routing', undefined],
+    ['the dashboard, for a period', () => fetchDashboard({ period: '7d' }), '/overview', { period: '7d' }],
+    [
+      'the dashboard, for days and filters',
+      () => fetchDashboard({ period: 'range', from: '2026-11-01', to: '2026-11-30', source: 'instagram', device: 'mobile', page: undefined }),
+      '/overview',
+      { period: 'range', from: '2026-11-01', to: '2026-11-30', source: 'instagram', device: 'mobile' },
+    ],
   ])('reads %s', async (_name, call, url, params) => {
     answerWith({ read: true });
     await expect(call()).resolves.toEqual({ read: true });
@@ -103,6 +112,7 @@ describe('the follow-up routes', () => {
       () => saveLeadRouting(5, { kinds: ['contact'], away: true, telegramChatId: null }),
       { method: 'put', url: '/lead-routing/5', data: '{"kinds":["contact"],"away":true,"telegramChatId":null}' },
     ],
+    ['turns the weekly report on', () => saveWeeklyReport({ weeklyReport: true }), { method: 'put', url: '/overview/weekly-report', data: '{"weeklyReport":true}' }],
   ])('%s with the CSRF token', async (_name, call, request) => {
     answerWith({ saved: true });
     await expect(call()).resolves.toEqual({ saved: true });

@@ -3,12 +3,15 @@ import {
   STAFF_API_PREFIX,
   STAFF_CSRF_HEADER,
   type ApiErrorBody,
+  type Dashboard,
+  type DashboardQuery,
   type FollowUpSettingsUpdate,
   type FollowUpSettingsView,
   type LeadRoutingMember,
   type LeadRoutingUpdate,
   type LeadSummary,
   type ResponseReport,
+  type WeeklyReportChoice,
 } from '@agency/shared';
 
 /**
@@ -127,4 +130,15 @@ export function fetchLeadRouting(): Promise<LeadRoutingMember[]> {
 
 export function saveLeadRouting(id: number, update: LeadRoutingUpdate): Promise<LeadRoutingMember> {
   return staffSend<LeadRoutingMember>('put', `/lead-routing/${id}`, update);
+}
+
+/** The owner's dashboard for a period, filtered as `query` says (every role). */
+export function fetchDashboard(query: DashboardQuery): Promise<Dashboard> {
+  const params = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+  return staffGet<Dashboard>('/overview', params);
+}
+
+/** Turns the signed-in admin's weekly e-mail on or off (204). */
+export function saveWeeklyReport(choice: WeeklyReportChoice): Promise<void> {
+  return staffSend<void>('put', '/overview/weekly-report', choice);
 }

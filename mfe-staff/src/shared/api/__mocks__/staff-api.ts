@@ -15,6 +15,8 @@ export const fetchFollowUpSettings = jest.fn();
 export const saveFollowUpSettings = jest.fn();
 export const fetchLeadRouting = jest.fn();
 export const saveLeadRouting = jest.fn();
+export const fetchDashboard = jest.fn();
+export const saveWeeklyReport = jest.fn();
 
 /** The error axios rejects with when the API answers `status` with this JSON body. */
 export function apiAnswered(status: number, data: object): AxiosError {
