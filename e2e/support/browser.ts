@@ -34,14 +34,16 @@ export async function accessibleExpanded(page: Page, selector: string): Promise<
 /** Starts Chromium at the priority of the suite that starts it (the script says why). */
 const CHROMIUM_AT_GIVEN_PRIORITY = path.join(__dirname, 'chromium-at-given-priority.sh');
 
-export function launchBrowser(): Promise<Browser> {
+/** The suite's Chromium; `extraArgs` after the suite's own flags (`--user-agent=…`). */
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executable = findChromium();
-  if (!executable) return chromium.launch({ headless: true, args: CHROMIUM_ARGS });
+  const args = [...CHROMIUM_ARGS, ...extraArgs];
+  if (!executable) return chromium.launch({ headless: true, args });
   return chromium.launch({
     executablePath: CHROMIUM_AT_GIVEN_PRIORITY,
     env: { ...process.env, SUITE_CHROMIUM: executable },
     headless: true,
-    args: CHROMIUM_ARGS,
+    args,
   });
 }
 
