@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ATTRIBUTION_VALUE_MAX } from './limits';
 import { NO_CONTROL_CHARACTERS_PATTERN, SITE_PATH_PATTERN } from './patterns';
 import { StringEnum } from './schema-builders';
-import { DASHBOARD_PERIODS, DEVICE_CLASSES, SITE_ANALYTICS_LIMITS, type DashboardPeriod, type DeviceClass } from './site-analytics-constants';
+import { DASHBOARD_PERIODS, DEVICE_CLASSES, ROLLUP_GRAINS, SITE_ANALYTICS_LIMITS, type DashboardPeriod, type DeviceClass, type RollupGrain } from './site-analytics-constants';
 import { LEAD_KINDS, type LeadKind } from './staff-constants';
 
 /**
@@ -72,7 +72,9 @@ export const DashboardSchema = Type.Object({
   }),
   totals: FiguresSchema,
   previous: FiguresSchema,
-  /** Per hour for one day, else per Kyiv day; `start` is the instant it begins. */
+  /** What the series' points are: hours for one day, Kyiv days up to SITE_ANALYTICS_LIMITS.dailySeriesDaysMax, else Kyiv months. */
+  seriesGrain: StringEnum<RollupGrain>(ROLLUP_GRAINS),
+  /** A point per hour, day or month (the first and last month may be partial); `start` is the instant it begins, or the range's start. */
   series: Type.Array(Type.Object({ start: Type.String(), visitors: Count, pageViews: Count, leads: Count, won: Count })),
   pages: Type.Array(RowSchema),
   posts: Type.Array(RowSchema),

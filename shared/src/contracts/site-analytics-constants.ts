@@ -54,9 +54,15 @@ export const DASHBOARD_PERIOD_LABELS: Record<DashboardPeriod, string> = {
 export const DASHBOARD_FILTER_KEYS = ['page', 'source', 'campaign', 'device'] as const;
 export type DashboardFilterKey = (typeof DASHBOARD_FILTER_KEYS)[number];
 
+/** What the totals are kept per: UTC hours, Kyiv days and Kyiv months; a chart's points are one of them. */
+export const ROLLUP_GRAINS = ['hour', 'day', 'month'] as const;
+export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
+
 export const SITE_ANALYTICS_LIMITS = {
   /** Days a chosen range covers at most. */
   rangeDaysMax: 400,
+  /** A period this long or shorter is charted per day; longer ones per month (one day: per hour). */
+  dailySeriesDaysMax: 92,
   /** Rows of each table on the dashboard. */
   dashboardRows: 10,
   /** Rows of each table in the weekly e-mail. */

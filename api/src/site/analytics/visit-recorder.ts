@@ -1,4 +1,4 @@
-import { canonicalPagePath, kyivDayOf, kyivDayText, kyivInstant, maskEmailAddresses, trafficSource, type DeviceClass, type LeadKind, type TelemetryBatch } from '@agency/shared';
+import { canonicalPagePath, kyivDayOf, kyivDayText, kyivInstant, maskEmailAddresses, trafficSource, type DeviceClass, type LeadKind, type RollupGrain, type TelemetryBatch } from '@agency/shared';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/connection';
 import type { DatabaseSchema } from '../../platform/db/schema';
@@ -10,7 +10,7 @@ import { DailySalt, visitorHash } from './daily-salt';
  * visitor's hash of the day and written about once a second in one transaction, where the day's
  * first sight of a visitor, of a page by them, and of a form's step by them is decided by the
  * database (an insert that finds its row already there counts nothing), so any number of API
- * processes count each once. What is written are hourly and daily totals per page, source,
+ * processes count each once. What is written are hourly, daily and monthly totals per page, source,
  * campaign and device (migration 0018); the hashes go with the day's salt.
  */
 
@@ -59,11 +59,13 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return result;
 }
 
-/** The hour and the Kyiv day a minute falls in, as the rollups' `start`. */
-function startsOf(minute: number): { grain: 'hour' | 'day'; start: number }[] {
+/** The UTC hour, the Kyiv day and the Kyiv month a minute falls in, as the rollups' `start`. */
+function startsOf(minute: number): { grain: RollupGrain; start: number }[] {
+  const day = kyivDayOf(minute * 60_000);
   return [
     { grain: 'hour', start: Math.floor(minute / HOUR_MINUTES) * HOUR_MINUTES },
-    { grain: 'day', start: toMinute(kyivInstant(kyivDayOf(minute * 60_000))) },
+    { grain: 'day', start: toMinute(kyivInstant(day)) },
+    { grain: 'month', start: toMinute(kyivInstant({ ...day, date: 1 })) },
   ];
 }
 
@@ -256,7 +258,7 @@ export class VisitRecorder {
     firsts: ReadonlyMap<string, { view: PendingView; item: string }>,
   ): Promise<void> {
     const dimensionsOf = (view: PendingView): Dimensions => dimensions.get(visitorKey(view.day, view.visitor)) ?? { source: view.source, campaign: view.campaign, device: view.device };
-    type Start = { grain: 'hour' | 'day'; start: number };
+    type Start = { grain: RollupGrain; start: number };
     const pages = new Totals<Start & Dimensions & { path: string }, 'views' | 'visitors' | 'engaged_ms'>();
     const visits = new Totals<Start & Dimensions & { entry_path: string }, 'visitors'>();
     const forms = new Totals<Start & Dimensions & { form: string; step: string; path: string }, 'visitors'>();

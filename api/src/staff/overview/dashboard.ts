@@ -14,6 +14,7 @@ import {
   type DashboardRow,
   type KyivDay,
   type LeadKind,
+  type RollupGrain,
 } from '@agency/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/connection';
@@ -31,15 +32,41 @@ import { dayEnd, dayStart, type DashboardFilters, type DashboardRange } from './
  * those whose visitor landed on it: a page is credited with the leads it brought.
  */
 
-type Grain = 'hour' | 'day';
-
 /** Minutes since the epoch, [start, end). */
 interface Span {
   start: number;
   end: number;
 }
 
+/** Rows of one grain whose `start` is in [start, end). */
+interface Piece extends Span {
+  grain: RollupGrain;
+}
+
 const spanOf = (from: KyivDay, to: KyivDay): Span => ({ start: toMinute(dayStart(from)), end: toMinute(dayEnd(to)) });
+
+const firstOfMonth = (day: KyivDay): KyivDay => ({ ...day, date: 1 });
+const nextMonth = (day: KyivDay): KyivDay => (day.month === 11 ? { year: day.year + 1, month: 0, date: 1 } : { year: day.year, month: day.month + 1, date: 1 });
+const before = (a: KyivDay, b: KyivDay) => Date.UTC(a.year, a.month, a.date) < Date.UTC(b.year, b.month, b.date);
+
+/**
+ * The rollup rows that add up to the Kyiv days from `from` to `to`: the months wholly inside as
+ * monthly rows, the days before and after them as daily ones. A year is read as some twelve
+ * months' rows and two ends of days, not 365 days'.
+ */
+function piecesOf(from: KyivDay, to: KyivDay): Piece[] {
+  const end = nextKyivDay(to);
+  let firstWhole = firstOfMonth(from);
+  if (before(firstWhole, from)) firstWhole = nextMonth(firstWhole);
+  let afterWhole = firstWhole;
+  while (!before(end, nextMonth(afterWhole))) afterWhole = nextMonth(afterWhole);
+  if (!before(firstWhole, afterWhole)) return [{ grain: 'day', ...spanOf(from, to) }];
+  const minute = (day: KyivDay) => toMinute(dayStart(day));
+  const pieces: Piece[] = [{ grain: 'month', start: minute(firstWhole), end: minute(afterWhole) }];
+  if (before(from, firstWhole)) pieces.push({ grain: 'day', start: minute(from), end: minute(firstWhole) });
+  if (before(afterWhole, end)) pieces.push({ grain: 'day', start: minute(afterWhole), end: minute(end) });
+  return pieces;
+}
 
 const count = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
 
@@ -131,28 +158,33 @@ async function readLeads(db: Db, span: Span, filters: DashboardFilters): Promise
   return leads;
 }
 
-/** Page views, visitors of the page and time on it, per page, or per source, campaign and device, or per period start. */
-function pageRollups(db: Db, grain: Grain, span: Span, filters: DashboardFilters) {
-  return db.kysely
-    .selectFrom('analytics_page_rollups')
-    .where('grain', '=', grain)
-    .where('start', '>=', span.start)
-    .where('start', '<', span.end)
-    .$if(filters.page !== undefined, (query) => query.where('path', '=', filters.page!))
-    .$if(filters.source !== undefined, (query) => query.where('source', '=', filters.source!))
-    .$if(filters.campaign !== undefined, (query) => query.where('campaign', '=', filters.campaign!))
-    .$if(filters.device !== undefined, (query) => query.where('device', '=', filters.device!));
+type RollupTable = 'analytics_page_rollups' | 'analytics_visit_rollups' | 'analytics_form_rollups';
+
+/**
+ * The rows of `table` in `piece` that the filters keep (a page filter where the table has pages),
+ * for a query to select from; the rollups' primary key begins with grain and start.
+ */
+function rollups(db: Db, table: RollupTable, piece: Piece, filters: DashboardFilters) {
+  const pathColumn = table === 'analytics_visit_rollups' ? undefined : 'path';
+  return (
+    db.kysely
+      // Every rollup table has these columns: typed as one of them, the query reads any.
+      .selectFrom(table as 'analytics_form_rollups')
+      .where('grain', '=', piece.grain)
+      .where('start', '>=', piece.start)
+      .where('start', '<', piece.end)
+      .$if(filters.page !== undefined && pathColumn !== undefined, (query) => query.where('path', '=', filters.page!))
+      .$if(filters.source !== undefined, (query) => query.where('source', '=', filters.source!))
+      .$if(filters.campaign !== undefined, (query) => query.where('campaign', '=', filters.campaign!))
+      .$if(filters.device !== undefined, (query) => query.where('device', '=', filters.device!))
+  );
 }
 
-function visitRollups(db: Db, grain: Grain, span: Span, filters: DashboardFilters) {
-  return db.kysely
-    .selectFrom('analytics_visit_rollups')
-    .where('grain', '=', grain)
-    .where('start', '>=', span.start)
-    .where('start', '<', span.end)
-    .$if(filters.source !== undefined, (query) => query.where('source', '=', filters.source!))
-    .$if(filters.campaign !== undefined, (query) => query.where('campaign', '=', filters.campaign!))
-    .$if(filters.device !== undefined, (query) => query.where('device', '=', filters.device!));
+type Rollups = ReturnType<typeof rollups>;
+
+/** `read` for each piece at once, their rows together. */
+async function ofPieces<Row>(pieces: readonly Piece[], read: (piece: Piece) => Promise<Row[]>): Promise<Row[]> {
+  return (await Promise.all(pieces.map(read))).flat();
 }
 
 const sums = {
@@ -161,16 +193,16 @@ const sums = {
   engaged: sql<unknown>`sum(engaged_ms)`.as('engaged'),
 };
 
-/** Visitors, page views and time of a span: visits from their own totals, unless one page is asked for. */
-async function totalsOf(db: Db, span: Span, filters: DashboardFilters): Promise<Totals> {
-  const [pages, visits] = await Promise.all([
-    pageRollups(db, 'day', span, filters).select([sums.views, sums.visitors, sums.engaged]).executeTakeFirst(),
-    filters.page === undefined ? visitRollups(db, 'day', span, filters).select(sums.visitors).executeTakeFirst() : undefined,
-  ]);
+/** Visitors, page views and time of some pieces: visits from their own totals, unless one page is asked for. */
+async function totalsOf(db: Db, pieces: readonly Piece[], filters: DashboardFilters): Promise<Totals> {
+  const pageTotals = (piece: Piece) => rollups(db, 'analytics_page_rollups', piece, filters).select([sums.views, sums.visitors, sums.engaged]).execute();
+  const visitTotals = (piece: Piece) => rollups(db, 'analytics_visit_rollups', piece, filters).select(sums.visitors).execute();
+  const [pages, visits] = await Promise.all([ofPieces(pieces, pageTotals), filters.page === undefined ? ofPieces(pieces, visitTotals) : Promise.resolve([])]);
+  const add = (rows: readonly Record<string, unknown>[], column: string) => rows.reduce((sum, row) => sum + count(row[column]), 0);
   return {
-    visitors: count(filters.page === undefined ? visits?.visitors : pages?.visitors),
-    pageViews: count(pages?.views),
-    engagedMs: count(pages?.engaged),
+    visitors: filters.page === undefined ? add(visits, 'visitors') : add(pages, 'visitors'),
+    pageViews: add(pages, 'views'),
+    engagedMs: add(pages, 'engaged'),
   };
 }
 
@@ -217,16 +249,25 @@ async function postTitles(db: Db, paths: readonly string[]): Promise<Map<string,
   return new Map(rows.map((row) => [`${POST_PREFIX}${row.id}`, row.title]));
 }
 
-/** The instants the series' points begin: each hour of a single day, else each Kyiv day. */
-function seriesStarts(range: DashboardRange): { grain: Grain; starts: number[] } {
+/**
+ * The series' points, as instants they begin, and the rollup rows they are read from: each hour
+ * of a single day, each Kyiv day of a period up to SITE_ANALYTICS_LIMITS.dailySeriesDaysMax, else
+ * each Kyiv month (the first from the period's start).
+ */
+function seriesOf(range: DashboardRange): { grain: RollupGrain; starts: number[]; pieces: Piece[] } {
+  const span = spanOf(range.from, range.to);
   if (range.days === 1) {
     const starts: number[] = [];
     for (let at = dayStart(range.from); at < dayEnd(range.to); at += 3_600_000) starts.push(toMinute(at));
-    return { grain: 'hour', starts };
+    return { grain: 'hour', starts, pieces: [{ grain: 'hour', ...span }] };
   }
   const starts: number[] = [];
-  for (let day = range.from, index = 0; index < range.days; day = nextKyivDay(day), index += 1) starts.push(toMinute(dayStart(day)));
-  return { grain: 'day', starts };
+  if (range.days <= SITE_ANALYTICS_LIMITS.dailySeriesDaysMax) {
+    for (let day = range.from, index = 0; index < range.days; day = nextKyivDay(day), index += 1) starts.push(toMinute(dayStart(day)));
+    return { grain: 'day', starts, pieces: [{ grain: 'day', ...span }] };
+  }
+  for (let month = range.from; toMinute(dayStart(month)) < span.end; month = nextMonth(month)) starts.push(toMinute(dayStart(month)));
+  return { grain: 'month', starts, pieces: piecesOf(range.from, range.to) };
 }
 
 /** The index of the point a minute falls in (starts ascending). */
@@ -249,33 +290,31 @@ export interface DashboardOptions {
 export async function buildDashboard(db: Db, range: DashboardRange, { weeklyReport }: DashboardOptions): Promise<Dashboard> {
   const { filters } = range;
   const span = spanOf(range.from, range.to);
-  const previousSpan = spanOf(range.previousFrom, range.previousTo);
-  const { grain, starts } = seriesStarts(range);
-  const [totals, previousTotals, leads, previousLeads, pages, dimensionViews, dimensionVisitors, pointViews, pointVisitors, forms] = await Promise.all([
-    totalsOf(db, span, filters),
-    totalsOf(db, previousSpan, filters),
+  const pieces = piecesOf(range.from, range.to);
+  const previousPieces = piecesOf(range.previousFrom, range.previousTo);
+  const series = seriesOf(range);
+  const page = (piece: Piece) => rollups(db, 'analytics_page_rollups', piece, filters);
+  const visit = (piece: Piece) => rollups(db, 'analytics_visit_rollups', piece, filters);
+  // Visitors by source, campaign and device: of the visits, or of the one page asked for.
+  const visitorsOf: (piece: Piece) => Rollups = filters.page === undefined ? visit : page;
+  const [previousTotals, leads, previousLeads, pages, dimensionViews, dimensionVisitors, pointViews, pointVisitors, forms] = await Promise.all([
+    totalsOf(db, previousPieces, filters),
     readLeads(db, span, filters),
-    readLeads(db, previousSpan, filters),
-    pageRollups(db, 'day', span, filters).select(['path', sums.views, sums.visitors]).groupBy('path').execute(),
-    pageRollups(db, 'day', span, filters).select(['source', 'campaign', 'device', sums.views]).groupBy(['source', 'campaign', 'device']).execute(),
-    filters.page === undefined
-      ? visitRollups(db, 'day', span, filters).select(['source', 'campaign', 'device', sums.visitors]).groupBy(['source', 'campaign', 'device']).execute()
-      : pageRollups(db, 'day', span, filters).select(['source', 'campaign', 'device', sums.visitors]).groupBy(['source', 'campaign', 'device']).execute(),
-    pageRollups(db, grain, span, filters).select(['start', sums.views, sums.visitors]).groupBy('start').execute(),
-    filters.page === undefined ? visitRollups(db, grain, span, filters).select(['start', sums.visitors]).groupBy('start').execute() : undefined,
-    db.kysely
-      .selectFrom('analytics_form_rollups')
-      .select(['form', 'step', sums.visitors])
-      .where('grain', '=', 'day')
-      .where('start', '>=', span.start)
-      .where('start', '<', span.end)
-      .$if(filters.page !== undefined, (query) => query.where('path', '=', filters.page!))
-      .$if(filters.source !== undefined, (query) => query.where('source', '=', filters.source!))
-      .$if(filters.campaign !== undefined, (query) => query.where('campaign', '=', filters.campaign!))
-      .$if(filters.device !== undefined, (query) => query.where('device', '=', filters.device!))
-      .groupBy(['form', 'step'])
-      .execute(),
+    readLeads(db, spanOf(range.previousFrom, range.previousTo), filters),
+    ofPieces(pieces, (piece) => page(piece).select(['path', sums.views, sums.visitors, sums.engaged]).groupBy('path').execute()),
+    ofPieces(pieces, (piece) => page(piece).select(['source', 'campaign', 'device', sums.views]).groupBy(['source', 'campaign', 'device']).execute()),
+    ofPieces(pieces, (piece) => visitorsOf(piece).select(['source', 'campaign', 'device', sums.visitors]).groupBy(['source', 'campaign', 'device']).execute()),
+    ofPieces(series.pieces, (piece) => page(piece).select(['start', sums.views, sums.visitors]).groupBy('start').execute()),
+    filters.page === undefined ? ofPieces(series.pieces, (piece) => visit(piece).select(['start', sums.visitors]).groupBy('start').execute()) : Promise.resolve([]),
+    ofPieces(pieces, (piece) => rollups(db, 'analytics_form_rollups', piece, filters).select(['form', 'step', sums.visitors]).groupBy(['form', 'step']).execute()),
   ]);
+  // The period's totals from the same rows as its tables.
+  const totals: Totals = {
+    visitors: dimensionVisitors.reduce((sum, row) => sum + count(row.visitors), 0),
+    pageViews: pages.reduce((sum, row) => sum + count(row.views), 0),
+    engagedMs: pages.reduce((sum, row) => sum + count(row.engaged), 0),
+  };
+  const { grain, starts } = series;
 
   const pageTallies = new Map<string, Tally>();
   for (const row of pages) {
@@ -310,21 +349,21 @@ export async function buildDashboard(db: Db, range: DashboardRange, { weeklyRepo
   // Only the device classes the site counts: a lead's unknown device is in no row.
   for (const key of devices.keys()) if (!(DEVICE_CLASSES as readonly string[]).includes(key)) devices.delete(key);
 
-  const series = starts.map((start) => ({ start: new Date(start * 60_000).toISOString(), visitors: 0, pageViews: 0, leads: 0, won: 0 }));
+  const points = starts.map((start) => ({ start: new Date(start * 60_000).toISOString(), visitors: 0, pageViews: 0, leads: 0, won: 0 }));
   for (const row of pointViews) {
-    const point = series[pointOf(starts, Number(row.start))]!;
+    const point = points[pointOf(starts, Number(row.start))]!;
     point.pageViews += count(row.views);
     if (filters.page !== undefined) point.visitors += count(row.visitors);
   }
-  for (const row of pointVisitors ?? []) series[pointOf(starts, Number(row.start))]!.visitors += count(row.visitors);
+  for (const row of pointVisitors) points[pointOf(starts, Number(row.start))]!.visitors += count(row.visitors);
   for (const lead of leads) {
-    const point = series[pointOf(starts, lead.minute)]!;
+    const point = points[pointOf(starts, lead.minute)]!;
     point.leads += 1;
     if (lead.won) point.won += 1;
   }
 
   const funnels = LEAD_KINDS.map((form) => {
-    const step = (name: string) => count(forms.find((row) => row.form === form && row.step === name)?.visitors);
+    const step = (name: string) => forms.filter((row) => row.form === form && row.step === name).reduce((sum, row) => sum + count(row.visitors), 0);
     const sent = leads.filter((lead) => lead.kind === form);
     return { form, seen: step('seen'), started: step('started'), sent: sent.length, won: sent.filter((lead) => lead.won).length };
   });
@@ -338,7 +377,8 @@ export async function buildDashboard(db: Db, range: DashboardRange, { weeklyRepo
     filters,
     totals: figures(totals, leads),
     previous: figures(previousTotals, previousLeads),
-    series,
+    seriesGrain: grain,
+    series: points,
     pages: topRows(pageTallies),
     posts: topRows(postTallies, (path) => titles.get(path) ?? path),
     sources: topRows(sources),

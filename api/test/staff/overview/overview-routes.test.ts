@@ -144,6 +144,23 @@ describe('the dashboard of a day', () => {
     expect(week.series.find((point) => point.start === '2026-12-07T22:00:00.000Z')).toMatchObject({ visitors: 3, pageViews: 7, leads: 1, won: 1 });
     const range = await dashboard(viewer, 'period=range&from=2026-12-08&to=2026-12-08');
     expect(range.totals).toEqual(nextDay.previous);
+    // A long range reads December from its monthly totals and the days around it from daily ones,
+    // and charts it per month.
+    const season = await dashboard(viewer, 'period=range&from=2026-08-15&to=2027-01-10');
+    expect(season.totals).toEqual(nextDay.previous);
+    expect(season.pages.map((row) => [row.key, row.visitors, row.pageViews])).toEqual(range.pages.map((row) => [row.key, row.visitors, row.pageViews]));
+    expect(season.funnels).toEqual(range.funnels);
+    expect(season.seriesGrain).toBe('month');
+    expect(season.series.map((point) => [point.start, point.visitors, point.pageViews, point.leads])).toEqual([
+      // 15 August, then the first of each month, in Kyiv (summer time until the end of October).
+      ['2026-08-14T21:00:00.000Z', 0, 0, 0],
+      ['2026-08-31T21:00:00.000Z', 0, 0, 0],
+      ['2026-09-30T21:00:00.000Z', 0, 0, 0],
+      ['2026-10-31T22:00:00.000Z', 0, 0, 0],
+      ['2026-11-30T22:00:00.000Z', 3, 7, 1],
+      ['2026-12-31T22:00:00.000Z', 0, 0, 0],
+    ]);
+    expect(week.seriesGrain).toBe('day');
   });
 });
 

@@ -37,6 +37,7 @@ const DASHBOARD: Dashboard = {
   filters: {},
   totals: { visitors: 1232, pageViews: 3000, secondsPerVisitor: 125, leads: 10, conversionRate: 0.0081, won: 2 },
   previous: { visitors: 1100, pageViews: 3000, secondsPerVisitor: 100, leads: 0, conversionRate: null, won: 4 },
+  seriesGrain: 'day',
   series: Array.from({ length: 7 }, (_, index) => ({
     start: `2026-11-${String(23 + index).padStart(2, '0')}T22:00:00.000Z`,
     visitors: index === 2 ? 400 : 100,
@@ -120,7 +121,7 @@ describe('the overview', () => {
 
   it('labels a single day’s chart by Kyiv hours', async () => {
     const hours = [0, 1].map((hour) => ({ start: `2026-11-29T${String(22 + hour).padStart(2, '0')}:00:00.000Z`, visitors: 3, pageViews: 4, leads: 0, won: 0 }));
-    renderOverview('?period=today', 'viewer', { ...DASHBOARD, period: 'today', from: '2026-11-30', to: '2026-11-30', series: hours });
+    renderOverview('?period=today', 'viewer', { ...DASHBOARD, period: 'today', from: '2026-11-30', to: '2026-11-30', seriesGrain: 'hour', series: hours });
     expect(await screen.findByRole('heading', { name: 'Відвідування за годинами' })).toBeInTheDocument();
     expect(fetchOverview).toHaveBeenCalledWith({ period: 'today' });
     expect(rowsOf('Відвідування за годинами, 30.11.2026').map((cells) => cells[0])).toEqual(['00:00', '01:00']);

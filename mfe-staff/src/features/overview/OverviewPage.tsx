@@ -104,7 +104,7 @@ export function OverviewPage() {
             </p>
           ) : (
             <>
-              <VisitsChart series={shown.series} hourly={shown.from === shown.to} days={daysText(shown.from, shown.to)} />
+              <VisitsChart series={shown.series} grain={shown.seriesGrain} days={daysText(shown.from, shown.to)} />
               <p className={styles.muted}>Натисніть назву в таблиці, щоб побачити весь огляд лише для неї.</p>
               <BreakdownTable title="Сторінки" id="overview-pages" nameColumn="Сторінка" rows={shown.pages} filterKey="page" active={query.page} onFilter={filter} />
               <BreakdownTable title="Статті блогу" id="overview-posts" nameColumn="Стаття" rows={shown.posts} filterKey="page" active={query.page} onFilter={filter} />

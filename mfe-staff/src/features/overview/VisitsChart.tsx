@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { countText, type Dashboard } from '@agency/shared';
+import { countText, type Dashboard, type RollupGrain } from '@agency/shared';
 import styles from '../../shared/ui/console.module.css';
-import { pointLabel, pointRowLabel } from './overview-format';
+import { pointLabel, pointRowLabel, SERIES_WORDS } from './overview-format';
 import overview from './overview.module.css';
 
 type Point = Dashboard['series'][number];
@@ -13,18 +13,18 @@ const SERIES = [
 ] as const;
 
 /** What the chart shows, in words: its totals and its busiest point, for those who cannot see it. */
-function summaryOf(series: Point[], hourly: boolean, days: string): string {
+function summaryOf(series: Point[], grain: RollupGrain, days: string): string {
   const total = (key: 'visitors' | 'pageViews' | 'leads') => series.reduce((sum, point) => sum + point[key], 0);
   const busiest = series.reduce<Point | undefined>((best, point) => (!best || point.visitors > best.visitors ? point : best), undefined);
-  const when = busiest && `${hourly ? 'о ' : ''}${pointRowLabel(Date.parse(busiest.start), hourly)}`;
+  const when = busiest && `${grain === 'hour' ? 'о ' : ''}${pointRowLabel(Date.parse(busiest.start), grain)}`;
   const peak = busiest && busiest.visitors > 0 ? ` Найбільше відвідувачів ${when}: ${countText(busiest.visitors)}.` : '';
-  return `Графік ${hourly ? 'за годинами' : 'за днями'}, ${days}. Відвідувачі: ${countText(total('visitors'))}, перегляди: ${countText(total('pageViews'))}, заявки: ${countText(total('leads'))}.${peak}`;
+  return `Графік ${SERIES_WORDS[grain].by}, ${days}. Відвідувачі: ${countText(total('visitors'))}, перегляди: ${countText(total('pageViews'))}, заявки: ${countText(total('leads'))}.${peak}`;
 }
 
 interface VisitsChartProps {
   series: Point[];
   /** One Kyiv day, per hour; else per day. */
-  hourly: boolean;
+  grain: RollupGrain;
   /** The days shown, in words («19.11.2026 – 25.11.2026»). */
   days: string;
 }
@@ -34,11 +34,11 @@ interface VisitsChartProps {
  * stylesheet) only as the chart first shows. The drawing is an image with a summary for screen
  * readers; the numbers it is drawn from are in a table beside it, for everyone.
  */
-export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
+export function VisitsChart({ series, grain, days }: VisitsChartProps) {
   const target = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   const [pointed, setPointed] = useState<number | null>(null);
-  const summary = useMemo(() => summaryOf(series, hourly, days), [series, hourly, days]);
+  const summary = useMemo(() => summaryOf(series, grain, days), [series, grain, days]);
 
   useEffect(() => {
     const element = target.current;
@@ -62,7 +62,7 @@ export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
             visitors: 'Відвідувачі',
             pageViews: 'Перегляди',
             leads: 'Заявки',
-            tick: (instant) => pointLabel(instant, hourly),
+            tick: (instant) => pointLabel(instant, grain),
             count: countText,
             onPoint: setPointed,
           },
@@ -76,13 +76,13 @@ export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
       shown = false;
       remove?.();
     };
-  }, [series, hourly]);
+  }, [series, grain]);
 
   const point = pointed === null ? undefined : series[pointed];
 
   return (
     <section className={`${styles.panel} ${styles.stack}`} aria-labelledby="overview-chart">
-      <h2 id="overview-chart">{hourly ? 'Відвідування за годинами' : 'Відвідування за днями'}</h2>
+      <h2 id="overview-chart">Відвідування {SERIES_WORDS[grain].by}</h2>
       <ul className={overview.legend}>
         {SERIES.map((line) => (
           <li key={line.key}>
@@ -98,7 +98,7 @@ export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
       ) : (
         <p className={styles.muted}>
           {point
-            ? `${pointRowLabel(Date.parse(point.start), hourly)}: відвідувачі ${countText(point.visitors)}, перегляди ${countText(point.pageViews)}, заявки ${countText(point.leads)}`
+            ? `${pointRowLabel(Date.parse(point.start), grain)}: відвідувачі ${countText(point.visitors)}, перегляди ${countText(point.pageViews)}, заявки ${countText(point.leads)}`
             : 'Наведіть на графік, щоб побачити числа.'}
         </p>
       )}
@@ -106,10 +106,10 @@ export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
         <summary>Числа графіка</summary>
         <div className={styles.tableWrap} role="region" aria-labelledby="overview-chart-numbers" tabIndex={0}>
           <table className={styles.table}>
-            <caption id="overview-chart-numbers" className={overview.caption}>{hourly ? 'Відвідування за годинами' : 'Відвідування за днями'}, {days}</caption>
+            <caption id="overview-chart-numbers" className={overview.caption}>Відвідування {SERIES_WORDS[grain].by}, {days}</caption>
             <thead>
               <tr>
-                <th scope="col">{hourly ? 'Година' : 'День'}</th>
+                <th scope="col">{SERIES_WORDS[grain].column}</th>
                 {SERIES.map((line) => (
                   <th key={line.key} scope="col">
                     {line.label}
@@ -120,7 +120,7 @@ export function VisitsChart({ series, hourly, days }: VisitsChartProps) {
             <tbody>
               {series.map((each) => (
                 <tr key={each.start}>
-                  <th scope="row">{pointRowLabel(Date.parse(each.start), hourly)}</th>
+                  <th scope="row">{pointRowLabel(Date.parse(each.start), grain)}</th>
                   {SERIES.map((line) => (
                     <td key={line.key}>{countText(each[line.key])}</td>
                   ))}

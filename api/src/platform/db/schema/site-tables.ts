@@ -1,4 +1,4 @@
-import type { ArticleOwner, AttributionKey } from '@agency/shared';
+import type { ArticleOwner, AttributionKey, RollupGrain } from '@agency/shared';
 import type { ColumnType, Generated } from 'kysely';
 import type { EditableTimestamp, JsonText, Minute, Timestamp } from './column-types';
 
@@ -176,9 +176,9 @@ export interface AnalyticsLeadVisitorsTable {
   visitor: string;
 }
 
-/** Totals per hour or Kyiv day (`grain`; `start` in minutes since the epoch) by source, campaign and device (migration 0018). */
+/** Totals per UTC hour, Kyiv day or Kyiv month (`grain`; `start` in minutes since the epoch) by source, campaign and device (migration 0018). */
 interface RollupKey {
-  grain: 'hour' | 'day';
+  grain: RollupGrain;
   start: Minute;
   source: string;
   campaign: string;
