@@ -3,7 +3,8 @@
 // steady rate (`/`, a post, the listing; brotli), first alone, then while POST /api/telemetry gets
 // beacons at a steady rate from many addresses (TRUST_PROXY with X-Forwarded-For, so the per-address
 // limit applies as it would behind the shell's nginx). Each beacon is what a page view sends at
-// hide: its page view and five Web Vitals, one in twenty with an error.
+// hide: its page view (with what the dashboard counts of it) and five Web Vitals, one in twenty
+// with an error.
 // Prints page latency in both phases, the beacons' own latency and answers, the API process's CPU
 // time, and checks that every accepted beacon's page view reached the database.
 // The beacons come from a child process, so their load generator does not delay the page timings.
@@ -51,12 +52,19 @@ const METRICS_TOKEN = 'bench-telemetry';
  */
 const VISITORS = 60_000;
 
-/** A beacon as a page view sends it at hide; `index` picks the page, the vitals' values and an occasional error. */
+/** A desktop Chrome's: the site's own counting leaves out requests without a browser's user agent. */
+const BROWSER_USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/**
+ * A beacon as a page view sends it at hide; `index` picks the page, the vitals' values and an
+ * occasional error. The page view carries what the dashboard counts of it, as the shell sends it.
+ */
 function beaconBody(index) {
-  const { page } = PAGES[index % PAGES.length];
+  const { page, url } = PAGES[index % PAGES.length];
   const vital = (name, value) => ({ name, value, page, releases: RELEASES });
+  const analytics = { path: url, device: ['mobile', 'tablet', 'desktop'][index % 3], engaged_ms: 5_000 + (index % 120) * 1000 };
   const body = {
-    page_views: [{ page, releases: RELEASES }],
+    page_views: [{ page, releases: RELEASES, analytics }],
     vitals: [
       vital('TTFB', 40 + (index % 200)),
       vital('FCP', 600 + (index % 900)),
@@ -98,6 +106,7 @@ async function sendBeacons(base) {
             ...request,
             headers: {
               'content-type': 'application/json',
+              'user-agent': BROWSER_USER_AGENT,
               'x-forwarded-for': `10.${(sent % VISITORS) >> 16}.${((sent % VISITORS) >> 8) & 255}.${sent & 255}`,
             },
             body: beaconBody(sent),
