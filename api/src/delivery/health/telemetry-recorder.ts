@@ -6,6 +6,7 @@ import type { DatabaseSchema, TelemetryClientsTable, TelemetryErrorsTable, Telem
 import { bucketOf, VITAL_UNITS_PER_VALUE } from './histogram';
 import { TelemetryBudgetKeeper } from './telemetry-budget';
 import { PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND, type ClientEvidence } from './telemetry-kinds';
+import { chunks } from '../../platform/lib/chunks';
 import { toMinute } from '../../platform/lib/minutes';
 import { TELEMETRY_BUDGET, type TelemetryBudget, type TelemetryTable } from '../../platform/config/telemetry';
 import { ERROR_SAMPLES_PER_HOUR } from './telemetry-limits';
@@ -345,7 +346,7 @@ export class TelemetryRecorder {
    */
   private async insert<Row>(trx: Transaction<DatabaseSchema>, table: TelemetryTable, rows: Row[], write: (chunk: Row[]) => Promise<unknown>): Promise<void> {
     if (rows.length === 0) return;
-    for (const chunk of chunks(rows)) {
+    for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
       await yieldToRequests();
       await write(chunk);
     }
@@ -370,7 +371,7 @@ export class TelemetryRecorder {
     for (const group of byRelease.values()) {
       const { app, release } = group[0]!;
       const stored = new Set<string>();
-      for (const chunk of chunks(group)) {
+      for (const chunk of chunks(group, ROWS_PER_STATEMENT)) {
         const rows = await trx
           .selectFrom('telemetry_errors')
           .select('fingerprint')
@@ -401,10 +402,4 @@ export class TelemetryRecorder {
     else if (this.pendingRows < MAX_PENDING_ROWS) into.set(key, row);
     else this.drop('buffer_full');
   }
-}
-
-function chunks<T>(rows: T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) result.push(rows.slice(start, start + ROWS_PER_STATEMENT));
-  return result;
 }

@@ -2,7 +2,9 @@ import { canonicalPagePath, kyivDayOf, kyivDayText, kyivInstant, maskEmailAddres
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/connection';
 import type { DatabaseSchema } from '../../platform/db/schema';
+import { chunks } from '../../platform/lib/chunks';
 import { toMinute } from '../../platform/lib/minutes';
+import { singleFlight } from '../../platform/lib/single-flight';
 import { DailySalt, visitorHash } from './daily-salt';
 
 /**
@@ -53,12 +55,6 @@ type Trx = Transaction<DatabaseSchema>;
 const HOUR_MINUTES = 60;
 const visitorKey = (day: string, visitor: string) => `${day}\n${visitor}`;
 
-function chunks<T>(rows: readonly T[]): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) result.push(rows.slice(start, start + ROWS_PER_STATEMENT));
-  return result;
-}
-
 /** The UTC hour, the Kyiv day and the Kyiv month a minute falls in, as the rollups' `start`. */
 function startsOf(minute: number): { grain: RollupGrain; start: number }[] {
   const day = kyivDayOf(minute * 60_000);
@@ -94,7 +90,6 @@ class Totals<Row extends object, Count extends string> {
 export class VisitRecorder {
   private views: PendingView[] = [];
   private leads: PendingLead[] = [];
-  private flushing: Promise<void> | undefined;
   /** Views refused while the buffer was full. */
   dropped = 0;
 
@@ -155,12 +150,7 @@ export class VisitRecorder {
   }
 
   /** Writes what is pending in one transaction; one write at a time. */
-  flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
-  }
+  readonly flush = singleFlight(() => this.write());
 
   private async write(): Promise<void> {
     if (this.pending === 0) return;
@@ -188,7 +178,7 @@ export class VisitRecorder {
     const firsts = new Map<string, PendingView>();
     for (const view of views) if (!firsts.has(visitorKey(view.day, view.visitor))) firsts.set(visitorKey(view.day, view.visitor), view);
     const arrived = new Map<string, PendingView>();
-    for (const chunk of chunks([...firsts.values()])) {
+    for (const chunk of chunks([...firsts.values()], ROWS_PER_STATEMENT)) {
       const rows = await trx
         .insertInto('analytics_visitors')
         .values(chunk.map((view) => ({ day: view.day, visitor: view.visitor, entry_path: view.path, source: view.source, campaign: view.campaign, device: view.device })))
@@ -210,7 +200,7 @@ export class VisitRecorder {
     }
     const dimensions = new Map<string, { source: string; campaign: string; device: string }>();
     for (const [day, visitors] of byDay) {
-      for (const chunk of chunks([...visitors])) {
+      for (const chunk of chunks([...visitors], ROWS_PER_STATEMENT)) {
         const rows = await trx.selectFrom('analytics_visitors').select(['visitor', 'source', 'campaign', 'device']).where('day', '=', day).where('visitor', 'in', chunk).execute();
         for (const { visitor, ...row } of rows) dimensions.set(visitorKey(day, visitor), row);
       }
@@ -235,7 +225,7 @@ export class VisitRecorder {
       for (const form of view.formsStarted) want(view, `started ${form}`);
     }
     const firsts = new Map<string, { view: PendingView; item: string }>();
-    for (const chunk of chunks([...wanted.values()])) {
+    for (const chunk of chunks([...wanted.values()], ROWS_PER_STATEMENT)) {
       const rows = await trx
         .insertInto('analytics_seen')
         .values(chunk.map(({ view, item }) => ({ day: view.day, visitor: view.visitor, item })))
@@ -278,7 +268,7 @@ export class VisitRecorder {
       for (const start of startsOf(view.minute)) forms.add({ ...start, form, step, path: view.path, ...dimensionsOf(view) }, { visitors: 1 });
     }
     const dimensionColumns = ['grain', 'start', 'source', 'campaign', 'device'] as const;
-    for (const chunk of chunks([...pages.rows.values()])) {
+    for (const chunk of chunks([...pages.rows.values()], ROWS_PER_STATEMENT)) {
       await trx
         .insertInto('analytics_page_rollups')
         .values(chunk)
@@ -291,14 +281,14 @@ export class VisitRecorder {
         )
         .execute();
     }
-    for (const chunk of chunks([...visits.rows.values()])) {
+    for (const chunk of chunks([...visits.rows.values()], ROWS_PER_STATEMENT)) {
       await trx
         .insertInto('analytics_visit_rollups')
         .values(chunk)
         .onConflict((conflict) => conflict.columns([...dimensionColumns, 'entry_path']).doUpdateSet({ visitors: sql`analytics_visit_rollups.visitors + excluded.visitors` }))
         .execute();
     }
-    for (const chunk of chunks([...forms.rows.values()])) {
+    for (const chunk of chunks([...forms.rows.values()], ROWS_PER_STATEMENT)) {
       await trx
         .insertInto('analytics_form_rollups')
         .values(chunk)
@@ -309,7 +299,7 @@ export class VisitRecorder {
 
   /** Leads whose visitor is now known get the visit's device; the rest wait (until the day's salt goes). */
   private async giveLeadsDevices(trx: Trx, leads: readonly PendingLead[]): Promise<void> {
-    for (const chunk of chunks(leads)) {
+    for (const chunk of chunks(leads, ROWS_PER_STATEMENT)) {
       await trx
         .insertInto('analytics_lead_visitors')
         .values(chunk.map(({ kind, submissionId, day, visitor }) => ({ kind, submission_id: submissionId, day, visitor })))

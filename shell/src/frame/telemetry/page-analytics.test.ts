@@ -3,7 +3,8 @@
 import { Value } from '@sinclair/typebox/value';
 // eslint-disable-next-line no-restricted-imports
 import { TelemetryBatchSchema } from '@agency/shared/contracts';
-import { PAGE_DATA_IDS, SITE_ANALYTICS_LIMITS, TELEMETRY_SAMPLE_META, type PageAnalytics, type RemotesDocument, type TelemetryBatch } from '@agency/shared';
+import { PAGE_DATA_IDS, SITE_ANALYTICS_LIMITS, TELEMETRY_SAMPLE_META, type PageAnalytics, type TelemetryBatch } from '@agency/shared';
+import { putRemotesInPage } from './remotes-in-page.fixture';
 
 /**
  * What the owner's dashboard receives of page views (page-analytics.ts): the beacons' bodies as the
@@ -15,16 +16,6 @@ jest.mock('web-vitals', () => ({ onLCP: jest.fn(), onINP: jest.fn(), onCLS: jest
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
 
 type Capture = typeof import('./telemetry-capture');
-
-const REMOTES: RemotesDocument = {
-  shell: { release: 'shell-7' },
-  remotes: {
-    home: { entry: '/remotes/home/h3/mf-manifest.json', release: 'h3' },
-    blog: { entry: '/remotes/blog/b9/mf-manifest.json', release: 'b9' },
-    forms: { entry: '/remotes/forms/f1/mf-manifest.json', release: 'f1' },
-    staff: { entry: '/remotes/staff/s1/mf-manifest.json', release: 's1' },
-  },
-};
 
 /** The page's clock (performance.now), moved by the tests. */
 let clock = 0;
@@ -144,11 +135,7 @@ beforeEach(() => {
       return true;
     }),
   });
-  const script = document.createElement('script');
-  script.type = 'application/json';
-  script.id = PAGE_DATA_IDS.remotes;
-  script.textContent = JSON.stringify(REMOTES);
-  document.head.append(script);
+  putRemotesInPage();
 });
 
 afterEach(() => {

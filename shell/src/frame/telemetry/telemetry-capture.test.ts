@@ -5,10 +5,10 @@ import {
   TELEMETRY_PATH,
   TELEMETRY_SAMPLE_META,
   writeSessionAttribution,
-  type RemotesDocument,
   type TelemetryBatch,
 } from '@agency/shared';
 import type { TelemetrySink } from './telemetry-capture';
+import { putRemotesInPage } from './remotes-in-page.fixture';
 
 jest.mock('./telemetry-reporter', () => ({ createReporter: jest.fn() }));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
@@ -254,22 +254,9 @@ describe('with a sample of 1', () => {
   });
 
   describe('a page hidden before the reporter loaded', () => {
-    const REMOTES: RemotesDocument = {
-      shell: { release: 'shell-7' },
-      remotes: {
-        home: { entry: '/remotes/home/h3/mf-manifest.json', release: 'h3' },
-        blog: { entry: '/remotes/blog/b9/mf-manifest.json', release: 'b9' },
-        forms: { entry: '/remotes/forms/f1/mf-manifest.json', release: 'f1' },
-        staff: { entry: '/remotes/staff/s1/mf-manifest.json', release: 's1' },
-      },
-    };
     beforeEach(() => {
       // The remotes document the server put in the page names the releases.
-      const script = document.createElement('script');
-      script.type = 'application/json';
-      script.id = PAGE_DATA_IDS.remotes;
-      script.textContent = JSON.stringify(REMOTES);
-      document.head.append(script);
+      putRemotesInPage();
       mockSendBeacon();
     });
 
