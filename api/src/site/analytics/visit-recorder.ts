@@ -160,7 +160,7 @@ export class VisitRecorder {
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         const arrived = await this.countVisitors(trx, views);
-        const dimensions = await this.visitorDimensions(trx, views);
+        const dimensions = await this.visitorDimensions(trx, views, arrived);
         const firsts = await this.firstSights(trx, views);
         await this.writeRollups(trx, views, arrived, dimensions, firsts);
         if (leads.length > 0 || arrived.size > 0) await this.giveLeadsDevices(trx, leads);
@@ -190,15 +190,20 @@ export class VisitRecorder {
     return arrived;
   }
 
-  /** Each visitor's source, campaign and device for the day: their first view's, wherever it was counted. */
-  private async visitorDimensions(trx: Trx, views: readonly PendingView[]): Promise<Map<string, { source: string; campaign: string; device: string }>> {
+  /**
+   * Each visitor's source, campaign and device for the day: their first view's, wherever it was
+   * counted. Those who arrived in this write have theirs in `arrived`; the others are read.
+   */
+  private async visitorDimensions(trx: Trx, views: readonly PendingView[], arrived: ReadonlyMap<string, PendingView>): Promise<Map<string, Dimensions>> {
+    const dimensions = new Map<string, Dimensions>();
+    for (const [key, { source, campaign, device }] of arrived) dimensions.set(key, { source, campaign, device });
     const byDay = new Map<string, Set<string>>();
     for (const view of views) {
+      if (dimensions.has(visitorKey(view.day, view.visitor))) continue;
       const visitors = byDay.get(view.day) ?? new Set<string>();
       visitors.add(view.visitor);
       byDay.set(view.day, visitors);
     }
-    const dimensions = new Map<string, { source: string; campaign: string; device: string }>();
     for (const [day, visitors] of byDay) {
       for (const chunk of chunks([...visitors], ROWS_PER_STATEMENT)) {
         const rows = await trx.selectFrom('analytics_visitors').select(['visitor', 'source', 'campaign', 'device']).where('day', '=', day).where('visitor', 'in', chunk).execute();
@@ -244,7 +249,7 @@ export class VisitRecorder {
     trx: Trx,
     views: readonly PendingView[],
     arrived: ReadonlyMap<string, PendingView>,
-    dimensions: ReadonlyMap<string, { source: string; campaign: string; device: string }>,
+    dimensions: ReadonlyMap<string, Dimensions>,
     firsts: ReadonlyMap<string, { view: PendingView; item: string }>,
   ): Promise<void> {
     const dimensionsOf = (view: PendingView): Dimensions => dimensions.get(visitorKey(view.day, view.visitor)) ?? { source: view.source, campaign: view.campaign, device: view.device };
@@ -306,11 +311,21 @@ export class VisitRecorder {
         .onConflict((conflict) => conflict.columns(['kind', 'submission_id']).doNothing())
         .execute();
     }
-    const visit = sql`select visitor.device from analytics_lead_visitors waiting
-      join analytics_visitors visitor on visitor.day = waiting.day and visitor.visitor = waiting.visitor
-      where waiting.kind = leads.kind and waiting.submission_id = leads.submission_id`;
-    await sql`update leads set device = (${visit}) where device is null and exists (${visit})`.execute(trx);
-    await sql`delete from analytics_lead_visitors where exists (select 1 from analytics_visitors visitor
-      where visitor.day = analytics_lead_visitors.day and visitor.visitor = analytics_lead_visitors.visitor)`.execute(trx);
+    // Driven by the few leads waiting, never by the leads table: each found gets its visit's device.
+    const found = await trx
+      .selectFrom('analytics_lead_visitors as waiting')
+      .innerJoin('analytics_visitors as visitor', (join) => join.onRef('visitor.day', '=', 'waiting.day').onRef('visitor.visitor', '=', 'waiting.visitor'))
+      .select(['waiting.kind', 'waiting.submission_id', 'visitor.device'])
+      .execute();
+    for (const { kind, submission_id, device } of found) {
+      await trx
+        .updateTable('leads')
+        .set({ device })
+        .where('kind', '=', kind as LeadKind)
+        .where('submission_id', '=', submission_id)
+        .where('device', 'is', null)
+        .execute();
+      await trx.deleteFrom('analytics_lead_visitors').where('kind', '=', kind).where('submission_id', '=', submission_id).execute();
+    }
   }
 }
