@@ -43,6 +43,9 @@ export type FormStep = (typeof FORM_STEPS)[number];
 export const DASHBOARD_PERIODS = ['today', '7d', '30d', 'range'] as const;
 export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 
+/** The period shown when none is asked for. */
+export const DASHBOARD_DEFAULT_PERIOD: DashboardPeriod = '7d';
+
 export const DASHBOARD_PERIOD_LABELS: Record<DashboardPeriod, string> = {
   today: 'Сьогодні',
   '7d': '7 днів',

@@ -1,4 +1,4 @@
-import { kyivDayOf, kyivInstant, nextKyivDay, parseKyivDay, SITE_ANALYTICS_LIMITS, type DashboardPeriod, type DashboardQuery, type DeviceClass, type KyivDay } from '@agency/shared';
+import { DASHBOARD_DEFAULT_PERIOD, kyivDayOf, kyivInstant, nextKyivDay, parseKyivDay, SITE_ANALYTICS_LIMITS, type DashboardPeriod, type DashboardQuery, type DeviceClass, type KyivDay } from '@agency/shared';
 import { ApiError } from '../../platform/http/api-error';
 import { OVERVIEW_MESSAGES } from './overview-messages';
 
@@ -40,7 +40,7 @@ export const dayEnd = (day: KyivDay) => kyivInstant(nextKyivDay(day));
  * ends the day before. A range without both ends, backwards or too long is a 400.
  */
 export function resolveRange(query: DashboardQuery, now: number): DashboardRange {
-  const { period = '7d', from: fromText, to: toText, ...filters } = query;
+  const { period = DASHBOARD_DEFAULT_PERIOD, from: fromText, to: toText, ...filters } = query;
   const today = kyivDayOf(now);
   let from: KyivDay;
   let to: KyivDay;

@@ -1,4 +1,5 @@
 import {
+  DASHBOARD_DEFAULT_PERIOD,
   DASHBOARD_FILTER_KEYS,
   DASHBOARD_PERIODS,
   DEVICE_CLASSES,
@@ -7,9 +8,6 @@ import {
   type DashboardQuery,
   type DeviceClass,
 } from '@agency/shared';
-
-/** The period the dashboard shows when the address names none. */
-export const DEFAULT_PERIOD: DashboardPeriod = '7d';
 
 /** The dashboard's query as the console uses it: always a period; `from`/`to` with `range` only. */
 export type OverviewQuery = DashboardQuery & { period: DashboardPeriod };
@@ -29,10 +27,10 @@ export function queryFromSearch(search: string): OverviewQuery {
   const asked = params.get('period');
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
-  const query: OverviewQuery = { period: isPeriod(asked) ? asked : DEFAULT_PERIOD };
+  const query: OverviewQuery = { period: isPeriod(asked) ? asked : DASHBOARD_DEFAULT_PERIOD };
   if (query.period === 'range') {
     if (KYIV_DATE.test(from) && KYIV_DATE.test(to)) Object.assign(query, { from, to });
-    else query.period = DEFAULT_PERIOD;
+    else query.period = DASHBOARD_DEFAULT_PERIOD;
   }
   for (const key of DASHBOARD_FILTER_KEYS) {
     const value = params.get(key)?.trim();
@@ -47,7 +45,7 @@ export function queryFromSearch(search: string): OverviewQuery {
 /** The address's search for `query`; the default period is left out. */
 export function searchFromQuery(query: OverviewQuery): string {
   const params = new URLSearchParams();
-  if (query.period !== DEFAULT_PERIOD) params.set('period', query.period);
+  if (query.period !== DASHBOARD_DEFAULT_PERIOD) params.set('period', query.period);
   if (query.period === 'range' && query.from && query.to) {
     params.set('from', query.from);
     params.set('to', query.to);
