@@ -3,8 +3,8 @@
 import { Value } from '@sinclair/typebox/value';
 // eslint-disable-next-line no-restricted-imports
 import { TelemetryBatchSchema } from '@agency/shared/contracts';
-import { PAGE_DATA_IDS, SITE_ANALYTICS_LIMITS, TELEMETRY_SAMPLE_META, type PageAnalytics, type TelemetryBatch } from '@agency/shared';
-import { putRemotesInPage } from './remotes-in-page.fixture';
+import { PAGE_DATA_IDS, SITE_ANALYTICS_LIMITS, type PageAnalytics, type TelemetryBatch } from '@agency/shared';
+import { putRemotesInPage, readBlob, setSample } from './telemetry-page.fixture';
 
 /**
  * What the owner's dashboard receives of page views (page-analytics.ts): the beacons' bodies as the
@@ -25,15 +25,6 @@ let beacons: Blob[] = [];
 async function freshCapture(): Promise<Capture> {
   jest.resetModules();
   return import('./telemetry-capture');
-}
-
-function setSample(content: string | undefined): void {
-  document.querySelector(`meta[name="${TELEMETRY_SAMPLE_META}"]`)?.remove();
-  if (content === undefined) return;
-  const meta = document.createElement('meta');
-  meta.name = TELEMETRY_SAMPLE_META;
-  meta.content = content;
-  document.head.append(meta);
 }
 
 /** This page load is outside release health's sample (a draw of 0.9 against 0.25). */
@@ -75,15 +66,6 @@ function typeIn(container: HTMLElement): void {
   const input = document.createElement('input');
   container.append(input);
   input.dispatchEvent(new Event('input', { bubbles: true }));
-}
-
-function readBlob(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as string);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(blob);
-  });
 }
 
 /** The body of every beacon sent so far, in order, each checked against the API's schema. */

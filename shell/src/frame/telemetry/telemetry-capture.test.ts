@@ -3,12 +3,11 @@ import {
   PAGE_DATA_IDS,
   readSessionAttribution,
   TELEMETRY_PATH,
-  TELEMETRY_SAMPLE_META,
   writeSessionAttribution,
   type TelemetryBatch,
 } from '@agency/shared';
 import type { TelemetrySink } from './telemetry-capture';
-import { putRemotesInPage } from './remotes-in-page.fixture';
+import { putRemotesInPage, setSample } from './telemetry-page.fixture';
 
 jest.mock('./telemetry-reporter', () => ({ createReporter: jest.fn() }));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
@@ -31,15 +30,6 @@ async function freshCapture(): Promise<Capture> {
   sink = { error: jest.fn(), pageView: jest.fn() };
   createReporter.mockReturnValue(sink);
   return capture;
-}
-
-function setSample(content: string | undefined): void {
-  document.querySelector(`meta[name="${TELEMETRY_SAMPLE_META}"]`)?.remove();
-  if (content === undefined) return;
-  const meta = document.createElement('meta');
-  meta.name = TELEMETRY_SAMPLE_META;
-  meta.content = content;
-  document.head.append(meta);
 }
 
 function dispatchError(error: unknown): void {

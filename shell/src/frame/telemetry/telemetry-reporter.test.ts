@@ -16,6 +16,7 @@ import {
 } from '@agency/shared';
 import { createReporter, ERROR_REPORT_DELAY_MS } from './telemetry-reporter';
 import type { TelemetrySink } from './telemetry-capture';
+import { readBlob } from './telemetry-page.fixture';
 
 jest.mock('web-vitals', () => ({ onLCP: jest.fn(), onINP: jest.fn(), onCLS: jest.fn(), onFCP: jest.fn(), onTTFB: jest.fn() }));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn() }));
@@ -31,16 +32,6 @@ const REMOTES_DOCUMENT: RemotesDocument = {
     staff: { entry: 'https://cdn.example/staff/mf-manifest.json', release: 'external' },
   },
 };
-
-/** What jsdom's Blob lacks (`text()`), through its FileReader. */
-function readBlob(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as string);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(blob);
-  });
-}
 
 let beacons: Blob[];
 let sendBeacon: jest.Mock;
