@@ -21,3 +21,4 @@ export * from './staff-services';
 export * from './spam';
 export * from './follow-up';
 export * from './dashboard';
+export * from './release-commands';

@@ -61,3 +61,4 @@ export type {
   UploadedImage,
 } from './articles';
 export type { ServiceConflict, ServiceCreate, ServiceFields, ServiceSave, StaffService } from './staff-services';
+export type { ReleaseExpectation } from './release-commands';

@@ -1,3 +1,4 @@
+import type { ReleaseExpectation } from '@agency/shared';
 import { RELEASE_API_PATH } from '../release-api/release-api-routes';
 import { packReleaseArchive } from '../release-api/release-archive';
 import type { AppName } from '../releases/apps';
@@ -14,16 +15,24 @@ export class ReleaseApiError extends Error {
   }
 }
 
-/** What the command line asks the release API to do: the same commands as on the server. */
+/**
+ * What the command line asks the release API to do: the same commands as on the server. A change
+ * names the state it acts on (`expect`: the app's revision the command line read just before).
+ */
 export type RemoteCommand =
-  | { kind: 'publish' | 'stage'; dist: string; keep?: number }
-  | { kind: 'canary'; dist?: string; id?: string; share: number; minViews: number; promoteAfter: number | null; keep?: number }
-  | { kind: 'list' | 'rollback' | 'abort' }
-  | { kind: 'promote'; id?: string }
+  | { kind: 'publish' | 'stage'; dist: string; keep?: number; expect: { revision: number } }
+  | { kind: 'canary'; dist?: string; id?: string; share: number; minViews: number; promoteAfter: number | null; keep?: number; expect: { revision: number } }
+  | { kind: 'list' }
+  | { kind: 'rollback' | 'abort'; expect: ReleaseExpectation }
+  | { kind: 'promote'; id?: string; expect: ReleaseExpectation }
   | { kind: 'status'; since: Date };
 
 /** How long a call may take: an upload of a large build over a slow link included. */
 const TIMEOUT_MS = 120_000;
+
+/** Tries of a call that got no answer, and the pause between them. */
+const SEND_ATTEMPTS = 2;
+const RETRY_DELAY_MS = 1000;
 
 /**
  * The release API of the site at `site`, called with a team's token: `npm run release --
@@ -44,19 +53,22 @@ export async function callReleaseApi(site: string, token: string, app: AppName, 
       break;
     case 'rollback':
     case 'abort':
-      [url, init] = [`${base}/${command.kind}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }];
+      [url, init] = [`${base}/${command.kind}`, { method: 'POST', body: JSON.stringify({ expect: command.expect }), headers: { 'content-type': 'application/json' } }];
       break;
     case 'promote':
-      [url, init] = [`${base}/promote`, { method: 'POST', body: JSON.stringify(command.id ? { release: command.id } : {}), headers: { 'content-type': 'application/json' } }];
+      [url, init] = [
+        `${base}/promote`,
+        { method: 'POST', body: JSON.stringify({ expect: command.expect, ...(command.id && { release: command.id }) }), headers: { 'content-type': 'application/json' } },
+      ];
       break;
     default: {
       if (command.kind === 'canary' && command.id) {
-        const body = { release: command.id, share: command.share, minViews: command.minViews, ...(command.promoteAfter !== null && { promoteAfter: command.promoteAfter }), ...(command.keep && { keep: command.keep }) };
+        const body = { expect: command.expect, release: command.id, share: command.share, minViews: command.minViews, ...(command.promoteAfter !== null && { promoteAfter: command.promoteAfter }), ...(command.keep && { keep: command.keep }) };
         [url, init] = [`${base}/canary`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }];
         break;
       }
       // A build to upload: published, staged or the candidate.
-      const query = new URLSearchParams({ action: command.kind });
+      const query = new URLSearchParams({ action: command.kind, expectRevision: String(command.expect.revision) });
       if (command.kind === 'canary') {
         query.set('share', String(command.share));
         query.set('minViews', String(command.minViews));
@@ -67,11 +79,20 @@ export async function callReleaseApi(site: string, token: string, app: AppName, 
       [url, init] = [`${base}/builds?${query}`, { method: 'POST', body: new Uint8Array(archive), headers: { 'content-type': 'application/gzip' } }];
     }
   }
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (error) {
-    throw new ReleaseApiError(0, `Cannot reach the release API at ${site}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`);
+  let response: Response | undefined;
+  // A change lost on the way (no answer) is sent once more as it was: it names the state it acts
+  // on, so if the first one landed, the second is refused with that change instead of acting twice.
+  for (let attempt = 1; !response; attempt += 1) {
+    try {
+      response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (error) {
+      if (attempt < SEND_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+        continue;
+      }
+      const why = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+      throw new ReleaseApiError(0, `Cannot reach the release API at ${site}: ${why}`);
+    }
   }
   const text = await response.text();
   let body: unknown;

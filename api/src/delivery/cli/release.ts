@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadDatabaseConfig, loadDeliveryConfig, REPO_ROOT, resolveSiteUrl } from '../../platform/config';
 import { APP_NAMES, appFolder, type AppName, distDir, isAppName } from '../releases/apps';
 import { readBuildFolder } from '../releases/build-folder';
-import { abort, canary, DEFAULT_MIN_VIEWS, list, promote, promoteCandidate, publish, type ReleaseContext, type ReleaseResult, rollback, stage } from '../releases/commands';
+import { abort, canary, DEFAULT_MIN_VIEWS, list, promote, promoteCandidate, publish, type ListResult, type ReleaseContext, type ReleaseResult, rollback, stage } from '../releases/commands';
 import { RefusedError } from '../releases/refused-error';
 import { loadAppReleases, withFolders } from '../releases/release-repository';
 import { openReleaseStorage } from '../releases/release-storage';
@@ -54,7 +54,7 @@ export const USAGE = [
 type Action =
   | { kind: 'publish'; dist?: string; keep?: number }
   | { kind: 'stage'; dist?: string; keep?: number }
-  | Extract<RemoteCommand, { kind: 'canary' }>
+  | Omit<Extract<RemoteCommand, { kind: 'canary' }>, 'expect'>
   | { kind: 'abort' }
   | { kind: 'list' }
   | { kind: 'rollback' }
@@ -197,11 +197,16 @@ function buildFolder(app: AppName, dist: string | undefined, env: Record<string,
   return dist ? path.resolve(env.INIT_CWD ?? process.cwd(), dist) : distDir(REPO_ROOT, app);
 }
 
+/** Whether an action changes the app's releases (and so names the state it acts on). */
+const changes = (action: Action) => action.kind !== 'list' && action.kind !== 'status';
+
 /** The command, run here on the server's database and release store. */
 async function runLocal(db: Database, app: AppName, action: Action, env: Record<string, string | undefined>): Promise<ReleaseResult | ReleaseStatus> {
   const config = loadDeliveryConfig(env);
   const { store, cache } = openReleaseStorage(config);
-  const context: ReleaseContext = { db, store, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT, actor: cliActor() };
+  const base: ReleaseContext = { db, store, staticRoot: config.staticRoot, remoteUrls: config.remoteUrls, keep: config.releasesKeep, repoRoot: REPO_ROOT, actor: cliActor() };
+  // As through the release API: a change acts on the state read first, or is refused with what changed.
+  const context: ReleaseContext = changes(action) ? { ...base, expect: { revision: (await list(base, app)).revision } } : base;
   switch (action.kind) {
     case 'status': {
       const releasesOf = async (name: AppName) => {
@@ -235,10 +240,15 @@ async function runLocal(db: Database, app: AppName, action: Action, env: Record<
 
 /** The same command, through the site's release API with a team's token. */
 async function runRemote(site: string, token: string, app: AppName, action: Action, env: Record<string, string | undefined>): Promise<ReleaseResult | ReleaseStatus> {
+  if (action.kind === 'list' || action.kind === 'status') return callReleaseApi(site, token, app, action);
+  // The build first (it may take a while), then the state it acts on, read just before the change.
+  const dist = action.kind === 'publish' || action.kind === 'stage' || (action.kind === 'canary' && !action.id) ? buildFolder(app, action.dist, env) : undefined;
+  const listed = (await callReleaseApi(site, token, app, { kind: 'list' })) as ListResult;
+  const expect = { revision: listed.revision };
   let command: RemoteCommand;
-  if (action.kind === 'publish' || action.kind === 'stage') command = { ...action, dist: buildFolder(app, action.dist, env) };
-  else if (action.kind === 'canary' && !action.id) command = { ...action, dist: buildFolder(app, action.dist, env) };
-  else command = action;
+  if (action.kind === 'publish' || action.kind === 'stage') command = { ...action, dist: dist!, expect };
+  else if (action.kind === 'canary') command = { ...action, dist, expect };
+  else command = { ...action, expect };
   return callReleaseApi(site, token, app, command);
 }
 

@@ -1,7 +1,9 @@
+import { ReleaseExpectationSchema, ReleaseIdSchema } from '@agency/shared/contracts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReleaseExpectation } from '@agency/shared';
 import { ApiError } from '../../platform/http/api-error';
 import { NO_CACHE } from '../../platform/http/cache-policy';
 import { APP_NAMES, isAppName, type AppName } from '../releases/apps';
@@ -56,6 +58,13 @@ const BuildQuery = Type.Object(
     keep: Type.Optional(WholeText),
     /** `true`: a build some kept release holds, and a decision named, changes nothing (a container started again). */
     unlessKept: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    /**
+     * The app's revision the upload's change is decided on (`GET /<app>` gives it): on any other
+     * the upload is refused and nothing stored. Without it, the build is taken on the state it
+     * meets: a build is published once however often it is sent (`unlessKept`, or the release
+     * that already holds it), so a container's retry is safe without one.
+     */
+    expectRevision: Type.Optional(Type.String({ pattern: '^(0|[1-9][0-9]{0,12})$' })),
   },
   { additionalProperties: false },
 );
@@ -63,7 +72,9 @@ const BuildQuery = Type.Object(
 /** A query value read as its number; undefined when absent. */
 const numberOf = (text: string | undefined) => (text === undefined ? undefined : Number(text));
 
-const Empty = Type.Object({}, { additionalProperties: false });
+/** A command's body: the state it acts on (required), and its own fields. */
+const CommandBody = <Fields extends Parameters<typeof Type.Object>[0]>(fields: Fields) =>
+  Type.Object({ expect: ReleaseExpectationSchema, ...fields }, { additionalProperties: false });
 
 function refusedAs(error: unknown): never {
   if (error instanceof ConcurrentChangeError) throw new ApiError(409, 'CONCURRENT_CHANGE', error.message);
@@ -131,6 +142,8 @@ function authenticate(context: Pick<ReleaseContext, 'db'>, siteUrl: string) {
  */
 export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = async (app, { context, uploadMaxBytes, siteUrl, previewLinks, releasesOf }) => {
   const contextOf = (request: FastifyRequest): ReleaseContext => ({ ...context, actor: `token:${request.releaseToken!.name}` });
+  // A command names the state it acts on: a repeated or concurrent one is refused, never applied twice.
+  const commandContextOf = (request: FastifyRequest & { body: { expect: ReleaseExpectation } }): ReleaseContext => ({ ...contextOf(request), expect: request.body.expect });
   // Any body but JSON as it came: an upload's type is checked by the route (with a message that
   // names what it takes), its archive by readReleaseArchive, which also knows the unpacked limit.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: uploadMaxBytes }, (_request, body, done) => done(null, body));
@@ -150,14 +163,23 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
     request.log.info({ token: request.releaseToken?.name ?? null, method: request.method, url: request.url, statusCode: reply.statusCode }, 'release api call');
   });
   const auth = authenticate(context, siteUrl);
-  // A command's options come as JSON, or not at all (`curl -X POST …/rollback`: as `{}`). Any other
-  // body (taken as bytes, for uploads) is refused, never read as no options: `curl -d release=<id>`
-  // must not promote the candidate instead.
-  const noBodyIsEmpty = async (request: FastifyRequest) => {
+  // A command's options come as JSON (Content-Type: application/json). Any other body (taken as
+  // bytes, for uploads) is refused, never read as no options: `curl -d release=<id>` must not
+  // promote the candidate instead. A command without the state it acts on is refused with how to
+  // name it.
+  const commandBody = async (request: FastifyRequest) => {
     if (Buffer.isBuffer(request.body)) {
-      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "A command's options are sent as JSON (Content-Type: application/json), or not at all.");
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "A command's options are sent as JSON (Content-Type: application/json).");
     }
-    request.body ??= {};
+    const body = request.body as { expect?: unknown } | undefined;
+    if (body?.expect === undefined) {
+      const { app } = request.params as { app: string };
+      throw new ApiError(
+        400,
+        'BAD_REQUEST',
+        `Name the state this command acts on: {"expect":{"revision":<n>}} with the revision GET ${RELEASE_API_PATH}/${app} answers, or {"expect":{"current":<id>,"candidate":<id or null>}}. A repeated or concurrent command is then refused instead of applied twice.`,
+      );
+    }
   };
   const run = async (work: () => Promise<ReleaseResult | object>) => {
     try {
@@ -203,7 +225,8 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
           unlessKept: request.query.unlessKept === 'true',
         };
         const archive = await readReleaseArchive(request.body as Buffer, { app: name, maxUnpackedBytes: uploadMaxBytes });
-        const ctx = contextOf(request);
+        const expectRevision = numberOf(request.query.expectRevision);
+        const ctx = { ...contextOf(request), ...(expectRevision !== undefined && { expect: { revision: expectRevision } }) };
         if (query.unlessKept) {
           // A build a decision was made about (current, staged, a canary, rolled back) is left as
           // it is: a container started again must not undo a rollback. One stored by an upload
@@ -234,31 +257,34 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
   app.post(
     `${RELEASE_API_PATH}/:app/promote`,
     {
-      schema: { params: AppParams, body: Type.Object({ release: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }) },
+      schema: { params: AppParams, body: CommandBody({ release: Type.Optional(ReleaseIdSchema) }) },
       onRequest: auth,
-      preValidation: noBodyIsEmpty,
+      preValidation: commandBody,
     },
-    async (request) => run(() => (request.body.release ? promote(contextOf(request), request.params.app, request.body.release) : promoteCandidate(contextOf(request), request.params.app))),
+    async (request) => {
+      const ctx = commandContextOf(request);
+      return run(() => (request.body.release ? promote(ctx, request.params.app, request.body.release) : promoteCandidate(ctx, request.params.app)));
+    },
   );
-  app.post(`${RELEASE_API_PATH}/:app/rollback`, { schema: { params: AppParams, body: Empty }, onRequest: auth, preValidation: noBodyIsEmpty }, async (request) =>
-    run(() => rollback(contextOf(request), request.params.app)),
+  app.post(`${RELEASE_API_PATH}/:app/rollback`, { schema: { params: AppParams, body: CommandBody({}) }, onRequest: auth, preValidation: commandBody }, async (request) =>
+    run(() => rollback(commandContextOf(request), request.params.app)),
   );
-  app.post(`${RELEASE_API_PATH}/:app/abort`, { schema: { params: AppParams, body: Empty }, onRequest: auth, preValidation: noBodyIsEmpty }, async (request) =>
-    run(() => abort(contextOf(request), request.params.app)),
+  app.post(`${RELEASE_API_PATH}/:app/abort`, { schema: { params: AppParams, body: CommandBody({}) }, onRequest: auth, preValidation: commandBody }, async (request) =>
+    run(() => abort(commandContextOf(request), request.params.app)),
   );
   app.post(
     `${RELEASE_API_PATH}/:app/canary`,
     {
       schema: {
         params: AppParams,
-        body: Type.Object({ release: Type.String({ minLength: 1, maxLength: 200 }), ...CanaryRules, keep: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }),
+        body: CommandBody({ release: ReleaseIdSchema, ...CanaryRules, keep: Type.Optional(Type.Integer({ minimum: 1 })) }),
       },
       onRequest: auth,
-      preValidation: noBodyIsEmpty,
+      preValidation: commandBody,
     },
     async (request) => {
       const { release, share, minViews, promoteAfter, keep } = request.body;
-      return run(() => canary(contextOf(request), request.params.app, { id: release, share, minViews: minViews ?? DEFAULT_MIN_VIEWS, promoteAfter: promoteAfter ?? null, keep }));
+      return run(() => canary(commandContextOf(request), request.params.app, { id: release, share, minViews: minViews ?? DEFAULT_MIN_VIEWS, promoteAfter: promoteAfter ?? null, keep }));
     },
   );
 

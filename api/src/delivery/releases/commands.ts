@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import type { ReleaseExpectation } from '@agency/shared';
 import path from 'node:path';
 import { appFolder, type AppName } from './apps';
 import { checkCompatibility, type GateContext } from './compat';
 import { compactHistory, pruneReleases } from './prune';
 import { createRelease } from './publish';
-import { commitReleaseChange, type ReleaseChange } from './release-change';
+import { commitReleaseChange, stateChangedError, unexpectedState, type ReleaseChange } from './release-change';
 import { buildVersion, gitRevision } from './release-id';
 import { loadAppReleases, type AppReleases, type ReleaseRecord } from './release-repository';
 import { RefusedError } from './refused-error';
@@ -12,8 +13,9 @@ import type { Candidate, DeliveryAction, DeliveryEvent } from './state';
 
 /**
  * What `npm run release` and the release API do: publish, stage, canary, list, roll back, promote,
- * abort. Every change is one transaction that checks the state it was decided on (see
- * release-change), and the compatibility gate runs before a release becomes current or a candidate.
+ * abort. Every change is one transaction that checks the state it was decided on, and the state its
+ * caller names (`expect`), read once per command (see release-change); the compatibility gate runs
+ * before a release becomes current or a candidate.
  *
  * Each command returns what it did as data: the release API sends it as JSON, and the command
  * line turns it into the sentences a person reads (cli/release-text), the same on the server and
@@ -26,6 +28,12 @@ export interface ReleaseContext extends GateContext {
   repoRoot: string;
   /** Who runs the commands (see DeliveryEvent.actor). */
   actor: string;
+  /**
+   * The state the caller acts on (the release API, the console and the command line name it):
+   * a command on any other state is refused with what changed, so a repeated or concurrent
+   * command never acts twice. Undefined: the state the command reads (release health's own).
+   */
+  expect?: ReleaseExpectation;
   now?: () => Date;
 }
 
@@ -128,6 +136,8 @@ export interface ListResult {
   releases: ListedRelease[];
   /** Undefined: the app is served from its dist folder. */
   current: ReleaseRecord | undefined;
+  /** The app's revision: what a change decided on this list names as its expectation. */
+  revision: number;
 }
 
 export type ReleaseResult = PublishResult | StageResult | CanaryResult | PromoteResult | RollbackResult | AbortResult | ListResult;
@@ -153,9 +163,22 @@ function event(release: string, action: DeliveryAction, reason: string): NewEven
   return { release, action, reason };
 }
 
-/** Commits a change decided on `state` as the context's actor. */
-function commit(context: ReleaseContext, app: AppName, state: AppReleases, change: Omit<ReleaseChange, 'app' | 'startedAt' | 'actor' | 'at'>): Promise<number> {
-  return commitReleaseChange(context.db, { app, startedAt: state.state.revision, actor: context.actor, at: nowOf(context), ...change });
+/** Commits a change decided on `state` as the context's actor, on the state the caller expects. */
+function commit(context: ReleaseContext, app: AppName, state: AppReleases, change: Omit<ReleaseChange, 'app' | 'startedAt' | 'actor' | 'at' | 'expect'>): Promise<number> {
+  return commitReleaseChange(context.db, { app, startedAt: state.state.revision, actor: context.actor, at: nowOf(context), expect: context.expect, ...change });
+}
+
+/**
+ * The app's releases, read once for the whole command, refused (ConcurrentChangeError) when they
+ * are not what the caller expects: a command that changes nothing (already current) is refused too,
+ * so a caller learns its view is stale. The commit checks the same again under the lock.
+ */
+async function loadExpected(context: ReleaseContext, app: AppName): Promise<AppReleases> {
+  const state = await loadAppReleases(context.db, app);
+  const observed = { revision: state.state.revision, current: state.current?.id, candidate: state.candidate?.id };
+  const refusal = await unexpectedState(context.db, app, context.expect, observed);
+  if (refusal) throw stateChangedError(refusal);
+  return state;
 }
 
 /** The gate, then `history` (whose last entry is `release`) is written: from now on it is current. */
@@ -193,9 +216,11 @@ const prune = (context: ReleaseContext, app: AppName, keep: number): Promise<Rel
   pruneReleases(context.db, context.store, app, keep, context.actor, nowOf(context).getTime());
 
 export async function publish(context: ReleaseContext, app: AppName, build: ReleaseBuild, keep = context.keep): Promise<PublishResult> {
+  // A stale expectation stores nothing.
+  await loadExpected(context, app);
   const published = await createFromBuild(context, app, build);
   const { release } = published;
-  const state = await loadAppReleases(context.db, app);
+  const state = await loadExpected(context, app);
   if (state.current?.id === release.id) return { kind: 'publish', app, build: published, alreadyCurrent: true, pruned: [] };
   try {
     await makeCurrent(context, app, release, state, [...state.history, release.id], [event(release.id, 'published', `published from ${build.source} and made current`)]);
@@ -209,7 +234,11 @@ export async function publish(context: ReleaseContext, app: AppName, build: Rele
 }
 
 export async function promote(context: ReleaseContext, app: AppName, id: string): Promise<PromoteResult> {
-  const state = await loadAppReleases(context.db, app);
+  return promoteOn(context, app, await loadExpected(context, app), id);
+}
+
+/** Makes `id` current, decided on `state`: the one read of the command. */
+async function promoteOn(context: ReleaseContext, app: AppName, state: AppReleases, id: string): Promise<PromoteResult> {
   const release = findKept(state, app, id);
   if (state.current?.id === id) return { kind: 'promote', app, release, alreadyCurrent: true, from: state.current };
   await makeCurrent(context, app, release, state, [...state.history, release.id], [event(id, 'promoted', 'promoted by hand')]);
@@ -217,7 +246,7 @@ export async function promote(context: ReleaseContext, app: AppName, id: string)
 }
 
 export async function rollback(context: ReleaseContext, app: AppName): Promise<RollbackResult> {
-  const state = await loadAppReleases(context.db, app);
+  const state = await loadExpected(context, app);
   if (state.candidate) {
     const from = state.candidate.release;
     await commit(context, app, state, { candidate: null, events: [event(from.id, 'rolled_back', 'rolled back by hand')] });
@@ -240,12 +269,25 @@ export async function rollback(context: ReleaseContext, app: AppName): Promise<R
  * a preview link for it. `previewUrl` makes that link.
  */
 export async function stage(context: ReleaseContext, app: AppName, build: ReleaseBuild, previewUrl: (release: string) => string, keep = context.keep): Promise<StageResult> {
+  await loadExpected(context, app);
   const published = await createFromBuild(context, app, build);
   const { release } = published;
-  const state = await loadAppReleases(context.db, app);
+  const state = await loadExpected(context, app);
   const alreadyCurrent = state.current?.id === release.id;
   if (!alreadyCurrent) await commit(context, app, state, { events: [event(release.id, 'staged', 'published for preview only')] });
   return { kind: 'stage', app, build: published, alreadyCurrent, previewUrl: previewUrl(release.id), pruned: await prune(context, app, keep) };
+}
+
+/**
+ * Stages a kept release that is not current (the console's «stage»): recorded as staged, so its
+ * preview link works and pruning keeps it while links may be open.
+ */
+export async function stageKept(context: ReleaseContext, app: AppName, id: string, previewUrl: (release: string) => string): Promise<StageResult> {
+  const state = await loadExpected(context, app);
+  const release = findKept(state, app, id);
+  const alreadyCurrent = state.current?.id === release.id;
+  if (!alreadyCurrent) await commit(context, app, state, { events: [event(release.id, 'staged', 'staged for preview')] });
+  return { kind: 'stage', app, build: { release, created: false, source: `kept release ${release.id}` }, alreadyCurrent, previewUrl: previewUrl(release.id), pruned: [] };
 }
 
 /** Candidate page views before a canary's candidate is judged, unless the command says otherwise. */
@@ -278,8 +320,9 @@ export function describeCanary(candidate: Pick<Candidate, 'share' | 'minViews' |
  * while one runs is refused. The compatibility gate applies as to a current release.
  */
 export async function canary(context: ReleaseContext, app: AppName, options: CanaryOptions): Promise<CanaryResult> {
+  if (options.build) await loadExpected(context, app);
   const published = options.build ? await createFromBuild(context, app, options.build) : undefined;
-  const state = await loadAppReleases(context.db, app);
+  const state = await loadExpected(context, app);
   const release = published?.release ?? findKept(state, app, options.id ?? '');
   if (state.current?.id === release.id) throw new RefusedError(`${release.id} is the current ${app} release: every visitor gets it already.`);
   if (state.candidate && state.candidate.id !== release.id) {
@@ -295,14 +338,16 @@ export async function canary(context: ReleaseContext, app: AppName, options: Can
 
 /** `--promote` with no id: the candidate becomes current for every visitor. */
 export async function promoteCandidate(context: ReleaseContext, app: AppName): Promise<PromoteResult> {
-  const { candidate } = await loadAppReleases(context.db, app);
-  if (!candidate) throw new RefusedError(`${app} has no candidate to promote: name a release (--promote <id>) or start a canary (--canary <percent>).`);
-  return promote(context, app, candidate.id);
+  // One read decides which release and is the state the commit checks: a candidate dropped after
+  // it is read is never made current.
+  const state = await loadExpected(context, app);
+  if (!state.candidate) throw new RefusedError(`${app} has no candidate to promote: name a release (--promote <id>) or start a canary (--canary <percent>).`);
+  return promoteOn(context, app, state, state.candidate.id);
 }
 
 /** `--abort`: the candidate is dropped; every visitor gets the current release again. */
 export async function abort(context: ReleaseContext, app: AppName): Promise<AbortResult> {
-  const state = await loadAppReleases(context.db, app);
+  const state = await loadExpected(context, app);
   if (!state.candidate) throw new RefusedError(`${app} has no candidate to drop.`);
   await commit(context, app, state, { candidate: null, events: [event(state.candidate.id, 'aborted', 'dropped by hand')] });
   return { kind: 'abort', app, dropped: state.candidate, current: state.current };
@@ -342,11 +387,11 @@ export async function decideCandidate(
   return rolledBack;
 }
 
-export async function list(context: ReleaseContext, app: AppName): Promise<ListResult> {
-  const { releases, current, previous, candidate, events, state } = await loadAppReleases(context.db, app);
+/** What each kept release of an app is to visitors (`list`, and the console's «Релізи»), newest first. */
+export function listedReleases({ releases, current, previous, candidate, events, state }: AppReleases): ListedRelease[] {
   const staged = new Set(events.filter((entry) => entry.action === 'staged').map((entry) => entry.release));
   // One role per release, the first that applies: a candidate is never current (loadAppReleases).
-  const listed = releases.map((release): ListedRelease => {
+  return releases.map((release): ListedRelease => {
     if (release === current) return { release, role: 'current' };
     if (release === candidate?.release) return { release, role: 'candidate', share: candidate.share };
     if (release === previous) return { release, role: 'previous' };
@@ -354,5 +399,9 @@ export async function list(context: ReleaseContext, app: AppName): Promise<ListR
     if (staged.has(release.id) && !state.history.includes(release.id)) return { release, role: 'staged' };
     return { release };
   });
-  return { kind: 'list', app, store: context.store.location, releases: listed, current };
+}
+
+export async function list(context: ReleaseContext, app: AppName): Promise<ListResult> {
+  const loaded = await loadAppReleases(context.db, app);
+  return { kind: 'list', app, store: context.store.location, releases: listedReleases(loaded), current: loaded.current, revision: loaded.state.revision };
 }

@@ -1,3 +1,4 @@
+import type { ReleaseExpectation } from '@agency/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/connection';
 import type { AppName } from './apps';
@@ -15,6 +16,8 @@ export interface ReleaseChange {
    * and candidate): if either changed meanwhile, the change is refused too.
    */
   reliesOn?: readonly { app: AppName; current: string | undefined; candidate: string | undefined }[];
+  /** The state the caller named (see ReleaseExpectation): checked again under the lock. */
+  expect?: ReleaseExpectation;
   /** The new history (its last id is current); unchanged when undefined. */
   history?: readonly string[];
   /** The new candidate; null drops it; unchanged when undefined. */
@@ -66,24 +69,62 @@ export async function moveReleasesRevision(trx: Db): Promise<number> {
   return Number(row.revision);
 }
 
-/** What changed an app's releases since `revision`, in words, for a refused change. */
-async function changesSince(db: Db, app: AppName, revision: number): Promise<string> {
-  const events = await db.kysely
-    .selectFrom('release_events')
-    .selectAll()
-    .where('app', '=', app)
-    .where('revision', '>', revision)
-    .orderBy('seq')
-    .limit(5)
-    .execute();
+/**
+ * What changed an app's releases since `revision` (the first five changes), or, without one, its
+ * latest three, in words, for a refused change.
+ */
+async function changesSince(db: Db, app: AppName, revision: number | undefined): Promise<string> {
+  const query = db.kysely.selectFrom('release_events').selectAll().where('app', '=', app);
+  const events =
+    revision === undefined
+      ? (await query.orderBy('seq', 'desc').limit(3).execute()).reverse()
+      : await query.where('revision', '>', revision).orderBy('seq').limit(5).execute();
   if (events.length === 0) return `${app}'s releases changed`;
   return events.map((event) => `${event.action} ${event.release} by ${event.actor} at ${event.at}`).join('; ');
 }
 
+/** What an app's releases are, as an expectation is compared with. */
+export interface ObservedState {
+  revision: number;
+  current: string | undefined;
+  candidate: string | undefined;
+}
+
+const named = (id: string | null | undefined) => id ?? 'none';
+
+/** How `observed` differs from what the caller expects, in words; undefined when it is as expected. */
+function expectationMismatch(expect: ReleaseExpectation | undefined, observed: ObservedState): string | undefined {
+  if (!expect) return undefined;
+  const differences: string[] = [];
+  if (expect.current !== undefined && (expect.current ?? undefined) !== observed.current) {
+    differences.push(`its current release is ${named(observed.current)}, not ${named(expect.current)}`);
+  }
+  if (expect.candidate !== undefined && (expect.candidate ?? undefined) !== observed.candidate) {
+    differences.push(`its candidate is ${named(observed.candidate)}, not ${named(expect.candidate)}`);
+  }
+  if (expect.revision !== undefined && expect.revision !== observed.revision) differences.push(`it is at revision ${observed.revision}, not ${expect.revision}`);
+  return differences.length > 0 ? differences.join(', ') : undefined;
+}
+
+/**
+ * Why a change naming `expect` is refused on `observed`, with what changed; undefined when the
+ * state is the one expected.
+ */
+export async function unexpectedState(db: Db, app: AppName, expect: ReleaseExpectation | undefined, observed: ObservedState): Promise<string | undefined> {
+  const mismatch = expectationMismatch(expect, observed);
+  if (mismatch === undefined) return undefined;
+  return `${app}'s releases are not as this command expects: ${mismatch} (${await changesSince(db, app, expect?.revision)}).`;
+}
+
+/** The refusal of a change decided on a state that is gone. */
+export function stateChangedError(refusal: string): ConcurrentChangeError {
+  return new ConcurrentChangeError(`${refusal} Nothing was changed; look at the releases again before deciding.`);
+}
+
 /**
  * Applies a change as one transaction holding the database's write lock: it checks that the app
- * is still at the revision the change was decided on (and that what it relies on of other apps
- * still holds), then writes the history, the candidate and the events, moves the app's revision
+ * is still as the caller expects (`expect`) and at the revision the change was decided on (and
+ * that what it relies on of other apps still holds), then writes the history, the candidate and the events, moves the app's revision
  * and the site-wide one. Of two changes decided on the same state, one wins and the other is
  * refused (ConcurrentChangeError) with what changed, leaving everything as the first left it.
  * Returns the app's new revision.
@@ -92,6 +133,8 @@ export async function commitReleaseChange(db: Db, change: ReleaseChange): Promis
   const refusal = await db.dialect.withWriteLock(db.kysely, async (kysely) => {
     const trx: Db = { kysely, dialect: db.dialect };
     const stored = await readStoredState(trx, change.app);
+    const unexpected = await unexpectedState(trx, change.app, change.expect, stored);
+    if (unexpected) return unexpected;
     if (stored.revision !== change.startedAt) {
       return `${change.app}'s releases changed while this command ran (${await changesSince(trx, change.app, change.startedAt)}).`;
     }
@@ -140,6 +183,6 @@ export async function commitReleaseChange(db: Db, change: ReleaseChange): Promis
     }
     return undefined;
   });
-  if (refusal) throw new ConcurrentChangeError(`${refusal} Nothing was changed; run the command again.`);
+  if (refusal) throw stateChangedError(refusal);
   return change.startedAt + 1;
 }

@@ -18,6 +18,7 @@ import {
   type ListResult,
 } from '../../../src/delivery/releases/commands';
 import { readBuildFolder } from '../../../src/delivery/releases/build-folder';
+import * as repository from '../../../src/delivery/releases/release-repository';
 import { pruneReleases, SKEW_WINDOW_MS } from '../../../src/delivery/releases/prune';
 import { loadAppReleases, readReleasesRevision } from '../../../src/delivery/releases/release-repository';
 import type { ReleaseState } from '../../../src/delivery/releases/state';
@@ -247,6 +248,28 @@ describe('promote, abort and rollback', () => {
     expect(await refusedWith(promoteCandidate(fixture.context, 'blog'))).toBe(
       'blog has no candidate to promote: name a release (--promote <id>) or start a canary (--canary <percent>).',
     );
+  });
+
+  it('never makes a candidate current that an abort dropped after the promotion read it', async () => {
+    const current = await release('blog', { label: 'a' });
+    const candidate = await startCanary('blog', { label: 'c' });
+    // The abort lands right after the promotion read the releases (two reads used to leave the
+    // second, which found the dropped candidate still kept, to decide).
+    const read = repository.loadAppReleases;
+    jest.spyOn(repository, 'loadAppReleases').mockImplementationOnce(async (...args) => {
+      const seen = await read(...args);
+      await abort({ ...fixture.context, actor: 'token:ci-blog' }, 'blog');
+      return seen;
+    });
+    try {
+      expect(await refusedWith(promoteCandidate(fixture.context, 'blog'))).toMatch(
+        new RegExp(`^blog's releases changed while this command ran \\(aborted ${candidate} by token:ci-blog at \\S+\\)\\. Nothing was changed`),
+      );
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(await state('blog')).toMatchObject({ history: [current] });
+    expect((await state('blog')).candidate).toBeUndefined();
   });
 
   it('records a promotion by id as the end of the canary only when that id is the candidate', async () => {

@@ -69,12 +69,12 @@ describe('formatReleaseResult', () => {
   });
 
   it('lists no releases, and releases none of which is current', () => {
-    expect(formatReleaseResult({ kind: 'list', app: 'blog', store: 'file:/srv/release-store', releases: [], current: undefined })).toEqual([
+    expect(formatReleaseResult({ kind: 'list', app: 'blog', store: 'file:/srv/release-store', releases: [], current: undefined, revision: 0 })).toEqual([
       'No blog releases in file:/srv/release-store: blog is served from mfe-blog/dist.',
     ]);
     const long = 'r-with-a-longer-id';
     expect(
-      formatReleaseResult({ kind: 'list', app: 'blog', store: 'file:/srv/release-store', releases: [{ release: info(long) }, { release: info('r1'), role: 'staged' }], current: undefined }),
+      formatReleaseResult({ kind: 'list', app: 'blog', store: 'file:/srv/release-store', releases: [{ release: info(long) }, { release: info('r1'), role: 'staged' }], current: undefined, revision: 2 }),
     ).toEqual([
       'blog releases, newest first (* = current):',
       '  RELEASE             BUILT                     REVISION        PUBLISHED',

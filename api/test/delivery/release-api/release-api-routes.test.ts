@@ -54,6 +54,17 @@ function call(method: string, path: string, { token = blogToken, json, body, con
   });
 }
 
+/** The app's revision, as GET /<app> answers it: what a command names as the state it acts on. */
+async function revisionOf(app = 'blog'): Promise<number> {
+  return (await call('GET', `/${app}`)).json<{ revision: number }>().revision;
+}
+
+/** A command on the app's releases as they are now (`expect` names the revision just read), with its fields. */
+async function command(path: string, fields: Record<string, unknown> = {}, options: CallOptions = {}): Promise<HttpResponse> {
+  const app = path.split('/')[1]!;
+  return call('POST', path, { json: { expect: { revision: await revisionOf(app) }, ...fields }, ...options });
+}
+
 /** A build of `app` uploaded as CI does (packReleaseArchive), with the query's action. */
 async function upload(app: string, build: FixtureBuild, query = '', options: CallOptions = {}): Promise<HttpResponse> {
   const archive = await packReleaseArchive(suite.fixture.build(app, build));
@@ -198,6 +209,7 @@ describe('an uploaded build', () => {
       store: suite.fixture.releaseStore,
       releases: [{ release: expect.objectContaining({ id: published.id }), role: 'current' }],
       current: expect.objectContaining({ id: published.id }),
+      revision: (await blogState()).state.revision,
     });
   });
 
@@ -252,7 +264,7 @@ describe('an uploaded build', () => {
     const { id } = result.candidate;
     expect((await blogState()).candidate).toMatchObject({ id, share: 25, minViews: 10, promoteAfter: 500 });
 
-    const changed = await call('POST', '/blog/canary', { json: { release: id, share: 50, minViews: 20 } });
+    const changed = await command('/blog/canary', { release: id, share: 50, minViews: 20 });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toMatchObject({ kind: 'canary', candidate: { id, share: 50, minViews: 20, promoteAfter: null } });
     expect(changed.json<{ build?: unknown }>().build).toBeUndefined();
@@ -261,14 +273,14 @@ describe('an uploaded build', () => {
 
     // Another candidate while this one runs is refused, and changes nothing.
     await expectNothingChanged(async () => {
-      const other = await call('POST', '/blog/canary', { json: { release: staged, share: 10 } });
+      const other = await command('/blog/canary', { release: staged, share: 10 });
       expectError(other, 409, 'REFUSED', `blog release ${id} is the candidate now: promote it (--promote) or drop it (--abort) first.`);
     });
   });
 
   it('as the candidate, is rolled back by the rollback route; with none, rollback returns to the previous release', async () => {
     const { candidate } = await blogState();
-    const back = await call('POST', '/blog/rollback', { json: {} });
+    const back = await command('/blog/rollback');
     expect(back.statusCode).toBe(200);
     expect(back.json()).toMatchObject({ kind: 'rollback', candidate: true, from: { id: candidate!.id }, to: { id: published.id } });
     const state = await blogState();
@@ -276,25 +288,25 @@ describe('an uploaded build', () => {
     expect(state.events.at(-1)).toMatchObject({ action: 'rolled_back', release: candidate!.id, actor: 'token:blog-ci' });
     // Nothing to roll back to: the only release ever current is current.
     await expectNothingChanged(async () => {
-      expectError(await call('POST', '/blog/rollback'), 409, 'REFUSED', `blog has no previous release to roll back to; the current release stays ${published.id}.`);
+      expectError(await command('/blog/rollback'), 409, 'REFUSED', `blog has no previous release to roll back to; the current release stays ${published.id}.`);
     });
   });
 
   it('is made current by the promote route, as the candidate or by its id', async () => {
     // The staged release as the candidate (the canary route), promoted without naming it.
-    expect((await call('POST', '/blog/canary', { json: { release: staged, share: 5 } })).statusCode).toBe(200);
-    const promoted = await call('POST', '/blog/promote', { json: {} });
+    expect((await command('/blog/canary', { release: staged, share: 5 })).statusCode).toBe(200);
+    const promoted = await command('/blog/promote');
     expect(promoted.statusCode).toBe(200);
     expect(promoted.json()).toMatchObject({ kind: 'promote', alreadyCurrent: false, release: { id: staged }, from: { id: published.id } });
     expect(await blogState()).toMatchObject({ current: { id: staged }, candidate: undefined });
     // By its id: the first one again.
-    const byId = await call('POST', '/blog/promote', { json: { release: published.id } });
+    const byId = await command('/blog/promote', { release: published.id });
     expect(byId.json()).toMatchObject({ kind: 'promote', alreadyCurrent: false, release: { id: published.id }, from: { id: staged } });
     await eventually('the promoted release served', servedBlog, (release) => release === published.id);
     await expectNothingChanged(async () => {
-      expectError(await call('POST', '/blog/promote', { json: { release: 'nope' } }), 409, 'REFUSED', /^There is no blog release nope\. Kept releases: /);
-      expectError(await call('POST', '/blog/promote', { json: {} }), 409, 'REFUSED', /^blog has no candidate to promote/);
-      expectError(await call('POST', '/blog/promote', { json: { release: 42 } }), 400, 'BAD_REQUEST', /^Bad body: body\/release must be string/);
+      expectError(await command('/blog/promote', { release: 'nope' }), 409, 'REFUSED', /^There is no blog release nope\. Kept releases: /);
+      expectError(await command('/blog/promote'), 409, 'REFUSED', /^blog has no candidate to promote/);
+      expectError(await command('/blog/promote', { release: 42 }), 400, 'BAD_REQUEST', /^Bad body: body\/release must be string/);
     });
   });
 
@@ -311,25 +323,25 @@ describe('an uploaded build', () => {
   });
 
   it('takes a command’s options as JSON only: a form never promotes the candidate instead', async () => {
-    expect((await call('POST', '/blog/canary', { json: { release: staged, share: 5 } })).statusCode).toBe(200);
+    expect((await command('/blog/canary', { release: staged, share: 5 })).statusCode).toBe(200);
     await expectNothingChanged(async () => {
-      const expected = "A command's options are sent as JSON (Content-Type: application/json), or not at all.";
+      const expected = "A command's options are sent as JSON (Content-Type: application/json).";
       expectError(await call('POST', '/blog/promote', { body: `release=${published.id}`, contentType: 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE', expected);
       expectError(await call('POST', '/blog/rollback', { body: 'x', contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE', expected);
       expectError(await call('POST', '/blog/canary', { body: `release=${staged}&share=50`, contentType: 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE', expected);
-      expectError(await call('POST', '/blog/canary'), 400, 'BAD_REQUEST', /^Bad body: body must have required property 'release'/);
+      expectError(await command('/blog/canary'), 400, 'BAD_REQUEST', /^Bad body: body must have required property 'release'/);
     });
-    expect((await call('POST', '/blog/abort')).statusCode).toBe(200);
+    expect((await command('/blog/abort')).statusCode).toBe(200);
   });
 
   it('as the candidate, is dropped by the abort route', async () => {
-    expect((await call('POST', '/blog/canary', { json: { release: staged, share: 5 } })).statusCode).toBe(200);
-    const dropped = await call('POST', '/blog/abort');
+    expect((await command('/blog/canary', { release: staged, share: 5 })).statusCode).toBe(200);
+    const dropped = await command('/blog/abort');
     expect(dropped.statusCode).toBe(200);
     expect(dropped.json()).toMatchObject({ kind: 'abort', dropped: { id: staged, share: 5 }, current: { id: published.id } });
     expect((await blogState()).candidate).toBeUndefined();
     await expectNothingChanged(async () => {
-      expectError(await call('POST', '/blog/abort', { json: {} }), 409, 'REFUSED', 'blog has no candidate to drop.');
+      expectError(await command('/blog/abort'), 409, 'REFUSED', 'blog has no candidate to drop.');
     });
   });
 
@@ -488,12 +500,12 @@ describe('a change that meets another', () => {
       competing = result.build.release.id;
       return check(...args);
     });
-    const response = await call('POST', '/blog/promote', { json: { release: target.id } });
+    const response = await command('/blog/promote', { release: target.id });
     expectError(
       response,
       409,
       'CONCURRENT_CHANGE',
-      new RegExp(`^blog's releases changed while this command ran \\(staged ${competing} by cli:test@fixture at \\S+\\)\\. Nothing was changed; run the command again\\.$`),
+      new RegExp(`^blog's releases are not as this command expects: it is at revision \\d+, not \\d+ \\(staged ${competing} by cli:test@fixture at \\S+\\)\\. Nothing was changed; look at the releases again before deciding\\.$`),
     );
     const after = await blogState();
     expect(after.current?.id).toBe(before.current?.id);
@@ -520,12 +532,55 @@ describe('a change that meets another', () => {
     expect(result.build.release.id).not.toBe(before.current?.id);
 
     // Rolled back, the container started again leaves it rolled back.
-    expect((await call('POST', '/blog/rollback')).statusCode).toBe(200);
+    expect((await command('/blog/rollback')).statusCode).toBe(200);
     await expectNothingChanged(async () => {
       const again = await upload('blog', build, '?unlessKept=true');
       expect(again.json()).toEqual({ kind: 'kept', app: 'blog', release: expect.objectContaining({ id: result.build.release.id }) });
     });
     expect((await blogState()).current?.id).toBe(before.current?.id);
+  });
+});
+
+describe('a command naming the state it acts on', () => {
+  it('is refused without one (400, saying how to name it), and nothing changes', async () => {
+    await expectNothingChanged(async () => {
+      for (const path of ['/blog/promote', '/blog/rollback', '/blog/abort']) {
+        for (const options of [{}, { json: {} }, { json: { release: 'x' } }]) {
+          expectError(await call('POST', path, options), 400, 'BAD_REQUEST', /^Name the state this command acts on: \{"expect":\{"revision":<n>\}\} with the revision GET \/api\/releases\/blog answers/);
+        }
+      }
+      expectError(await call('POST', '/blog/promote', { json: { expect: {} } }), 400, 'BAD_REQUEST', /^Bad body: body\/expect must NOT have fewer than 1 properties/);
+    });
+  });
+
+  it('acts once: the same command sent again after it landed (an answer lost) is refused with the change it made', async () => {
+    const before = await blogState();
+    const staged = (await upload('blog', { label: 'repeat-me' }, `?action=stage&expectRevision=${before.state.revision}`)).json<{ build: { release: ReleaseRecord } }>().build.release.id;
+    const decidedOn = { expect: { revision: await revisionOf(), current: before.current!.id } };
+    const first = await call('POST', '/blog/canary', { json: { ...decidedOn, release: staged, share: 20 } });
+    expect(first.statusCode).toBe(200);
+    await expectNothingChanged(async () => {
+      const again = await call('POST', '/blog/canary', { json: { ...decidedOn, release: staged, share: 20 } });
+      expectError(again, 409, 'CONCURRENT_CHANGE', new RegExp(`^blog's releases are not as this command expects: it is at revision \\d+, not \\d+ \\(canary ${staged} by token:blog-ci at \\S+\\)\\. Nothing was changed`));
+    });
+    // Named by its candidate: an abort of a candidate that is gone is refused, another candidate left running.
+    const dropped = await call('POST', '/blog/abort', { json: { expect: { candidate: staged } } });
+    expect(dropped.statusCode).toBe(200);
+    await expectNothingChanged(async () => {
+      const late = await call('POST', '/blog/abort', { json: { expect: { candidate: staged } } });
+      expectError(late, 409, 'CONCURRENT_CHANGE', new RegExp(`^blog's releases are not as this command expects: its candidate is none, not ${staged} \\(.*aborted ${staged} by token:blog-ci`));
+      // A promotion of the current release by its id, on a state that moved on, is refused too (not "already current").
+      const stale = await call('POST', '/blog/promote', { json: { expect: { revision: before.state.revision }, release: before.current!.id } });
+      expectError(stale, 409, 'CONCURRENT_CHANGE', /^blog's releases are not as this command expects: it is at revision \d+, not \d+ \(staged /);
+    });
+  });
+
+  it('as an upload, stores nothing on a state that moved on', async () => {
+    const revision = await revisionOf();
+    expect((await command('/blog/promote', { release: (await blogState()).current!.id })).statusCode).toBe(200);
+    await expectNothingChanged(async () => {
+      expectError(await upload('blog', { label: 'too-late' }, `?action=publish&expectRevision=${revision - 1}`), 409, 'CONCURRENT_CHANGE', /^blog's releases are not as this command expects: it is at revision/);
+    });
   });
 });
 

@@ -85,7 +85,7 @@ describe('two changes decided on the same state', () => {
     );
     expect(error).toBeInstanceOf(RefusedError);
     expect(error.message).toBe(
-      `blog's releases changed while this command ran (rolled_back ${b} by cli:olena@laptop at 2026-02-01T10:00:00.000Z). Nothing was changed; run the command again.`,
+      `blog's releases changed while this command ran (rolled_back ${b} by cli:olena@laptop at 2026-02-01T10:00:00.000Z). Nothing was changed; look at the releases again before deciding.`,
     );
     // Everything is as the first change left it: history, candidate, events, revisions.
     expect(await state('blog')).toEqual(afterFirst);
@@ -152,7 +152,7 @@ describe('a change that relies on another app', () => {
     const error = await refusal(
       commitReleaseChange(fixture.db, { app: 'shell', startedAt: decidedOn, history: [shell], events: [{ release: shell, action: 'promoted', reason: 'promoted by hand' }], reliesOn: verdict.reliesOn, actor: 'cli:test@fixture', at: AT }),
     );
-    expect(error.message).toBe(`blog changed while this command ran (its current release is ${strict} now), so the compatibility check must run again. Nothing was changed; run the command again.`);
+    expect(error.message).toBe(`blog changed while this command ran (its current release is ${strict} now), so the compatibility check must run again. Nothing was changed; look at the releases again before deciding.`);
     expect((await state('shell')).current).toBeUndefined();
     expect((await state('shell')).state.revision).toBe(decidedOn);
     // Checked again, the shell is refused.
