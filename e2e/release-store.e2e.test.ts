@@ -142,9 +142,16 @@ describeInBrowser('releases in PostgreSQL and an S3 store, served by two API pro
     return answerOf(response);
   }
 
-  /** A release API command (`rollback`, `promote`, …) or a GET, with the blog team's token. */
+  /**
+   * A release API command (`rollback`, `promote`, …), naming the app's revision it read just before
+   * as the command line does, or a GET, with the blog team's token.
+   */
   async function command(origin: string, method: 'GET' | 'POST', pathname: string): Promise<ApiAnswer> {
-    return answerOf(await fetch(`${origin}/api/releases/${pathname}`, { method, headers: { authorization: `Bearer ${BLOG_TOKEN}` } }));
+    const headers = { authorization: `Bearer ${BLOG_TOKEN}` };
+    if (method === 'GET') return answerOf(await fetch(`${origin}/api/releases/${pathname}`, { headers }));
+    const listed = await answerOf(await fetch(`${origin}/api/releases/${pathname.split('/')[0]}`, { headers }));
+    const body = JSON.stringify({ expect: { revision: (listed.body as { revision: number }).revision } });
+    return answerOf(await fetch(`${origin}/api/releases/${pathname}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body }));
   }
 
   /** The id of the release a publish or canary answer names. */
