@@ -3,19 +3,42 @@
  * shows them. Plain values (no TypeBox), so browser bundles may import them.
  */
 
-/** What each role may do; each includes the ones before it. */
-export const STAFF_ROLES = ['viewer', 'editor', 'admin'] as const;
+/**
+ * The console's roles. `viewer`, `editor` and `admin` work the agency's content and leads, each
+ * including the ones before it. `release_manager` is of another kind: a front-end team's person
+ * who sees «Релізи» and acts on the releases of the apps they are given (like a team's release
+ * token), and nothing of leads or content. Admins see «Релізи» but act on no release.
+ */
+export const STAFF_ROLES = ['viewer', 'editor', 'admin', 'release_manager'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** The roles that work leads and content, each including the ones before it. */
+const LEAD_ROLES: readonly StaffRole[] = ['viewer', 'editor', 'admin'];
 
 export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
   viewer: 'Читач',
   editor: 'Редактор',
   admin: 'Адміністратор',
+  release_manager: 'Менеджер релізів',
 };
 
-/** Whether `role` may do what `needed` may. */
-export function roleAllows(role: StaffRole, needed: StaffRole): boolean {
-  return STAFF_ROLES.indexOf(role) >= STAFF_ROLES.indexOf(needed);
+/**
+ * What a route or page needs: a role, `releases` (to read «Релізи»: release managers and
+ * admins), or `member` (anyone signed in: their own account).
+ */
+export type StaffAccess = StaffRole | 'releases' | 'member';
+
+/** Whether `role` may do what `needed` asks. */
+export function roleAllows(role: StaffRole, needed: StaffAccess): boolean {
+  if (needed === 'member') return true;
+  if (needed === 'releases') return role === 'release_manager' || role === 'admin';
+  if (needed === 'release_manager') return role === 'release_manager';
+  return LEAD_ROLES.includes(role) && LEAD_ROLES.indexOf(role) >= LEAD_ROLES.indexOf(needed);
+}
+
+/** Whether a member may change `app`'s releases: a release manager given that app. */
+export function mayActOnReleases(member: { role: StaffRole; releaseApps: readonly string[] }, app: string): boolean {
+  return member.role === 'release_manager' && member.releaseApps.includes(app);
 }
 
 /** A lead's place in the agency's work; every lead starts `new`. */
@@ -93,6 +116,7 @@ export const STAFF_PATHS = {
   overview: '/staff/overview',
   articles: '/staff/articles',
   services: '/staff/services',
+  releases: '/staff/releases',
 } as const;
 
 /** A lead's fields as the console shows them, in each form's order. */

@@ -36,9 +36,19 @@ const CredentialOptions = Type.Object({}, { additionalProperties: true });
 export const StaffMemberSchema = Type.Object({ id: Id, email: Type.String(), role: Role });
 export type StaffMember = Static<typeof StaffMemberSchema>;
 
+/**
+ * The apps a release manager may change the releases of (APP_NAMES); empty for every other role.
+ * Any text within bounds passes the schema: the API refuses the rest with releaseAppsProblem's message.
+ */
+const ReleaseAppsInput = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 });
+
+/** A member with their rights: the role, and a release manager's apps. */
+export const TeamMemberSchema = Type.Object({ ...StaffMemberSchema.properties, releaseApps: Type.Array(Type.String()) });
+export type TeamMember = Static<typeof TeamMemberSchema>;
+
 /** GET /api/staff/session: who is signed in, and the token state-changing requests carry. */
 export const StaffSessionSchema = Type.Object({
-  member: StaffMemberSchema,
+  member: TeamMemberSchema,
   csrfToken: Type.String(),
   passkeys: Type.Integer(),
   totp: Type.Boolean(),
@@ -71,13 +81,15 @@ export const InvitationTotpBodySchema = Type.Object(
   { token: InvitationToken, challengeId: ChallengeId, code: Type.String({ pattern: TOTP_CODE_PATTERN }) },
   { additionalProperties: false },
 );
-export const InvitationInfoSchema = Type.Object({ email: Type.String(), role: Role, expiresAt: IsoTime });
+export const InvitationInfoSchema = Type.Object({ email: Type.String(), role: Role, releaseApps: Type.Array(Type.String()), expiresAt: IsoTime });
 export type InvitationInfo = Static<typeof InvitationInfoSchema>;
 
-export const InviteBodySchema = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
+/** `releaseApps`: required (one app or more) for a release manager, absent or empty otherwise. */
+export const InviteBodySchema = Type.Object({ email: Email, role: Role, releaseApps: Type.Optional(ReleaseAppsInput) }, { additionalProperties: false });
 export const InviteResponseSchema = Type.Object({ link: Type.String(), expiresAt: IsoTime });
 export type InviteResponse = Static<typeof InviteResponseSchema>;
-export const RoleBodySchema = Type.Object({ role: Role }, { additionalProperties: false });
+/** A member's role and apps, as an invitation names them. */
+export const RoleBodySchema = Type.Object({ role: Role, releaseApps: Type.Optional(ReleaseAppsInput) }, { additionalProperties: false });
 export const IdParamsSchema = Type.Object({ id: IdText });
 export const SessionParamsSchema = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
 
@@ -92,7 +104,7 @@ export const SessionInfoSchema = Type.Object({
 export type SessionInfo = Static<typeof SessionInfoSchema>;
 export const SessionListSchema = Type.Array(SessionInfoSchema);
 
-export const MemberListSchema = Type.Array(Type.Object({ ...StaffMemberSchema.properties, createdAt: IsoTime }));
+export const MemberListSchema = Type.Array(Type.Object({ ...TeamMemberSchema.properties, createdAt: IsoTime }));
 export type MemberList = Static<typeof MemberListSchema>;
 
 export const AuditEntrySchema = Type.Object({

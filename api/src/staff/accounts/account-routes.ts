@@ -37,7 +37,7 @@ interface MemberChallenge {
 
 /** A signed-in person's own account: more passkeys, the authenticator app, new recovery codes, their sessions. */
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = async (app, { db, origin }) => {
-  const config = { staffRole: 'viewer' as const };
+  const config = { staffRole: 'member' as const };
 
   async function challengeFor<T extends MemberChallenge>(id: string, purpose: 'passkey-registration' | 'totp-setup', memberId: number): Promise<T> {
     const value = await readChallenge<T>(db, id, purpose);

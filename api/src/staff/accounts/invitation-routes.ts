@@ -74,10 +74,10 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
         if (!(await dropChallenge(trx, challengeId)) || !(await useInvitation(trx, invitation, now))) {
           throw new ApiError(404, 'INVITATION_INVALID', STAFF_MESSAGES.invitationInvalid);
         }
-        const member = await insertMember(trx, invitation.email, invitation.role, now);
+        const member = await insertMember(trx, invitation.email, invitation.role, now, invitation.releaseApps);
         await withMember(trx, member.id, now);
         const recoveryCodes = await renewRecoveryCodes(trx, member.id, now);
-        await recordAudit(trx, { actorId: member.id, actor: member.email, action: 'invitation-accepted', target: `member:${member.id}`, address: request.ip, detail: { role: member.role, method } }, now);
+        await recordAudit(trx, { actorId: member.id, actor: member.email, action: 'invitation-accepted', target: `member:${member.id}`, address: request.ip, detail: { role: member.role, ...(member.role === 'release_manager' && { releaseApps: member.releaseApps }), method } }, now);
         const csrfToken = await startSession(trx, request, reply, origin, member, method);
         return { member, csrfToken, recoveryCodes };
       });
@@ -88,8 +88,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRoutesOptions
   }
 
   app.post('/api/staff/invitation', { config, schema: { body: InvitationBodySchema, response: { 200: InvitationInfoSchema, ...ERROR_RESPONSES } } }, async (request) => {
-    const { email, role, expiresAt } = await openInvitation(request.body.token);
-    return { email, role, expiresAt };
+    const { email, role, releaseApps, expiresAt } = await openInvitation(request.body.token);
+    return { email, role, releaseApps, expiresAt };
   });
 
   app.post(

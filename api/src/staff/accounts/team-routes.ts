@@ -8,9 +8,9 @@ import {
   RoleBodySchema,
   SessionListSchema,
   SessionParamsSchema,
-  StaffMemberSchema,
+  TeamMemberSchema,
 } from '@agency/shared/contracts';
-import type { StaffMember, StaffRole } from '@agency/shared';
+import { APP_NAMES, releaseAppsProblem, type StaffRole, type TeamMember } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
@@ -20,25 +20,33 @@ import { endMemberSessions, endSession, listSessions, sessionOwner } from '../se
 import { sessionOf } from '../sessions/staff-guard';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { createInvitation } from './invitations';
-import { findMember, findMemberByEmail, listMembers, otherAdmins } from './members-repository';
+import { findMember, findMemberByEmail, listMembers, otherAdmins, setMemberRights } from './members-repository';
 
 export interface TeamRoutesOptions {
   db: Db;
   siteUrl: string;
 }
 
+/** A role with its apps as a request names them, in APP_NAMES order; 400 when the role cannot hold them. */
+function rightsOf(role: StaffRole, releaseApps: readonly string[] = []): { role: StaffRole; releaseApps: string[] } {
+  const problem = releaseAppsProblem(role, releaseApps);
+  if (problem !== undefined) throw new ApiError(400, 'RELEASE_APPS_INVALID', problem, { releaseApps: problem });
+  return { role, releaseApps: APP_NAMES.filter((app) => releaseApps.includes(app)) };
+}
 
 /**
- * The team: everyone may see who is in it (to assign leads); admins invite, change roles, remove
- * people and end their sessions. A role change or removal ends every session of that person at
- * once. Both run under the database's write lock, so two admins demoting each other at once
- * cannot leave the site without an admin.
+ * The team: everyone who works leads may see who is in it (to assign leads; release managers do
+ * not); admins invite, change roles and a release manager's apps, remove people and end their
+ * sessions. A role change or removal ends every session of that person at once; changed apps hold
+ * from the member's next request (the session reads them every time). Both run under the
+ * database's write lock, so two admins demoting each other at once cannot leave the site without
+ * an admin.
  */
 export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (app, { db, siteUrl }) => {
   const admin = { staffRole: 'admin' as const };
 
   /** Runs `change` on a live member under the write lock, refusing to leave no admin. */
-  async function changeMember(memberId: number, role: StaffRole | 'removed', change: (kysely: AppKysely, member: StaffMember) => Promise<void>): Promise<StaffMember> {
+  async function changeMember(memberId: number, role: StaffRole | 'removed', change: (kysely: AppKysely, member: TeamMember) => Promise<void>): Promise<TeamMember> {
     return db.dialect.withWriteLock(db.kysely, async (trx) => {
       const member = await findMember({ kysely: trx, dialect: db.dialect }, memberId);
       if (!member) throw new ApiError(404, 'MEMBER_NOT_FOUND', STAFF_MESSAGES.memberNotFound);
@@ -54,23 +62,33 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
 
   app.post('/api/staff/members/invitations', { config: admin, schema: { body: InviteBodySchema, response: { 200: InviteResponseSchema, ...ERROR_RESPONSES } } }, async (request) => {
     const { member } = sessionOf(request);
+    const rights = rightsOf(request.body.role, request.body.releaseApps);
     if (await findMemberByEmail(db, request.body.email)) throw new ApiError(409, 'MEMBER_EXISTS', STAFF_MESSAGES.memberExists);
-    return createInvitation(db, siteUrl, request.body.email, request.body.role, { id: member.id, actor: member.email, address: request.ip });
+    return createInvitation(db, siteUrl, { email: request.body.email, ...rights }, { id: member.id, actor: member.email, address: request.ip });
   });
 
   app.patch(
     '/api/staff/members/:id',
-    { config: admin, schema: { params: IdParamsSchema, body: RoleBodySchema, response: { 200: StaffMemberSchema, ...ERROR_RESPONSES } } },
+    { config: admin, schema: { params: IdParamsSchema, body: RoleBodySchema, response: { 200: TeamMemberSchema, ...ERROR_RESPONSES } } },
     async (request) => {
       const actor = sessionOf(request).member;
-      const { role } = request.body;
+      const { role, releaseApps } = rightsOf(request.body.role, request.body.releaseApps);
       const member = await changeMember(Number(request.params.id), role, async (trx, target) => {
-        if (target.role === role) return;
-        await trx.updateTable('staff_members').set({ role }).where('id', '=', target.id).execute();
+        const sameApps = target.releaseApps.join() === releaseApps.join();
+        if (target.role === role && sameApps) return;
+        await setMemberRights(trx, target.id, role, releaseApps);
+        const audit = { actorId: actor.id, actor: actor.email, target: `member:${target.id}`, address: request.ip };
+        if (target.role === role) {
+          await recordAudit(trx, { ...audit, action: 'release-apps-changed', detail: { from: target.releaseApps, to: releaseApps } });
+          return;
+        }
+        // A release manager works no leads: they leave the turns of new leads (follow-up's rules).
+        if (role === 'release_manager') await trx.deleteFrom('lead_routing').where('member_id', '=', target.id).execute();
         const ended = await endMemberSessions(trx, target.id);
-        await recordAudit(trx, { actorId: actor.id, actor: actor.email, action: 'role-changed', target: `member:${target.id}`, address: request.ip, detail: { from: target.role, to: role, sessionsEnded: ended } });
+        const apps = target.role === 'release_manager' || role === 'release_manager' ? { releaseApps: { from: target.releaseApps, to: releaseApps } } : {};
+        await recordAudit(trx, { ...audit, action: 'role-changed', detail: { from: target.role, to: role, ...apps, sessionsEnded: ended } });
       });
-      return { ...member, role };
+      return { ...member, role, releaseApps };
     },
   );
 

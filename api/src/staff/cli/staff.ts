@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { LEAD_KIND_LABELS, LEAD_STATUS_LABELS, STAFF_ROLES, type AuditEntry, type StaffRole } from '@agency/shared';
+import { APP_NAMES, LEAD_KIND_LABELS, LEAD_STATUS_LABELS, releaseAppsProblem, STAFF_ROLES, type AuditEntry, type StaffRole } from '@agency/shared';
 import { BackupService } from '../../platform/backup/backup-service';
 import { loadConfig } from '../../platform/config';
 import { createDatabase, type Database } from '../../platform/db/connection';
@@ -20,6 +20,7 @@ import { CommandFailure, runAsCommand } from '../../platform/cli/run-command';
 /**
  * The staff console from the server's shell:
  *   npm run staff -- invite <email> --role <admin|editor|viewer>   prints a one-time invitation link
+ *   npm run staff -- invite <email> --role release_manager --apps blog,forms   one for a release manager of those apps
  *   npm run staff -- audit [--since 7d] [--format json]            the audit log, oldest first
  *   npm run staff -- purge [--dry-run]                             the retention purge now (or what it would remove)
  *   npm run staff -- subject <email|phone> [--export FILE | --erase]   a person's data: shown, saved as JSON, or erased
@@ -30,6 +31,8 @@ import { CommandFailure, runAsCommand } from '../../platform/cli/run-command';
 const USAGE = [
   'Використання: npm run staff -- invite <e-mail> --role <admin|editor|viewer>',
   '                 одноразове посилання-запрошення до консолі (діє 72 години)',
+  '              npm run staff -- invite <e-mail> --role release_manager --apps <застосунок,…>',
+  `                 запрошення менеджера релізів цих застосунків (${APP_NAMES.join(', ')})`,
   '              npm run staff -- audit [--since 7d] [--format text|json]',
   '                 журнал дій команди за період (типово за 7 днів)',
   '              npm run staff -- purge [--dry-run]',
@@ -41,6 +44,7 @@ const USAGE = [
 
 const OPTIONS = {
   role: { type: 'string' },
+  apps: { type: 'string' },
   since: { type: 'string' },
   format: { type: 'string' },
   'dry-run': { type: 'boolean' },
@@ -49,16 +53,17 @@ const OPTIONS = {
 } as const;
 
 export type StaffCommand =
-  | { command: 'invite'; email: string; role: StaffRole }
+  | { command: 'invite'; email: string; role: StaffRole; releaseApps: string[] }
   | { command: 'audit'; sinceMs: number; format: 'text' | 'json' }
   | { command: 'purge'; dryRun: boolean }
   | { command: 'subject'; subject: DataSubject; exportFile?: string; erase: boolean };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const COMMANDS = 'invite, audit, purge або subject';
+const ROLES = 'admin, editor, viewer або release_manager';
 /** Which options each command takes. */
 const COMMAND_OPTIONS: Record<StaffCommand['command'], readonly (keyof typeof OPTIONS)[]> = {
-  invite: ['role'],
+  invite: ['role', 'apps'],
   audit: ['since', 'format'],
   purge: ['dry-run'],
   subject: ['export', 'erase'],
@@ -82,9 +87,13 @@ export function parseStaffArgs(argv: readonly string[]): StaffCommand {
   if (command === 'invite') {
     if (argument === undefined || !EMAIL.test(argument)) throw new UsageError('Вкажіть e-mail того, кого запрошуєте');
     const role = values.role;
-    if (role === undefined) throw new UsageError('Вкажіть роль: --role admin, editor або viewer');
-    if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new UsageError(`Невідома роль «${role}»: admin, editor або viewer`);
-    return { command, email: argument, role: role as StaffRole };
+    if (role === undefined) throw new UsageError(`Вкажіть роль: --role ${ROLES}`);
+    if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new UsageError(`Невідома роль «${role}»: ${ROLES}`);
+    if (role === 'release_manager' && values.apps === undefined) throw new UsageError(`Вкажіть застосунки менеджера релізів: --apps, наприклад --apps blog,forms (можна ${APP_NAMES.join(', ')})`);
+    const releaseApps = (values.apps ?? '').split(',').map((app) => app.trim()).filter((app) => app !== '');
+    const problem = releaseAppsProblem(role as StaffRole, releaseApps);
+    if (problem !== undefined) throw new UsageError(problem);
+    return { command, email: argument, role: role as StaffRole, releaseApps: APP_NAMES.filter((app) => releaseApps.includes(app)) };
   }
   if (command === 'subject') {
     const subject = argument === undefined ? undefined : parseDataSubject(argument);
@@ -114,8 +123,9 @@ export async function run(argv: readonly string[], env: Record<string, string | 
     await migrateToLatest(db);
     if (command.command === 'invite') {
       if (await findMemberByEmail(db, command.email)) throw new CommandFailure(`${command.email} уже в команді`);
-      const invitation = await createInvitation(db, config.siteUrl, command.email, command.role, CLI_ACTOR, now);
-      return `Запрошення для ${normalizeEmail(command.email)} (${command.role}), діє до ${invitation.expiresAt}:\n${invitation.link}\n`;
+      const invitation = await createInvitation(db, config.siteUrl, command, CLI_ACTOR, now);
+      const apps = command.role === 'release_manager' ? `: ${command.releaseApps.join(', ')}` : '';
+      return `Запрошення для ${normalizeEmail(command.email)} (${command.role}${apps}), діє до ${invitation.expiresAt}:\n${invitation.link}\n`;
     }
     if (command.command === 'purge') return await purge(db, command.dryRun, now);
     if (command.command === 'subject') return await subject(db, command, { webhook: Boolean(config.leads.webhook), journal: journalOf(BackupService.open({ config: config.backup, databaseUrl: config.databaseUrl, log: silentLog })), now });

@@ -1,11 +1,11 @@
-import type { StaffMember, StaffSession } from '@agency/shared';
+import type { StaffSession, TeamMember } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import { passkeyIdsOf } from './passkeys';
 import { recoveryCodesLeft } from './recovery-codes';
 import { hasTotp } from './totp';
 
-/** What the console knows of the signed-in person: their role, the CSRF token, their ways to sign in. */
-export async function describeSession(db: Db, member: StaffMember, csrfToken: string): Promise<StaffSession> {
+/** What the console knows of the signed-in person: their role and apps, the CSRF token, their ways to sign in. */
+export async function describeSession(db: Db, member: TeamMember, csrfToken: string): Promise<StaffSession> {
   return {
     member,
     csrfToken,

@@ -1,7 +1,8 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { StaffMember } from '@agency/shared';
+import type { TeamMember } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
+import { readReleaseApps } from '../common/release-apps-column';
 import type { StaffOrigin } from '../common/staff-origin';
 
 /**
@@ -83,12 +84,12 @@ export async function signInOptions(origin: StaffOrigin) {
 }
 
 /** The live member whose passkey signed `challenge`, or undefined. Moves the signature counter. */
-export async function verifySignIn(db: Db, origin: StaffOrigin, challenge: string, credential: unknown, now: Date): Promise<StaffMember | undefined> {
+export async function verifySignIn(db: Db, origin: StaffOrigin, challenge: string, credential: unknown, now: Date): Promise<TeamMember | undefined> {
   const response = credential as AuthenticationResponseJSON;
   const row = await db.kysely
     .selectFrom('staff_passkeys')
     .innerJoin('staff_members', 'staff_members.id', 'staff_passkeys.member_id')
-    .select(['staff_passkeys.id', 'public_key', 'counter', 'transports', 'staff_members.id as member_id', 'email', 'role'])
+    .select(['staff_passkeys.id', 'public_key', 'counter', 'transports', 'staff_members.id as member_id', 'email', 'role', 'release_apps'])
     .where('staff_passkeys.id', '=', String(response.id))
     .where('removed_at', 'is', null)
     .executeTakeFirst();
@@ -109,7 +110,7 @@ export async function verifySignIn(db: Db, origin: StaffOrigin, challenge: strin
       .set({ counter: result.authenticationInfo.newCounter, last_used_at: now.toISOString() })
       .where('id', '=', row.id)
       .execute();
-    return { id: Number(row.member_id), email: row.email, role: row.role };
+    return { id: Number(row.member_id), email: row.email, role: row.role, releaseApps: readReleaseApps(row.release_apps) };
   } catch {
     return undefined;
   }

@@ -7,9 +7,17 @@ import { ApiError } from '../../platform/http/api-error';
 import { STAFF_MESSAGES } from '../common/staff-messages';
 import { sessionOf } from '../sessions/staff-guard';
 
-/** Every current member with the kinds of lead they take in turn, whether they are away, and their Telegram chat. */
+/**
+ * Every current member who works leads (release managers do not) with the kinds of lead they take
+ * in turn, whether they are away, and their Telegram chat.
+ */
 async function routingOf(db: Db, memberId?: number): Promise<LeadRoutingMember[]> {
-  let query = db.kysely.selectFrom('staff_members').select(['id', 'email', 'role', 'away', 'telegram_chat_id']).where('removed_at', 'is', null).orderBy('id');
+  let query = db.kysely
+    .selectFrom('staff_members')
+    .select(['id', 'email', 'role', 'away', 'telegram_chat_id'])
+    .where('removed_at', 'is', null)
+    .where('role', '!=', 'release_manager')
+    .orderBy('id');
   if (memberId !== undefined) query = query.where('id', '=', memberId);
   const [members, routing] = await Promise.all([query.execute(), db.kysely.selectFrom('lead_routing').select(['member_id', 'kind']).execute()]);
   return members.map((member) => ({

@@ -59,7 +59,14 @@ export async function updateLead(db: Db, id: number, update: LeadUpdate, actor: 
 
   let assigneeEmail: string | null = null;
   if (assigneeId !== undefined && assigneeId !== null) {
-    const assignee = await db.kysely.selectFrom('staff_members').select('email').where('id', '=', assigneeId).where('removed_at', 'is', null).executeTakeFirst();
+    // A release manager sees no leads, so takes none.
+    const assignee = await db.kysely
+      .selectFrom('staff_members')
+      .select('email')
+      .where('id', '=', assigneeId)
+      .where('removed_at', 'is', null)
+      .where('role', '!=', 'release_manager')
+      .executeTakeFirst();
     if (!assignee) throw new ApiError(400, 'ASSIGNEE_UNKNOWN', STAFF_MESSAGES.assigneeUnknown);
     assigneeEmail = assignee.email;
   }

@@ -1,4 +1,4 @@
-import { roleAllows, STAFF_CSRF_HEADER, STAFF_SESSION_COOKIE, type StaffRole } from '@agency/shared';
+import { roleAllows, STAFF_CSRF_HEADER, STAFF_SESSION_COOKIE, type StaffAccess } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/connection';
 import { ApiError } from '../../platform/http/api-error';
@@ -14,10 +14,11 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * The least role a staff route needs; `public` for the sign-in routes, which need no session
-     * (state-changing ones still need the site's Origin).
+     * What a staff route needs (roleAllows): the least role of the agency's work, `releases` for
+     * «Релізи», `member` for anyone signed in (their own session and account); `public` for the
+     * sign-in routes, which need no session (state-changing ones still need the site's Origin).
      */
-    staffRole?: StaffRole | 'public';
+    staffRole?: StaffAccess | 'public';
   }
 }
 

@@ -6,7 +6,7 @@ import {
   RecoverySignInBodySchema,
   StaffSessionSchema,
 } from '@agency/shared/contracts';
-import type { StaffMember } from '@agency/shared';
+import type { TeamMember } from '@agency/shared';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/connection';
@@ -56,7 +56,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<SignInRoutesOptions> = asyn
   });
 
   /** E-mail and a one-time code (`check` spends it); one answer for a wrong code and an unknown e-mail. */
-  async function codeSignIn(request: FastifyRequest, email: string, method: string, check: (member: StaffMember) => Promise<boolean>) {
+  async function codeSignIn(request: FastifyRequest, email: string, method: string, check: (member: TeamMember) => Promise<boolean>) {
     if (await lockedUntil(db, email)) {
       await failed(request, email, method, 'locked out');
       throw new ApiError(429, 'CODES_LOCKED', STAFF_MESSAGES.lockedOut);
@@ -78,12 +78,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox<SignInRoutesOptions> = asyn
     return describeSession(db, member, await startSession(db.kysely, request, reply, origin, member, 'recovery code'));
   });
 
-  app.get('/api/staff/session', { config: { staffRole: 'viewer' }, schema: { response } }, async (request) => {
+  app.get('/api/staff/session', { config: { staffRole: 'member' }, schema: { response } }, async (request) => {
     const session = sessionOf(request);
     return describeSession(db, session.member, session.csrfToken);
   });
 
-  app.post('/api/staff/sign-out', { config: { staffRole: 'viewer' }, schema: { response: { 204: { type: 'null' }, ...ERROR_RESPONSES } } }, async (request, reply) => {
+  app.post('/api/staff/sign-out', { config: { staffRole: 'member' }, schema: { response: { 204: { type: 'null' }, ...ERROR_RESPONSES } } }, async (request, reply) => {
     const session = sessionOf(request);
     await endSession(db.kysely, session.idHash);
     await recordAudit(db.kysely, { actorId: session.member.id, actor: session.member.email, action: 'sign-out', target: `member:${session.member.id}`, address: request.ip });

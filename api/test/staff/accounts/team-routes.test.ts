@@ -1,4 +1,4 @@
-import type { ApiErrorBody, InviteResponse, MemberList } from '@agency/shared';
+import type { ApiErrorBody, InvitationAccepted, InvitationInfo, InviteResponse, LeadRoutingMember, MemberList, StaffSession, TeamMember, TotpSetupResponse } from '@agency/shared';
 import { startTestApp, TEST_SITE_URL, type TestContext } from '../../helpers/app';
 import { joinWithApp, totpCode, StaffBrowser, type JoinedMember } from '../../helpers/staff';
 
@@ -95,5 +95,100 @@ describe('the team', () => {
     expect([401, 409]).toContain(statuses[1]);
     const admins = await ctx.db.kysely.selectFrom('staff_members').select('id').where('role', '=', 'admin').where('removed_at', 'is', null).execute();
     expect(admins).toHaveLength(1);
+  });
+});
+
+describe('release managers', () => {
+  /** Accepts the invitation of `link` with an authenticator app, as the console does. */
+  async function accept(link: string): Promise<{ browser: StaffBrowser; info: InvitationInfo; accepted: InvitationAccepted }> {
+    const token = link.split('#')[1]!;
+    const browser = new StaffBrowser(ctx);
+    const info = (await browser.request('POST', '/api/staff/invitation', { json: { token } })).json<InvitationInfo>();
+    const { challengeId, secret } = (await browser.request('POST', '/api/staff/invitation/totp/setup', { json: { token } })).json<TotpSetupResponse>();
+    const answer = await browser.request('POST', '/api/staff/invitation/totp', { json: { token, challengeId, code: totpCode(secret) } });
+    expect(answer.statusCode).toBe(200);
+    return { browser, info, accepted: answer.json<InvitationAccepted>() };
+  }
+
+  const auditOf = async (action: string, target: string) =>
+    (await ctx.db.kysely.selectFrom('staff_audit').select('detail').where('action', '=', action).where('target', '=', target).orderBy('seq').execute()).map((row) => JSON.parse(row.detail) as Record<string, unknown>);
+
+  it('are invited with the apps they may release, and join with them', async () => {
+    const invited = await admin.browser.request('POST', '/api/staff/members/invitations', { json: { email: 'blog-team@khvylia.example', role: 'release_manager', releaseApps: ['forms', 'blog'] } });
+    expect(invited.statusCode).toBe(200);
+    expect(await auditOf('invitation-created', 'email:blog-team@khvylia.example')).toEqual([expect.objectContaining({ role: 'release_manager', releaseApps: ['blog', 'forms'] })]);
+
+    const { browser, info, accepted } = await accept(invited.json<InviteResponse>().link);
+    // In the apps' own order, whatever order the admin named them in.
+    expect(info).toMatchObject({ email: 'blog-team@khvylia.example', role: 'release_manager', releaseApps: ['blog', 'forms'] });
+    const member = accepted.session.member;
+    expect(member).toEqual({ id: expect.any(Number), email: 'blog-team@khvylia.example', role: 'release_manager', releaseApps: ['blog', 'forms'] });
+    expect((await browser.request('GET', '/api/staff/session')).json<StaffSession>().member).toEqual(member);
+    expect(await auditOf('invitation-accepted', `member:${member.id}`)).toEqual([expect.objectContaining({ role: 'release_manager', releaseApps: ['blog', 'forms'] })]);
+    const listed = (await admin.browser.request('GET', '/api/staff/members')).json<MemberList>();
+    expect(listed.find((each) => each.id === member.id)).toMatchObject({ role: 'release_manager', releaseApps: ['blog', 'forms'] });
+    // Everyone else holds no apps: an admin sees «Релізи» but is no release manager.
+    expect(listed.find((each) => each.id === admin.session.member.id)).toMatchObject({ role: 'admin', releaseApps: [] });
+    expect((await admin.browser.request('GET', '/api/staff/session')).json<StaffSession>().member.releaseApps).toEqual([]);
+  });
+
+  it('refuses an invitation whose apps do not fit its role, saying why, and stores nothing', async () => {
+    const invitations = async () => (await ctx.db.kysely.selectFrom('staff_invitations').select('token_hash').execute()).length;
+    const before = await invitations();
+    for (const [body, message] of [
+      [{ role: 'release_manager' }, 'Виберіть щонайменше один застосунок, релізами якого керуватиме менеджер релізів'],
+      [{ role: 'release_manager', releaseApps: [] }, 'Виберіть щонайменше один застосунок, релізами якого керуватиме менеджер релізів'],
+      [{ role: 'release_manager', releaseApps: ['blog', 'crm'] }, 'Невідомий застосунок «crm»: можна shell, home, blog, forms, staff'],
+      [{ role: 'release_manager', releaseApps: ['blog', 'blog'] }, 'Застосунок «blog» названо двічі'],
+      [{ role: 'editor', releaseApps: ['blog'] }, 'Застосунки призначають лише менеджерам релізів'],
+      [{ role: 'admin', releaseApps: ['shell'] }, 'Застосунки призначають лише менеджерам релізів'],
+    ] as const) {
+      const response = await admin.browser.request('POST', '/api/staff/members/invitations', { json: { email: 'refused@khvylia.example', ...body } });
+      expect([body, response.statusCode, response.json<ApiErrorBody>().error]).toEqual([body, 400, { code: 'RELEASE_APPS_INVALID', message, fields: { releaseApps: message } }]);
+    }
+    const notAList = await admin.browser.request('POST', '/api/staff/members/invitations', { json: { email: 'refused@khvylia.example', role: 'release_manager', releaseApps: 'blog' } });
+    expect([notAList.statusCode, codeOf(notAList.body)]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(await invitations()).toBe(before);
+  });
+
+  it('change apps with the sessions kept, and roles with the sessions ended; each audited', async () => {
+    const releases = await joinWithApp(ctx, 'forms-team@khvylia.example', 'release_manager', ['forms']);
+    const id = releases.session.member.id;
+    const change = (json: object) => admin.browser.request('PATCH', `/api/staff/members/${id}`, { json });
+
+    const more = await change({ role: 'release_manager', releaseApps: ['forms', 'blog'] });
+    expect([more.statusCode, more.json<TeamMember>()]).toEqual([200, { id, email: releases.email, role: 'release_manager', releaseApps: ['blog', 'forms'] }]);
+    // The rights hold from their next request, in the same session.
+    expect((await releases.browser.request('GET', '/api/staff/session')).json<StaffSession>().member.releaseApps).toEqual(['blog', 'forms']);
+    expect(await auditOf('release-apps-changed', `member:${id}`)).toEqual([{ from: ['forms'], to: ['blog', 'forms'] }]);
+    // The same rights again change nothing.
+    expect((await change({ role: 'release_manager', releaseApps: ['blog', 'forms'] })).statusCode).toBe(200);
+    expect(await auditOf('release-apps-changed', `member:${id}`)).toHaveLength(1);
+
+    for (const json of [{ role: 'release_manager' }, { role: 'release_manager', releaseApps: ['mobile'] }, { role: 'viewer', releaseApps: ['blog'] }]) {
+      const refused = await change(json);
+      expect([json, refused.statusCode, codeOf(refused.body)]).toEqual([json, 400, 'RELEASE_APPS_INVALID']);
+    }
+    expect((await releases.browser.request('GET', '/api/staff/session')).statusCode).toBe(200);
+
+    const editor = await change({ role: 'editor' });
+    expect(editor.json<TeamMember>()).toEqual({ id, email: releases.email, role: 'editor', releaseApps: [] });
+    expect((await releases.browser.request('GET', '/api/staff/session')).statusCode).toBe(401);
+    expect((await auditOf('role-changed', `member:${id}`)).at(-1)).toEqual({ from: 'release_manager', to: 'editor', releaseApps: { from: ['blog', 'forms'], to: [] }, sessionsEnded: 1 });
+  });
+
+  it('take no leads: made a release manager, an editor leaves the turns of new leads', async () => {
+    const member = await joinWithApp(ctx, 'was-editor@khvylia.example', 'editor');
+    const id = member.session.member.id;
+    const routing = async () => (await admin.browser.request('GET', '/api/staff/lead-routing')).json<LeadRoutingMember[]>();
+    expect((await admin.browser.request('PUT', `/api/staff/lead-routing/${id}`, { json: { kinds: ['contact'], away: false, telegramChatId: null } })).statusCode).toBe(200);
+    expect((await routing()).find((each) => each.id === id)).toMatchObject({ kinds: ['contact'] });
+
+    expect((await admin.browser.request('PATCH', `/api/staff/members/${id}`, { json: { role: 'release_manager', releaseApps: ['home'] } })).statusCode).toBe(200);
+    expect((await member.browser.request('GET', '/api/staff/session')).statusCode).toBe(401);
+    expect((await auditOf('role-changed', `member:${id}`)).at(-1)).toEqual({ from: 'editor', to: 'release_manager', releaseApps: { from: [], to: ['home'] }, sessionsEnded: 1 });
+    expect((await routing()).map((each) => each.id)).not.toContain(id);
+    expect(await ctx.db.kysely.selectFrom('lead_routing').select('kind').where('member_id', '=', id).execute()).toEqual([]);
+    expect((await admin.browser.request('PUT', `/api/staff/lead-routing/${id}`, { json: { kinds: ['contact'], away: false, telegramChatId: null } })).statusCode).toBe(404);
   });
 });

@@ -60,6 +60,8 @@ describe('npm run staff', () => {
       ['invite', 'not-an-email', '--role', 'admin'],
       ['invite', 'x@khvylia.example'],
       ['invite', 'x@khvylia.example', '--role', 'owner'],
+      ['invite', 'x@khvylia.example', '--role', 'release_manager'],
+      ['invite', 'x@khvylia.example', '--role', 'editor', '--apps', 'blog'],
       ['audit', '--since', 'yesterday'],
       ['remove'],
       ['purge', '--role', 'admin'],
@@ -80,6 +82,39 @@ describe('npm run staff', () => {
     // Invited, not yet joined: a second invitation is allowed until they join.
     expect(code).toBe(0);
     expect(stderr).toBe('');
+  });
+
+  it('invites a release manager of the apps named, in the apps’ own order', async () => {
+    const { code, stdout } = await staff('invite', 'blog-team@khvylia.example', '--role', 'release_manager', '--apps', 'forms, blog');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Запрошення для blog-team@khvylia\.example \(release_manager: blog, forms\), діє до \S+:\nhttps:\/\/khvylia\.example\/staff\/invite#/);
+    const db = createDatabase(testDb.url, { poolSize: 1 });
+    try {
+      const row = await db.kysely.selectFrom('staff_invitations').select(['role', 'release_apps']).where('email', '=', 'blog-team@khvylia.example').executeTakeFirstOrThrow();
+      expect(row).toEqual({ role: 'release_manager', release_apps: '["blog","forms"]' });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('says what is wrong with a release manager’s apps', () => {
+    const refusal = (...args: string[]) => {
+      try {
+        parseStaffArgs(['invite', 'x@khvylia.example', ...args]);
+      } catch (error) {
+        if (error instanceof UsageError) return error.message;
+        throw error;
+      }
+      throw new Error(`accepted: ${args.join(' ')}`);
+    };
+    expect(refusal('--role', 'release_manager')).toBe('Вкажіть застосунки менеджера релізів: --apps, наприклад --apps blog,forms (можна shell, home, blog, forms, staff)');
+    expect(refusal('--role', 'release_manager', '--apps', ',')).toBe('Виберіть щонайменше один застосунок, релізами якого керуватиме менеджер релізів');
+    expect(refusal('--role', 'release_manager', '--apps', 'blog,crm')).toBe('Невідомий застосунок «crm»: можна shell, home, blog, forms, staff');
+    expect(refusal('--role', 'release_manager', '--apps', 'blog,blog')).toBe('Застосунок «blog» названо двічі');
+    expect(refusal('--role', 'admin', '--apps', 'blog')).toBe('Застосунки призначають лише менеджерам релізів');
+    expect(refusal('--role', 'owner')).toBe('Невідома роль «owner»: admin, editor, viewer або release_manager');
+    expect(refusal('--role', 'release_manager', '--apps', 'blog', '--since', '1h')).toBe('--since не працює з invite');
+    expect(parseStaffArgs(['invite', 'x@khvylia.example', '--role', 'viewer'])).toEqual({ command: 'invite', email: 'x@khvylia.example', role: 'viewer', releaseApps: [] });
   });
 
   describe('a person’s data and retention', () => {

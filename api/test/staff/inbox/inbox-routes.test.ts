@@ -118,6 +118,10 @@ describe('the lead inbox', () => {
     expect(conflict.current).toMatchObject({ status: 'in_progress', version: 2, assignee: { email: editor.email } });
 
     expect((await colleague.browser.request('PATCH', `/api/staff/leads/${lead.id}`, { json: { version: 2, assigneeId: 999_999 } })).statusCode).toBe(400);
+    // A release manager sees no leads, so takes none.
+    const releases = await joinWithApp(ctx, 'releases@khvylia.example', 'release_manager', ['blog']);
+    const toReleases = await colleague.browser.request('PATCH', `/api/staff/leads/${lead.id}`, { json: { version: 2, assigneeId: releases.session.member.id } });
+    expect([toReleases.statusCode, toReleases.json<ApiErrorBody>().error.code]).toEqual([400, 'ASSIGNEE_UNKNOWN']);
     const detail = (await editor.browser.request('GET', `/api/staff/leads/${lead.id}`)).json<LeadDetail>();
     expect(detail.history.map(({ actor, change, oldValue, newValue }) => ({ actor, change, oldValue, newValue }))).toEqual([
       { actor: editor.email, change: 'status', oldValue: 'new', newValue: 'in_progress' },

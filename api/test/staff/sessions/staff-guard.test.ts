@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '@agency/shared';
+import type { ApiErrorBody, StaffSession } from '@agency/shared';
 import { startTestApp, type TestContext } from '../../helpers/app';
 import { joinWithApp, StaffBrowser, type JoinedMember } from '../../helpers/staff';
 
@@ -6,12 +6,14 @@ let ctx: TestContext;
 let admin: JoinedMember;
 let editor: JoinedMember;
 let viewer: JoinedMember;
+let releases: JoinedMember;
 
 beforeAll(async () => {
   ctx = await startTestApp();
   admin = await joinWithApp(ctx, 'admin@khvylia.example', 'admin');
   editor = await joinWithApp(ctx, 'editor@khvylia.example', 'editor');
   viewer = await joinWithApp(ctx, 'viewer@khvylia.example', 'viewer');
+  releases = await joinWithApp(ctx, 'releases@khvylia.example', 'release_manager', ['blog']);
   // Joining members runs the whole invitation flow; under a loaded CI machine it takes seconds.
 }, 30_000);
 
@@ -82,5 +84,46 @@ describe('the staff guard', () => {
     }
     expect(await can(admin, 'GET', '/api/staff/audit')).toBe(200);
     expect((await ctx.db.kysely.selectFrom('staff_members').select('role').where('id', '=', viewer.session.member.id).executeTakeFirstOrThrow()).role).toBe('viewer');
+  });
+
+  it('lets a release manager use their own session and account, and answers 403 to every route of leads, content, the team and settings', async () => {
+    const id = releases.session.member.id;
+    const status = async (method: string, path: string, json?: unknown) => (await releases.browser.request(method, path, json === undefined ? {} : { json })).statusCode;
+    for (const [method, path, json] of [
+      ['GET', '/api/staff/leads'],
+      ['GET', '/api/staff/leads/report'],
+      ['GET', '/api/staff/leads/export'],
+      ['GET', '/api/staff/leads/1'],
+      ['PATCH', '/api/staff/leads/1', { version: 1, status: 'won' }],
+      ['POST', '/api/staff/leads/1/notes', { text: 'x' }],
+      ['POST', '/api/staff/leads/spam', { ids: [1] }],
+      // The team list is for assigning leads: not theirs to read.
+      ['GET', '/api/staff/members'],
+      ['POST', '/api/staff/members/invitations', { email: 'x@khvylia.example', role: 'release_manager', releaseApps: ['blog'] }],
+      ['PATCH', `/api/staff/members/${id}`, { role: 'release_manager', releaseApps: ['blog', 'forms'] }],
+      ['GET', `/api/staff/members/${id}/sessions`],
+      ['GET', '/api/staff/overview'],
+      ['PUT', '/api/staff/overview/weekly-report', { weeklyReport: true }],
+      ['GET', '/api/staff/articles'],
+      ['GET', '/api/staff/services'],
+      ['GET', '/api/staff/audit'],
+      ['GET', '/api/staff/backups'],
+      ['GET', '/api/staff/spam-settings'],
+      ['GET', '/api/staff/follow-up-settings'],
+      ['GET', '/api/staff/lead-routing'],
+      ['POST', '/api/staff/data-requests/lookup', { subject: 'someone@example.com' }],
+    ] as const) {
+      const answer = await releases.browser.request(method, path, json === undefined ? {} : { json });
+      expect([method, path, answer.statusCode, codeOf(answer.body)]).toEqual([method, path, 403, 'FORBIDDEN']);
+    }
+    const session = await releases.browser.request('GET', '/api/staff/session');
+    expect([session.statusCode, session.json<StaffSession>().member]).toEqual([200, { id, email: releases.email, role: 'release_manager', releaseApps: ['blog'] }]);
+    expect(await status('GET', '/api/staff/account/sessions')).toBe(200);
+    expect(await status('POST', '/api/staff/account/passkeys/options')).toBe(200);
+    expect(await status('POST', '/api/staff/account/totp/setup')).toBe(200);
+    expect(await status('POST', '/api/staff/account/recovery-codes')).toBe(200);
+    expect((await ctx.db.kysely.selectFrom('staff_members').select(['role', 'release_apps']).where('id', '=', id).executeTakeFirstOrThrow())).toEqual({ role: 'release_manager', release_apps: '["blog"]' });
+    expect(await status('POST', '/api/staff/sign-out')).toBe(204);
+    expect(await status('GET', '/api/staff/session')).toBe(401);
   });
 });

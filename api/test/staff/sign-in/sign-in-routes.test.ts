@@ -24,7 +24,7 @@ async function auditActions(): Promise<string[]> {
 
 describe('accepting an invitation with an authenticator app', () => {
   it('signs the person in with their role, an app and ten one-time recovery codes', async () => {
-    expect(admin.session.member).toEqual({ id: expect.any(Number), email: 'admin@khvylia.example', role: 'admin' });
+    expect(admin.session.member).toEqual({ id: expect.any(Number), email: 'admin@khvylia.example', role: 'admin', releaseApps: [] });
     expect(admin.session).toMatchObject({ totp: true, passkeys: 0, recoveryCodesLeft: 10 });
     expect(admin.recoveryCodes).toHaveLength(10);
     expect(new Set(admin.recoveryCodes).size).toBe(10);

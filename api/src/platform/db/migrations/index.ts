@@ -17,6 +17,7 @@ import * as m0015 from './0015_service_editing';
 import * as m0016 from './0016_spam_defence';
 import * as m0017 from './0017_lead_follow_up';
 import * as m0018 from './0018_site_analytics';
+import * as m0019 from './0019_release_managers';
 
 /** All migrations in order. Names sort alphabetically; append only. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_spam_defence': m0016,
   '0017_lead_follow_up': m0017,
   '0018_site_analytics': m0018,
+  '0019_release_managers': m0019,
 };

@@ -14,6 +14,8 @@ export interface StaffMembersTable {
   telegram_chat_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Whether the member wants the weekly e-mail of the site's figures (migration 0018). */
   weekly_report: ColumnType<number, number | undefined, number>;
+  /** The apps a release manager may change the releases of, a JSON array of names; '[]' for other roles (migration 0019). */
+  release_apps: ColumnType<string, string | undefined, string>;
 }
 
 export interface StaffInvitationsTable {
@@ -24,6 +26,8 @@ export interface StaffInvitationsTable {
   created_at: string;
   expires_at: string;
   used_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The apps the member will be given, as in staff_members (migration 0019). */
+  release_apps: ColumnType<string, string | undefined, string>;
 }
 
 export interface StaffPasskeysTable {
