@@ -15,7 +15,7 @@ import rateLimit from './platform/plugins/rate-limit';
 import securityHeaders from './platform/plugins/security-headers';
 import { drainPlugin, rewriteRequestUrl, SERVER_TIMEOUTS } from './platform/plugins/server-lifecycle';
 import { outboxBacklog, sitePlugin } from './site';
-import { staffPlugin } from './staff';
+import { overrideHolderMayAct, staffPlugin } from './staff';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -77,7 +77,8 @@ export async function buildApp({ config, database, logStream, clock }: BuildAppO
   if (config.metricsToken) await app.register(metricsRoutes, { registry: app.metrics.registry, token: config.metricsToken });
 
   await app.register(backupPlugin, { backup: config.backup, databaseUrl: config.databaseUrl, siteUrl: config.siteUrl, opsWebhook: config.opsWebhook });
-  await app.register(deliveryPlugin, { config });
+  // A browser's override of a remote holds while the staff session that set it may act on the app.
+  await app.register(deliveryPlugin, { config, overrideHolder: (session, remote) => overrideHolderMayAct(app.db, session, remote) });
   await app.register(sitePlugin, { config });
   await app.register(staffPlugin, { config });
   return app;

@@ -20,9 +20,13 @@ import { openReleaseStorage } from './releases/release-storage';
 import type { AppReleases, ReleaseInfo } from './releases/release-repository';
 import { provisionReleaseTokens } from './release-api/release-tokens';
 import { registerReleaseApi } from './release-api/release-api-routes';
+import { createReleaseDesk, type ReleaseDesk } from './release-desk/release-desk';
 import { remotesDocument } from './visitor/remotes-document';
 import { loadPreviewSecret, previewUrl, signPreviewToken } from './visitor/preview-token';
 import { registerPreviewRoutes } from './visitor/preview-routes';
+import { registerOverrideRoutes } from './visitor/override-routes';
+import { createRemoteOverrides, OVERRIDE_CACHE_CONTROL, OVERRIDE_SECRET, type RemoteOverrides } from './visitor/remote-override';
+import { siteSecret } from '../platform/db/site-secrets';
 import { createVisitorReleases, type VisitorReleases } from './visitor/visitor-releases';
 
 /** What the site asks of delivery: which releases a request gets, and what happened to them. */
@@ -41,10 +45,20 @@ export interface Delivery {
   /** A server render failed in an app's release: release health (and a canary's judge) sees it. */
   renderFailed(app: string, release: string): void;
   /**
+   * Overrides for one browser, as the console sets them (through app.ts: the console does not
+   * import delivery): the cookie's view, setting and ending it.
+   */
+  remoteOverrides: Pick<RemoteOverrides, 'of' | 'set' | 'clear'>;
+  /**
    * Tells `listener` of every beacon the telemetry route accepts (valid by its schema), with its
    * request: the site's own counting reads the page views from it.
    */
   onBeacon(listener: BeaconListener): void;
+  /**
+   * What the staff console's «Релізи» reads of releases and does to them (as a person, with the
+   * release API's commands, gate and rules): the console imports nothing of delivery.
+   */
+  releaseDesk: ReleaseDesk;
 }
 
 declare module 'fastify' {
@@ -70,6 +84,12 @@ export interface DeliveryPluginOptions {
     | 'opsWebhook'
     | 'telemetry'
   >;
+  /**
+   * Whether a staff session (by its hash) is still live and its member may still act on `app`'s
+   * releases: asked for each request that carries an override (app.ts asks the console). Without
+   * it no override applies.
+   */
+  overrideHolder?: (session: string, app: AppName) => Promise<boolean>;
 }
 
 /** `make()` the first time the result is asked for, that result after (a failed promise is asked again). */
@@ -90,7 +110,7 @@ const SITE_ACTOR = 'site';
  * decisions made on it. Needs the database and metrics plugins; its workers stop on close,
  * pending telemetry written before the database closes.
  */
-async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOptions): Promise<void> {
+async function deliveryPlugin(app: FastifyInstance, { config, overrideHolder = async () => false }: DeliveryPluginOptions): Promise<void> {
   const { db } = app;
   const { store, cache } = openReleaseStorage(config);
   // Releases kept in a folder before the database held them come in once.
@@ -107,7 +127,8 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
   // An https site sends its cookies over https only.
   const secureCookies = config.siteUrl.startsWith('https:');
   const previewSecret = once(() => loadPreviewSecret(config.previewSecret, db));
-  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret, secureCookies });
+  const overrides = createRemoteOverrides({ releases, secret: once(() => siteSecret(db, OVERRIDE_SECRET)), holderMayOverride: overrideHolder, secureCookies });
+  const visitorReleases = createVisitorReleases({ releases, remoteUrls: config.remoteUrls, previewSecret, overrides, secureCookies });
 
   const metrics = createReleaseMetrics(app.metrics.registry, {
     currentReleases: async () => releaseSet(await currentRemotes()),
@@ -134,22 +155,26 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
   await telemetry.registerRoutes(app);
   // What a page asks after a failed load: the same releases as its page (its bucket, its preview).
   app.get('/remotes.json', async (request, reply) => {
-    reply.header('cache-control', NO_CACHE);
-    return (await visitorReleases(request)).remotes;
+    const visitor = await visitorReleases(request);
+    reply.header('cache-control', visitor.override ? OVERRIDE_CACHE_CONTROL : NO_CACHE);
+    return visitor.remotes;
   });
   await app.register(registerPreviewRoutes, { secureCookies });
+  await app.register(registerOverrideRoutes, { overrides });
   // Teams' CI release through HTTP with their tokens.
+  const previewLinks = async () => {
+    const secret = await previewSecret();
+    return (pin: { app: AppName; release: string }) => previewUrl(config.siteUrl, signPreviewToken(pin, secret));
+  };
+  // A report read right after a change (the command on the server, another API process) shows
+  // it: read now, not the copy visitors' pages are served from, up to a second old.
+  const freshReleasesOf = (name: AppName) => releases.get(name, { fresh: true });
   await app.register(registerReleaseApi, {
     context,
     siteUrl: config.siteUrl,
     uploadMaxBytes: config.releaseUploadMaxBytes,
-    previewLinks: async () => {
-      const secret = await previewSecret();
-      return (pin) => previewUrl(config.siteUrl, signPreviewToken(pin, secret));
-    },
-    // A report read right after a change (the command on the server, another API process) shows
-    // it: read now, not the copy visitors' pages are served from, up to a second old.
-    releasesOf: (name) => releases.get(name, { fresh: true }),
+    previewLinks,
+    releasesOf: freshReleasesOf,
   });
 
   app.decorate('delivery', {
@@ -158,7 +183,9 @@ async function deliveryPlugin(app: FastifyInstance, { config }: DeliveryPluginOp
     releasesOf: (name: AppName, options?: { fresh?: boolean }) => releases.get(name, options),
     pageSent: telemetry.pageSent,
     renderFailed: telemetry.renderFailed,
+    remoteOverrides: overrides,
     onBeacon: telemetry.onBeacon,
+    releaseDesk: createReleaseDesk({ context, previewLinks, releasesOf: freshReleasesOf }),
   } satisfies Delivery);
 }
 

@@ -19,6 +19,8 @@ import { followUpSettingsRoutes } from './follow-up/follow-up-settings-routes';
 import { leadRoutingRoutes } from './follow-up/lead-routing-routes';
 import { startOverdueCheck } from './follow-up/overdue-check';
 import { overviewRoutes } from './overview/overview-routes';
+import { releaseRoutes } from './releases/release-routes';
+import { overrideRoutes } from './releases/override-routes';
 import { startWeeklyReport } from './overview/weekly-report';
 import { channelNames } from '../site/leads';
 import { staffGuard } from './sessions/staff-guard';
@@ -34,7 +36,10 @@ export interface StaffPluginOptions {
  * (passkeys, an authenticator app, recovery codes), work the lead inbox, and admins run the team,
  * read the audit log, answer people's requests about their data, watch the database's backups and
  * set how leads are answered and assigned (leads waiting past the target are alerted about);
- * editors write, schedule and publish articles (scheduled ones go live on their own) and the home page's services. Every route passes the staff guard (session, Origin and CSRF token,
+ * editors write, schedule and publish articles (scheduled ones go live on their own) and the home page's services;
+ * release managers (and admins, read-only) see every app's releases and their health in «Релізи», and
+ * release managers change their apps' releases there (through `app.delivery.releaseDesk`) and point a
+ * remote of the live site at another build for their own browser (`app.delivery.remoteOverrides`). Every route passes the staff guard (session, Origin and CSRF token,
  * role) and answers `Cache-Control: no-store`.
  */
 export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginOptions): Promise<void> {
@@ -59,6 +64,8 @@ export async function staffPlugin(app: FastifyInstance, { config }: StaffPluginO
   await app.register(backupStatusRoutes, { backups: app.backups });
   await app.register(articleRoutes, { db, mediaDir: config.mediaDir });
   await app.register(serviceRoutes, { db, mediaDir: config.mediaDir });
+  await app.register(releaseRoutes, { db, desk: app.delivery.releaseDesk });
+  await app.register(overrideRoutes, { db, cookie: app.delivery.remoteOverrides });
   const schedule = startArticleSchedule(db, app.log);
   app.addHook('onClose', () => schedule.stop());
   const overdue = startOverdueCheck(db, app.log, app.leadFollowUp, {

@@ -21,7 +21,8 @@ export class StaffBrowser {
 
   async request(method: string, path: string, options: HttpRequestOptions & { origin?: string | null; csrf?: string | null } = {}): Promise<HttpResponse> {
     const headers: Record<string, string> = { ...options.headers };
-    if (this.cookie) headers.cookie = `${STAFF_SESSION_COOKIE}=${this.cookie}`;
+    // Beside any cookie the test sends (the browser's others, e.g. an override's).
+    if (this.cookie) headers.cookie = [`${STAFF_SESSION_COOKIE}=${this.cookie}`, ...(headers.cookie ? [headers.cookie] : [])].join('; ');
     if (method !== 'GET' && method !== 'HEAD') {
       const origin = options.origin === undefined ? TEST_SITE_URL : options.origin;
       if (origin !== null) headers.origin = origin;
@@ -40,9 +41,9 @@ export class StaffBrowser {
   }
 }
 
-/** An invitation's token, made as `npm run staff -- invite` makes it. */
-export async function invitationToken(ctx: TestContext, email: string, role: StaffRole): Promise<string> {
-  const { link } = await createInvitation(ctx.db, TEST_SITE_URL, email, role, { id: null, actor: 'cli', address: 'cli' });
+/** An invitation's token, made as `npm run staff -- invite` makes it; `releaseApps` for a release manager. */
+export async function invitationToken(ctx: TestContext, email: string, role: StaffRole, releaseApps: readonly string[] = []): Promise<string> {
+  const { link } = await createInvitation(ctx.db, TEST_SITE_URL, { email, role, releaseApps }, { id: null, actor: 'cli', address: 'cli' });
   return link.split('#')[1]!;
 }
 
@@ -54,9 +55,12 @@ export interface JoinedMember {
   session: StaffSession;
 }
 
-/** Someone invited with `role` who accepted with an authenticator app: signed in on `browser`. */
-export async function joinWithApp(ctx: TestContext, email: string, role: StaffRole): Promise<JoinedMember> {
-  const token = await invitationToken(ctx, email, role);
+/**
+ * Someone invited with `role` (a release manager with `releaseApps`, e.g. `['blog']`) who accepted
+ * with an authenticator app: signed in on `browser`.
+ */
+export async function joinWithApp(ctx: TestContext, email: string, role: StaffRole, releaseApps: readonly string[] = []): Promise<JoinedMember> {
+  const token = await invitationToken(ctx, email, role, releaseApps);
   const browser = new StaffBrowser(ctx);
   const setup = await browser.request('POST', '/api/staff/invitation/totp/setup', { json: { token } });
   if (setup.statusCode !== 200) throw new Error(`totp setup: ${setup.statusCode} ${setup.body}`);

@@ -22,3 +22,6 @@ export * from './spam';
 export * from './follow-up';
 export * from './dashboard';
 export * from './release-commands';
+export * from './release-health';
+export * from './staff-releases';
+export * from './remote-override';

@@ -76,3 +76,6 @@ export const TELEMETRY_LIMITS = {
  * attribution with a longer one.
  */
 export const ATTRIBUTION_VALUE_MAX = 200;
+
+/** The ports a remote's build on a release manager's own machine may be served from (`http://localhost:<port>/`), for an override of one browser. */
+export const LOCAL_BUILD_PORTS = { min: 1024, max: 65_535 } as const;

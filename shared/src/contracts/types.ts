@@ -44,6 +44,7 @@ export type {
   SpamSettingsView,
   StaffMember,
   StaffSession,
+  TeamMember,
   TotpSetupResponse,
 } from './staff';
 export type { Correction, DataSubjectBody, DataSubjectReport, ErasureBody, ErasureResult, SubjectLead } from './data-requests';
@@ -62,3 +63,20 @@ export type {
 } from './articles';
 export type { ServiceConflict, ServiceCreate, ServiceFields, ServiceSave, StaffService } from './staff-services';
 export type { ReleaseExpectation } from './release-commands';
+export type { CanaryStatus, DeliveryEvent, ReleaseHealth, ReleaseStatus, ReleaseStatusEntry, TopError, Verdict } from './release-health';
+export type {
+  ReleaseCandidate,
+  ReleaseSeries,
+  ReleaseSeriesLine,
+  StaffCanaryBody,
+  StaffPromoteBody,
+  StaffRelease,
+  StaffReleaseApp,
+  StaffReleaseChanged,
+  StaffReleaseDetail,
+  StaffReleaseExpectBody,
+  StaffReleaseHealthQuery,
+  StaffReleases,
+  StaffStageBody,
+} from './staff-releases';
+export type { RemoteOverrideBody, RemoteOverrideState, RemoteOverrideView } from './remote-override';

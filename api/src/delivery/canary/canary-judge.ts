@@ -1,4 +1,4 @@
-import type { ReleaseHealth } from '../health/release-health';
+import type { ReleaseHealth, Verdict } from '@agency/shared';
 import type { Candidate } from '../releases/state';
 
 /**
@@ -27,13 +27,7 @@ export const WORSE_THAN_CURRENT = { ratio: 2, points: 0.02 } as const;
  */
 export const VITALS_REGRESSION = { ratio: 1.2, minSamples: 20 } as const;
 
-/** What release health says about a candidate now. */
-export type Verdict =
-  | { action: 'roll_back'; reason: string }
-  | { action: 'promote'; reason: string }
-  /** Promotion is due but a vitals regression holds it. */
-  | { action: 'hold'; reason: string }
-  | { action: 'wait'; reason: string };
+export type { Verdict } from '@agency/shared';
 
 type Health = Pick<ReleaseHealth, 'judged_page_views' | 'clients' | 'render_failures' | 'vitals' | 'vitals_samples'>;
 

@@ -31,7 +31,7 @@ export interface EvidenceIntakeOptions {
   recorder: TelemetryRecorder;
   releases: ReleaseReader;
   /** The releases the server serves a request's client (its canary bucket, its preview). */
-  visitorReleases(request: FastifyRequest): Promise<Pick<VisitorReleases, 'remotes'>>;
+  visitorReleases(request: FastifyRequest): Promise<Pick<VisitorReleases, 'remotes' | 'override'>>;
   /** The site's secret that clients' identities are keyed with (shared by every process). */
   secret(): Promise<string>;
   /** The secret could not be read (the database away): reports are counted, but no client is kept. */
@@ -117,7 +117,10 @@ export function createEvidenceIntake({
     /** Who sent a beacon: its client with the releases the server assigns it, and which releases a canary judges now. */
     async reporter(request: FastifyRequest) {
       const [visitor, judged, identity] = await Promise.all([visitorReleases(request), judgedNow().judged, identify(request.ip)]);
-      return { client: { id: identity.id, assigned: releaseSet(visitor.remotes) }, judged: identity.keyed ? judged : NONE_JUDGED };
+      const assigned = releaseSet(visitor.remotes);
+      // An override's remote is a release manager's own try: what it reports counts for no release.
+      if (visitor.override) delete assigned[visitor.override.app];
+      return { client: { id: identity.id, assigned }, judged: identity.keyed ? judged : NONE_JUDGED };
     },
 
     /** A page was sent: a browser's navigation counts as a page view of each app release on it. */

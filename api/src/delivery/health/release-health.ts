@@ -1,4 +1,4 @@
-import { LOAD_ERROR_KINDS, VITAL_NAMES, type VitalName } from '@agency/shared';
+import { LOAD_ERROR_KINDS, VITAL_NAMES, type ReleaseHealth, type VitalName } from '@agency/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/connection';
 import { quantile, VITAL_UNITS_PER_VALUE } from './histogram';
@@ -8,56 +8,24 @@ import { CLIENT_EVIDENCE, PAGE_VIEW_KIND, RENDER_FAILURE_KIND, SERVED_PAGE_KIND,
 /** How many of a release's errors the report lists, most frequent first. */
 export const TOP_ERRORS = 5;
 
-export interface TopError {
-  message: string;
-  kind: string;
-  /** The route pattern it was first seen on. */
-  page: string;
-  count: number;
-  /** Where in the original source it was thrown (`mfe-blog/src/…/BlogTeaser.tsx:14:11`), when the release's source maps tell. */
-  source: string | null;
-}
-
-/** What visitors' browsers saw of one release over the window asked for. */
-export interface ReleaseHealth {
-  id: string;
-  current: boolean;
-  /** Page views browsers reported (the same visitors, and sample, as the errors). */
-  page_views: number;
-  /** Pages the server sent browsers' navigations with this release on them: its own count, which no browser can add to. */
-  served_page_views: number;
-  /**
-   * The pages sent while a canary judged the release, at most PAGES_COUNTED_PER_CLIENT per client:
-   * what its `--min-views` and `--promote-after` count (0 when no canary judged it).
-   */
-  judged_page_views: number;
-  /**
-   * Distinct clients (by address) of each kind of evidence, counted while a canary judges the
-   * release (its candidate and the current release; 0 otherwise): sent its pages, reporting its
-   * errors, its load failures, its LCP or INP.
-   */
-  clients: Record<ClientEvidence, number>;
-  /** Errors in the page (uncaught, unhandled rejections, a slot's fallback), not load failures. */
-  errors: number;
-  /** Errors per page view; null without page views. */
-  error_rate: number | null;
-  load_failures: number;
-  load_retries: number;
-  /** Server renders of the page that failed in this release (the server's count, not a browser's). */
-  render_failures: number;
-  /** How many values each p75 of the vitals below is taken from. */
-  vitals_samples: { lcp: number; inp: number };
-  vitals: { lcp_p75_ms: number | null; inp_p75_ms: number | null; cls_p75: number | null; fcp_p75_ms: number | null; ttfb_p75_ms: number | null };
-  top_errors: TopError[];
-}
+export type { ReleaseHealth, TopError } from '@agency/shared';
 
 /** Finds an error's original source location from its stack, with the release's source maps. */
 export type LocateSource = (app: string, release: string, stack: string) => Promise<string | null>;
 
 const isVital = (kind: string): kind is VitalName => (VITAL_NAMES as readonly string[]).includes(kind);
 
+/**
+ * Whether telemetry_minutes rows of `kind` count errors in the page (uncaught, unhandled
+ * rejections, a slot's fallback): not page views, served pages, failed renders, vitals, nor load
+ * failures and retries.
+ */
+export function isPageErrorKind(kind: string): boolean {
+  return ![PAGE_VIEW_KIND, SERVED_PAGE_KIND, RENDER_FAILURE_KIND].includes(kind) && !isVital(kind) && !LOAD_ERROR_KINDS.includes(kind as never);
+}
+
 /** p75 in the vital's own scale: milliseconds, or CLS's score (to three decimals). */
-function p75(vital: VitalName, buckets: ReadonlyMap<number, number> | undefined): number | null {
+export function p75(vital: VitalName, buckets: ReadonlyMap<number, number> | undefined): number | null {
   const units = buckets && quantile(buckets, 0.75);
   if (units === undefined) return null;
   const value = units / VITAL_UNITS_PER_VALUE[vital];
@@ -153,8 +121,7 @@ export async function readReleaseHealth(
       const total = (kind: string) => [...(byKind.get(kind)?.values() ?? [])].reduce((sum, count) => sum + count, 0);
       let pageErrors = 0;
       for (const kind of byKind.keys()) {
-        const counted = [PAGE_VIEW_KIND, SERVED_PAGE_KIND, RENDER_FAILURE_KIND].includes(kind) || isVital(kind) || LOAD_ERROR_KINDS.includes(kind as never);
-        if (!counted) pageErrors += total(kind);
+        if (isPageErrorKind(kind)) pageErrors += total(kind);
       }
       const pageViews = total(PAGE_VIEW_KIND);
       const top = errors.filter((row) => row.release === id).slice(0, TOP_ERRORS);

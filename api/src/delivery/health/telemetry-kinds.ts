@@ -11,5 +11,4 @@ export const RENDER_FAILURE_KIND = 'render_failure';
 export const SERVED_PAGE_KIND = 'served_page';
 
 /** The evidence telemetry_clients counts distinct clients of, while a canary judges a release. */
-export const CLIENT_EVIDENCE = ['served', 'error', 'load_failure', 'vitals'] as const;
-export type ClientEvidence = (typeof CLIENT_EVIDENCE)[number];
+export { CLIENT_EVIDENCE, type ClientEvidence } from '@agency/shared';

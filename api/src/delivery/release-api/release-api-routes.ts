@@ -9,7 +9,7 @@ import { NO_CACHE } from '../../platform/http/cache-policy';
 import { APP_NAMES, isAppName, type AppName } from '../releases/apps';
 import { abort, canary, DEFAULT_MIN_VIEWS, list, promote, promoteCandidate, publish, rollback, stage, type ReleaseContext, type ReleaseResult } from '../releases/commands';
 import { findStoredRelease, wasDecided, type AppReleases, type ReleaseInfo } from '../releases/release-repository';
-import { RefusedError, ConcurrentChangeError } from '../releases/refused-error';
+import { answerRefusal } from './refused-answer';
 import { contentDigest } from '../artifacts/release-files';
 import { releaseStatus, parseSince, DEFAULT_STATUS_WINDOW_MS } from '../status/release-status';
 import { ArchiveError, checkReleaseArchiveType, readReleaseArchive } from './release-archive';
@@ -77,10 +77,8 @@ const CommandBody = <Fields extends Parameters<typeof Type.Object>[0]>(fields: F
   Type.Object({ expect: ReleaseExpectationSchema, ...fields }, { additionalProperties: false });
 
 function refusedAs(error: unknown): never {
-  if (error instanceof ConcurrentChangeError) throw new ApiError(409, 'CONCURRENT_CHANGE', error.message);
-  if (error instanceof RefusedError) throw new ApiError(409, 'REFUSED', error.message);
   if (error instanceof ArchiveError) throw new ApiError(error.statusCode, 'BAD_ARCHIVE', error.message);
-  throw error;
+  return answerRefusal(error);
 }
 
 /**

@@ -1,30 +1,12 @@
-/** What happened to a release on its way to visitors, as `--status` lists it. */
-export const DELIVERY_ACTIONS = ['published', 'staged', 'canary', 'promoted', 'rolled_back', 'aborted', 'pruned'] as const;
-export type DeliveryAction = (typeof DELIVERY_ACTIONS)[number];
+import { DELIVERY_ACTIONS, type DeliveryAction, type DeliveryEvent, type ReleaseCandidate } from '@agency/shared';
 
-/** One decision, by a person (the release command, a team's token) or by the site (release health). */
-export interface DeliveryEvent {
-  /** ISO time. */
-  at: string;
-  release: string;
-  action: DeliveryAction;
-  reason: string;
-  /** Who: a token's name (`token:ci-blog`), `cli:<user>@<host>`, `site` for release health, `import`. */
-  actor: string;
-}
-
-/** The release a share of visitors gets instead of the current one, and the rules it is judged by. */
-export interface Candidate {
-  id: string;
-  /** Percent of visitors (their buckets), above 0 and up to 100. */
-  share: number;
-  /** Candidate page views before its health is compared with the current release's. */
-  minViews: number;
-  /** Healthy candidate page views after which it is made current by itself; null: a person promotes. */
-  promoteAfter: number | null;
-  /** ISO time it became the candidate: its health and the current release's are compared from then on. */
-  since: string;
-}
+/**
+ * What happened to a release on its way to visitors, one decision (by a person or by the site), and
+ * a canary's candidate with its rules: the contracts' shapes (@agency/shared), which `--status` and
+ * the console's «Релізи» send as they are.
+ */
+export { DELIVERY_ACTIONS, type DeliveryAction, type DeliveryEvent };
+export type Candidate = ReleaseCandidate;
 
 /** Events read per app (the newest). */
 export const EVENTS_KEPT = 200;

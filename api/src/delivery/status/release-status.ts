@@ -1,11 +1,9 @@
-import { UNRELEASED } from '@agency/shared';
+import { UNRELEASED, type ReleaseStatus } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import type { AppName } from '../releases/apps';
-import { candidateHealth } from '../canary/candidate-health';
-import type { Verdict } from '../canary/canary-judge';
-import type { DeliveryEvent } from '../releases/state';
+import { candidateHealth, type CandidateHealth } from '../canary/candidate-health';
 import type { AppReleases, ReleaseInfo } from '../releases/release-repository';
-import { readReleaseHealth, type ReleaseHealth } from '../health/release-health';
+import { readReleaseHealth } from '../health/release-health';
 import { createSourceLocator } from '../health/source-locations';
 import { parseDuration } from '../../platform/lib/duration';
 import { toMinute } from '../../platform/lib/minutes';
@@ -25,19 +23,7 @@ export function parseSince(value: string, now = Date.now()): Date | undefined {
   return Number.isNaN(moment.getTime()) || moment.getTime() > now ? undefined : moment;
 }
 
-/** A release's health, and whether it is a canary's candidate (with the share of visitors it gets). */
-export type ReleaseStatusEntry = ReleaseHealth & { candidate: boolean; share?: number };
-
-export interface ReleaseStatus {
-  app: AppName;
-  /** The start of the window, ISO 8601 (whole minutes: reports are counted per minute). */
-  since: string;
-  releases: ReleaseStatusEntry[];
-  /** While a canary runs: its rules, and what its health says now (over the window since it started). */
-  canary: { release: string; share: number; min_views: number; promote_after: number | null; since: string; verdict: Verdict } | null;
-  /** Every decision about the app's releases, oldest first. */
-  events: DeliveryEvent[];
-}
+export type { ReleaseStatus, ReleaseStatusEntry } from '@agency/shared';
 
 export interface ReleaseStatusContext {
   db: Db;
@@ -51,7 +37,19 @@ export interface ReleaseStatusContext {
  * (the ones a rollback or promote can return to), newest first. An app with no release reports
  * its build folder (`dist`).
  */
-export async function releaseStatus({ db, staticRoot, releasesOf }: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
+export async function releaseStatus(context: ReleaseStatusContext, app: AppName, since: Date): Promise<ReleaseStatus> {
+  return (await readReleaseStatus(context, app, since)).status;
+}
+
+/**
+ * The report, the releases it was read from (one snapshot), and while a canary runs the evidence
+ * its verdict is taken from: the candidate's health and the current release's since it started.
+ */
+export async function readReleaseStatus(
+  { db, staticRoot, releasesOf }: ReleaseStatusContext,
+  app: AppName,
+  since: Date,
+): Promise<{ status: ReleaseStatus; state: AppReleases<ReleaseInfo>; evidence: CandidateHealth | undefined }> {
   const state = await releasesOf(app);
   const { releases, current, candidate, events } = state;
   const reported = releases.length > 0 ? releases.map((release) => ({ id: release.id, current: release === current })) : [];
@@ -62,7 +60,7 @@ export async function releaseStatus({ db, staticRoot, releasesOf }: ReleaseStatu
   try {
     const sinceMinute = toMinute(since.getTime());
     const [health, canary] = await Promise.all([readReleaseHealth(db, app, reported, sinceMinute, locator), candidateHealth(db, app, state)]);
-    return {
+    const status: ReleaseStatus = {
       app,
       since: new Date(sinceMinute * 60_000).toISOString(),
       releases: health.map((entry) =>
@@ -81,6 +79,7 @@ export async function releaseStatus({ db, staticRoot, releasesOf }: ReleaseStatu
           : null,
       events,
     };
+    return { status, state, evidence: canary };
   } finally {
     locator.close();
   }

@@ -8,7 +8,7 @@ export interface PreviewRoutesOptions {
 }
 
 /** A path of this site to go back to: one leading slash (never `//host`), no backslash or control character. */
-const SITE_PATH = '^/(?![/\\\\])[^\\\\\\u0000-\\u001f]*$';
+export const SITE_PATH = '^/(?![/\\\\])[^\\\\\\u0000-\\u001f]*$';
 
 const BASE = 'http://site.invalid';
 
@@ -18,7 +18,7 @@ const BASE = 'http://site.invalid';
  * `//` or `/\` (`/.//evil.example`, `/%2e%2e//evil.example`, `/./%2Fevil.example`), decoded or
  * not, would leave the site: it is replaced by `/`.
  */
-function exitTarget(to: string | undefined): string {
+export function exitTarget(to: string | undefined): string {
   const target = new URL(to ?? '/', BASE);
   let decoded: string;
   try {

@@ -1,5 +1,7 @@
 import {
   EXTERNAL_RELEASE,
+  localBuildOrigin,
+  localBuildRelease,
   REMOTE_NAMES,
   remoteBasePath,
   RELEASE_BUCKETS,
@@ -11,6 +13,7 @@ import {
 import { SHELL, type AppName } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import type { AppReleases } from '../releases/release-repository';
+import type { RemoteOverride } from './remote-override';
 
 /** Which of an app's releases a visitor gets, besides the current one (see visitor-releases.ts). */
 export interface ReleaseChoice {
@@ -18,6 +21,8 @@ export interface ReleaseChoice {
   bucket?: number;
   /** A preview link's release of one app. */
   pin?: { app: AppName; release: string };
+  /** A release manager's override of one remote for their browser (checked: see remote-override.ts). */
+  override?: Pick<RemoteOverride, 'app' | 'target'>;
 }
 
 /** Whether a canary's share covers `bucket` (a share of 12.5 covers buckets 0–1,249). */
@@ -25,8 +30,10 @@ export function inShare(bucket: number, share: number): boolean {
   return bucket < Math.round((share / 100) * RELEASE_BUCKETS);
 }
 
-/** The release of `app` a visitor gets: a preview's pin, else a canary's candidate, else the current one. */
+/** The release of `app` a visitor gets: an override's, else a preview's pin, else a canary's candidate, else the current one. */
 function chosenRelease(app: AppName, state: AppReleases, choice: ReleaseChoice): string | undefined {
+  const override = choice.override?.app === app ? choice.override.target : undefined;
+  if (override && 'release' in override && state.releases.some((release) => release.id === override.release)) return override.release;
   if (choice.pin?.app === app && state.releases.some((release) => release.id === choice.pin?.release)) return choice.pin.release;
   if (state.candidate && choice.bucket !== undefined && inShare(choice.bucket, state.candidate.share)) return state.candidate.id;
   return state.current?.id;
@@ -36,7 +43,8 @@ function chosenRelease(app: AppName, state: AppReleases, choice: ReleaseChoice):
  * The body of /remotes.json, and the map each page carries: where the shell loads each remote
  * from. A remote set through its REMOTE_*_URL variable is `external`; else the release this
  * visitor gets (`choice`; by default the current one), a URL that never changes content; else its
- * dist folder (an app with no current release).
+ * dist folder (an app with no current release). An override's build on the member's own machine
+ * comes before all of these: its manifest on `http://localhost:<port>/`.
  */
 export async function remotesDocument(
   releases: ReleaseReader,
@@ -44,6 +52,8 @@ export async function remotesDocument(
   choice: ReleaseChoice = {},
 ): Promise<RemotesDocument> {
   const locate = async (name: RemoteName): Promise<RemoteLocation> => {
+    const override = choice.override?.app === name ? choice.override.target : undefined;
+    if (override && 'port' in override) return { entry: `${localBuildOrigin(override.port)}/mf-manifest.json`, release: localBuildRelease(override.port) };
     const url = remoteUrls[name];
     if (url) return { entry: url, release: EXTERNAL_RELEASE };
     const release = chosenRelease(name, await releases.get(name), choice);

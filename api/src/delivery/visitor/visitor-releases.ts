@@ -12,6 +12,7 @@ import { APP_NAMES } from '../releases/apps';
 import type { ReleaseReader } from '../releases/reader';
 import { remotesDocument, type ReleaseChoice } from './remotes-document';
 import { verifyPreviewToken, type PreviewPin } from './preview-token';
+import type { RemoteOverride, RemoteOverrides } from './remote-override';
 
 /** Why a preview link did not pin this browser: the banner says so, the page is the current site. */
 export type PreviewNotice = 'invalid' | 'expired' | 'missing';
@@ -22,6 +23,11 @@ export interface VisitorReleases {
   /** A preview link pins this browser: the page is for it alone. */
   preview?: PreviewPin;
   previewNotice?: PreviewNotice;
+  /**
+   * A release manager's override of one remote, for this browser alone: the page is theirs only,
+   * kept nowhere. While it lasts it stands in for a preview (whose cookie stays for later).
+   */
+  override?: RemoteOverride;
   /**
    * Some app runs a canary: the page depends on the visitor's bucket, so shared caches must not
    * keep it for others.
@@ -34,6 +40,8 @@ export interface VisitorReleasesOptions {
   remoteUrls: Parameters<typeof remotesDocument>[1];
   /** The secret preview links are signed with, read (or made) when a request first carries one. */
   previewSecret: () => Promise<string>;
+  /** Overrides for one browser; without them, none applies. */
+  overrides?: Pick<RemoteOverrides, 'read'>;
   /** https sites send their cookies over https only. */
   secureCookies: boolean;
   now?: () => number;
@@ -59,9 +67,11 @@ export function parseBucket(value: string | undefined): number | undefined {
  *   candidate's share gets the candidate. A browser's first navigation is given its bucket then and
  *   there, so its first page is already from its release set. A request without the cookie that is
  *   not a browser's navigation (a crawler, a link preview, a monitor) gets the current releases,
- *   and no cookie.
+ *   and no cookie;
+ * - a release manager's browser with an override (remote-override.ts) gets the override's build of
+ *   that one remote, before any preview (the override's page shows no preview) or canary.
  */
-export function createVisitorReleases({ releases, remoteUrls, previewSecret, secureCookies, now = Date.now }: VisitorReleasesOptions) {
+export function createVisitorReleases({ releases, remoteUrls, previewSecret, overrides, secureCookies, now = Date.now }: VisitorReleasesOptions) {
   const cookieBase = deliveryCookieOptions(secureCookies);
 
   async function anyCandidate(): Promise<boolean> {
@@ -96,11 +106,15 @@ export function createVisitorReleases({ releases, remoteUrls, previewSecret, sec
    * remotes document a page asks for after a failed load) the cookies are only read.
    */
   return async function visitorReleases(request: FastifyRequest, reply?: FastifyReply): Promise<VisitorReleases> {
-    const [{ pin, notice }, canary] = await Promise.all([previewOf(request, reply), anyCandidate()]);
+    const [override, { pin, notice }, canary] = await Promise.all([overrides?.read(request, reply), previewOf(request, reply), anyCandidate()]);
     let bucket = parseBucket(request.cookies[RELEASE_BUCKET_COOKIE]);
     if (canary && bucket === undefined && reply && request.headers['sec-fetch-mode'] === 'navigate') {
       bucket = randomInt(RELEASE_BUCKETS);
       reply.setCookie(RELEASE_BUCKET_COOKIE, String(bucket), { ...cookieBase, maxAge: RELEASE_BUCKET_MAX_AGE_DAYS * 86_400 });
+    }
+    if (override) {
+      const choice: ReleaseChoice = { bucket: canary ? bucket : undefined, override };
+      return { remotes: await remotesDocument(releases, remoteUrls, choice), override, canary };
     }
     const choice: ReleaseChoice = { bucket: canary ? bucket : undefined, pin };
     return { remotes: await remotesDocument(releases, remoteUrls, choice), preview: pin, previewNotice: notice, canary };

@@ -4,9 +4,9 @@ import type { AppKysely } from '../db/schema';
 
 /**
  * The append-only record of what staff did: sign-ins (and failed ones), invitations, role
- * changes, removals, sessions ended by an admin, and work on leads. Actor, time, address and
- * target; never a lead's contents (a lead is named by its id). The table's triggers refuse any
- * UPDATE or DELETE.
+ * changes (and a release manager's apps), removals, sessions ended by an admin, and work on
+ * leads. Actor, time, address and target; never a lead's contents (a lead is named by its id).
+ * The table's triggers refuse any UPDATE or DELETE.
  */
 export type AuditAction =
   | 'sign-in'
@@ -15,6 +15,7 @@ export type AuditAction =
   | 'invitation-created'
   | 'invitation-accepted'
   | 'role-changed'
+  | 'release-apps-changed'
   | 'member-removed'
   | 'session-ended'
   | 'passkey-added'
@@ -46,7 +47,13 @@ export type AuditAction =
   | 'lead-unlinked'
   | 'follow-up-settings-changed'
   | 'lead-routing-changed'
-  | 'weekly-report-changed';
+  | 'weekly-report-changed'
+  | 'release-staged'
+  | 'release-canary'
+  | 'release-promoted'
+  | 'release-rolled-back'
+  | 'release-aborted'
+  | 'remote-override-set';
 
 /** Who acts, as the log names them: a member, or the command line (`id` null, `actor` `cli`). */
 export interface AuditActor {
@@ -62,7 +69,7 @@ export interface AuditRecord {
   /** Who acted, as a person reads it: their e-mail, `cli`, or the e-mail someone tried. */
   actor: string;
   action: AuditAction;
-  /** What was acted on: `member:3`, `lead:120`, `article:7`, `service:3`, `services`, `session`, `leads`, `subject:<keyed hash of a person>`. */
+  /** What was acted on: `member:3`, `lead:120`, `article:7`, `service:3`, `services`, `session`, `leads`, `releases:blog`, `subject:<keyed hash of a person>`. */
   target: string;
   address: string;
   detail?: Record<string, unknown>;

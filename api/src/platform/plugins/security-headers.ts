@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import { STAFF_PREVIEW_PATH, type RemoteName } from '@agency/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 type RemoteUrls = Partial<Record<RemoteName, string>>;
 
@@ -39,6 +39,21 @@ function contentSecurityPolicy(remoteUrls: RemoteUrls) {
       formAction: ["'self'"],
     },
   };
+}
+
+/** The directives a remote's build loads through: its manifest and chunks, its styles, fonts and images. */
+const REMOTE_DIRECTIVES = new Set(['script-src', 'connect-src', 'style-src', 'img-src', 'font-src']);
+
+/**
+ * This response's Content-Security-Policy admits `origin` too, for what a remote's build loads:
+ * a build a release manager's own machine serves for their browser (an override). Every other
+ * response keeps the site's policy.
+ */
+export function admitRemoteOrigin(reply: FastifyReply, origin: string): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  const directives = policy.split(';').map((directive) => (REMOTE_DIRECTIVES.has(directive.trim().split(/\s+/)[0] ?? '') ? `${directive} ${origin}` : directive));
+  reply.header('content-security-policy', directives.join(';'));
 }
 
 const NOT_FRAMED = "frame-ancestors 'none'";

@@ -1,6 +1,7 @@
 import {
   EXTERNAL_RELEASE,
   HOME_PAGE_META,
+  isLocalBuildRelease,
   PAGE_DATA_IDS,
   releaseSet,
   REMOTE_NAMES,
@@ -139,10 +140,12 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
    * The folder and URL base of the build the page's remotes map points the browser at, so the
    * server renders from the very release the browser will hydrate with. A remote hosted elsewhere
    * renders from the copy of its build its own server left in REMOTE_BUILDS_DIR; undefined without
-   * one, or for a release pruned since the map was read.
+   * one, for a build on a release manager's own machine (an override: only their browser reaches
+   * it), or for a release pruned since the map was read.
    */
   async function servedRemote(remote: RemoteName, location: RemoteLocation) {
     const baseUrl = location.entry.slice(0, location.entry.lastIndexOf('/') + 1);
+    if (isLocalBuildRelease(location.release)) return undefined;
     if (location.release === EXTERNAL_RELEASE) return remoteBuildsDir ? { dir: distDir(remoteBuildsDir, remote), baseUrl } : undefined;
     const dir = await servedBuild(remote, location.release);
     return dir ? { dir, baseUrl } : undefined;
@@ -175,9 +178,10 @@ export function createPageRenderer({ app, releasesOf, staticRoot, remoteBuildsDi
     const module = id.slice(remote.length + 1);
     const location = remotes.remotes[remote];
     const served = await servedRemote(remote, location);
-    // A remote hosted elsewhere with no copy of its build here is rendered in the browser by
-    // design; a release pruned since the remotes map was read is a passing failure.
-    if (!served) return location.release === EXTERNAL_RELEASE ? NOT_RENDERED : FAILED;
+    // A remote hosted elsewhere with no copy of its build here, or an override's build on a
+    // member's own machine, is rendered in the browser by design; a release pruned since the
+    // remotes map was read is a passing failure.
+    if (!served) return location.release === EXTERNAL_RELEASE || isLocalBuildRelease(location.release) ? NOT_RENDERED : FAILED;
     try {
       const bundle = await loadServerBundle<RemoteServerBundle>(served.dir);
       const paths = bundle?.dataFor(module, props);

@@ -1,9 +1,10 @@
-import { formTokenField, isStaffPath, matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type FormName, type RemotesDocument } from '@agency/shared';
+import { formTokenField, isStaffPath, localBuildOrigin, matchPageRoute, pageRenderUrl, releaseSet, UNKNOWN_PAGE, type FormName, type RemotesDocument } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cachedBody } from '../../platform/http/cached-body';
 import { acceptedEncoding, sendCached } from '../../platform/http/send-cached';
-import { withPreviewBanner, type SentPage, type VisitorReleases } from '../../delivery';
+import { OVERRIDE_CACHE_CONTROL, withOverrideBanner, withPreviewBanner, type SentPage, type VisitorReleases } from '../../delivery';
 import { NO_CACHE } from '../../platform/http/cache-policy';
+import { admitRemoteOrigin } from '../../platform/plugins/security-headers';
 import type { CachedPage, PageCache } from './page-cache';
 import type { PageGeneration } from './page-generation';
 import type { createPageRenderer } from './render-page';
@@ -80,7 +81,8 @@ export interface PageServerOptions {
  * the part of the address it reads (pageRenderUrl) and the release set the visitor gets, and
  * nothing else of the request: no header, cookie or other query parameter can put a byte into a
  * page another visitor is then sent. Pages of each release set are kept apart (a canary's
- * candidate and the current release side by side); a preview is rendered for its browser alone.
+ * candidate and the current release side by side); a preview and an override are rendered for
+ * their browser alone, never read from the cache nor put into it.
  * False, with nothing sent, when there is no shell build to render pages with.
  */
 export function createPageServer({ renderer, cache, generation, visitorReleases, origin, formToken, onLookup = () => {}, onRender = () => {}, onPageSent = () => {} }: PageServerOptions) {
@@ -118,6 +120,22 @@ export function createPageServer({ renderer, cache, generation, visitorReleases,
     if (pattern === undefined) return true;
     const [{ key }, visitor] = await Promise.all([generation(), visitorReleases(request, reply)]);
     const url = pageRenderUrl(request.url);
+    if (visitor.override) {
+      const { override } = visitor;
+      const page = await timedRender(url, visitor.remotes, request);
+      if (!page) return false;
+      onLookup('miss');
+      // The overridden remote is the member's own try: its page counts for no release of it.
+      onPageSent(request, { remotes: visitor.remotes, apps: page.apps.filter((app) => app !== override.app), pattern });
+      // A build from the member's machine loads from there: this response's policy alone admits it.
+      if ('port' in override.target) admitRemoteOrigin(reply, localBuildOrigin(override.target.port));
+      reply.code(page.status).header('x-robots-tag', 'noindex');
+      sendCached(request, reply, cachedBody(withOverrideBanner(page.html, override, request.url)), {
+        contentType: 'text/html; charset=utf-8',
+        cacheControl: OVERRIDE_CACHE_CONTROL,
+      });
+      return true;
+    }
     if (visitor.preview) {
       const page = await timedRender(url, visitor.remotes, request);
       if (!page) return false;

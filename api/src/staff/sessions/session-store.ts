@@ -1,13 +1,15 @@
-import { STAFF_LIMITS, type SessionInfo, type StaffMember } from '@agency/shared';
+import { STAFF_LIMITS, type SessionInfo, type TeamMember } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import type { AppKysely } from '../../platform/db/schema';
+import { readReleaseApps } from '../common/release-apps-column';
 import { hashToken, randomToken } from '../common/staff-secrets';
 
 /**
  * Signed-in browsers, on the server: the cookie holds a random id, the table its hash (a copy of
  * the database signs nobody in), the member, a CSRF token, and when it began and was last used.
  * A session ends when signed out, after STAFF_LIMITS.sessionIdleHours without a request, after
- * sessionMaxDays in all, and at once when its member is removed or their role changes.
+ * sessionMaxDays in all, and at once when its member is removed or their role changes. The member
+ * is read with every request, so a release manager's changed apps hold from their next one.
  */
 const IDLE_MS = STAFF_LIMITS.sessionIdleHours * 3_600_000;
 const MAX_MS = STAFF_LIMITS.sessionMaxDays * 24 * 3_600_000;
@@ -23,7 +25,8 @@ export interface NewSession {
 
 export interface ActiveSession {
   idHash: string;
-  member: StaffMember;
+  /** The member as stored now: their role, and a release manager's apps. */
+  member: TeamMember;
   csrfToken: string;
 }
 
@@ -47,25 +50,30 @@ export async function createSession(kysely: AppKysely, memberId: number, client:
   return { id, csrfToken, expiresAt };
 }
 
+/** Whether a session last used at `last_seen_at` is still live at `now`: neither idle too long nor past its end. */
+export function sessionLive(row: { last_seen_at: string; expires_at: string }, now: Date): boolean {
+  return now.getTime() - Date.parse(row.last_seen_at) <= IDLE_MS && now.toISOString() < row.expires_at;
+}
+
 /** The live session the cookie names, with its live member; marks it used. */
 export async function readSession(db: Db, id: string, now = new Date()): Promise<ActiveSession | undefined> {
   const idHash = hashToken(id);
   const row = await db.kysely
     .selectFrom('staff_sessions')
     .innerJoin('staff_members', 'staff_members.id', 'staff_sessions.member_id')
-    .select(['csrf_token', 'last_seen_at', 'expires_at', 'staff_members.id as member_id', 'email', 'role', 'removed_at'])
+    .select(['csrf_token', 'last_seen_at', 'expires_at', 'staff_members.id as member_id', 'email', 'role', 'release_apps', 'removed_at'])
     .where('id_hash', '=', idHash)
     .executeTakeFirst();
   if (!row || row.removed_at !== null) return undefined;
   const lastSeen = Date.parse(row.last_seen_at);
-  if (now.getTime() - lastSeen > IDLE_MS || now.toISOString() >= row.expires_at) {
+  if (!sessionLive(row, now)) {
     await db.kysely.deleteFrom('staff_sessions').where('id_hash', '=', idHash).execute();
     return undefined;
   }
   if (now.getTime() - lastSeen > TOUCH_EVERY_MS) {
     await db.kysely.updateTable('staff_sessions').set({ last_seen_at: now.toISOString() }).where('id_hash', '=', idHash).execute();
   }
-  return { idHash, csrfToken: row.csrf_token, member: { id: Number(row.member_id), email: row.email, role: row.role } };
+  return { idHash, csrfToken: row.csrf_token, member: { id: Number(row.member_id), email: row.email, role: row.role, releaseApps: readReleaseApps(row.release_apps) } };
 }
 
 export async function endSession(kysely: AppKysely, idHash: string): Promise<boolean> {
