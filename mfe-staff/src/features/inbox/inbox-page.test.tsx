@@ -9,7 +9,7 @@ import { InboxPage } from './InboxPage';
 jest.mock('../../shared/api/staff-api');
 const get = jest.mocked(staffGet);
 
-const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor' }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
+const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor', releaseApps: [] }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
 
 const lead = (id: number, name: string, more: Partial<LeadSummary> = {}): LeadSummary => ({
   id,

@@ -102,7 +102,8 @@ export function InvitationPage() {
       {invitation && (
         <>
           <p>
-            Запрошення для <strong>{invitation.email}</strong>, роль «{STAFF_ROLE_LABELS[invitation.role]}». Діє до {kyivDateTime(invitation.expiresAt)}.
+            Запрошення для <strong>{invitation.email}</strong>, роль «{STAFF_ROLE_LABELS[invitation.role]}»
+            {invitation.releaseApps.length > 0 && ` (застосунки: ${invitation.releaseApps.join(', ')})`}. Діє до {kyivDateTime(invitation.expiresAt)}.
           </p>
           {!totp && browserSupportsWebAuthn() && (
             <button type="button" className={styles.button} onClick={registerPasskey} disabled={busy}>

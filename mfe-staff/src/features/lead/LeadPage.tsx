@@ -230,7 +230,8 @@ export function LeadPage() {
               Відповідальний
               <select value={assignee} onChange={(event) => setAssignee(event.target.value)}>
                 <option value="">Нікого</option>
-                {members.map((member) => (
+                {/* A release manager takes no leads (the API refuses them); one who already has this lead stays shown. */}
+                {members.filter((member) => member.role !== 'release_manager' || String(member.id) === assignee).map((member) => (
                   <option key={member.id} value={String(member.id)}>
                     {member.email}
                   </option>

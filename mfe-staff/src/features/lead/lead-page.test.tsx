@@ -12,8 +12,8 @@ const get = jest.mocked(staffGet);
 const send = jest.mocked(staffSend);
 const unlink = jest.mocked(unlinkLead);
 
-const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor' }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
-const VIEWER: StaffSession = { ...EDITOR, member: { id: 3, email: 'viewer@khvylia.example', role: 'viewer' } };
+const EDITOR: StaffSession = { member: { id: 1, email: 'editor@khvylia.example', role: 'editor', releaseApps: [] }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 };
+const VIEWER: StaffSession = { ...EDITOR, member: { id: 3, email: 'viewer@khvylia.example', role: 'viewer', releaseApps: [] } };
 
 const LEAD: LeadDetail = {
   id: 7,

@@ -57,7 +57,7 @@ const DASHBOARD: Dashboard = {
   weeklyReport: false,
 };
 
-const sessionOf = (role: StaffRole): StaffSession => ({ member: { id: 1, email: `${role}@khvylia.example`, role }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 });
+const sessionOf = (role: StaffRole): StaffSession => ({ member: { id: 1, email: `${role}@khvylia.example`, role, releaseApps: [] }, csrfToken: 't', passkeys: 1, totp: false, recoveryCodesLeft: 10 });
 
 /** The address the page is at now, as the router holds it. */
 function Address() {

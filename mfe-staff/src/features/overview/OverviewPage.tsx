@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { daysText, DEVICE_CLASS_LABELS, type Dashboard, type DashboardFilterKey, type DashboardRow, type DeviceClass } from '@agency/shared';
 import { useLocation, useNavigate } from '@agency/shared/router';
-import { fetchDashboard, messageOf } from '../../shared/api/staff-api';
+import { fetchDashboard } from '../../shared/api/staff-api';
+import { useLoaded } from '../../shared/api/use-loaded';
 import { useStaffSession } from '../../shared/session/staff-session';
 import styles from '../../shared/ui/console.module.css';
 import { ErrorAlert } from '../../shared/ui/ErrorAlert';
@@ -36,32 +37,8 @@ export function OverviewPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const query = useMemo(() => queryFromSearch(location.search), [location.search]);
-  const [dashboard, setDashboard] = useState<Dashboard | undefined>(undefined);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState('');
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    // A slower answer to an earlier address must not replace the one asked for last.
-    let current = true;
-    setLoading(true);
-    setError('');
-    fetchDashboard(query).then(
-      (next) => {
-        if (!current) return;
-        setDashboard(next);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (!current) return;
-        setError(messageOf(failure));
-        setLoading(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [query, attempt]);
+  // A slower answer to an earlier address never replaces the one asked for last.
+  const { data: dashboard, loading, error, reload } = useLoaded(() => fetchDashboard(query), JSON.stringify(query));
 
   const go = (next: OverviewQuery) => navigate({ search: searchFromQuery(next) });
   const filter = (key: DashboardFilterKey, value: string | undefined) => go(withFilter(query, key, value));
@@ -83,7 +60,7 @@ export function OverviewPage() {
       {error && (
         <div className={styles.row}>
           <ErrorAlert error={error} />
-          <button type="button" className={styles.secondary} onClick={() => setAttempt((count) => count + 1)}>
+          <button type="button" className={styles.secondary} onClick={reload}>
             Спробувати ще раз
           </button>
         </div>

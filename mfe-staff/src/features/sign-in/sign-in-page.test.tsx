@@ -13,7 +13,7 @@ const send = jest.mocked(staffSend);
 
 const answered = (status: number, message: string) => apiAnswered(status, { error: { code: 'X', message } });
 
-const SESSION: StaffSession = { member: { id: 1, email: 'marta@khvylia.example', role: 'viewer' }, csrfToken: 't', passkeys: 0, totp: true, recoveryCodesLeft: 9 };
+const SESSION: StaffSession = { member: { id: 1, email: 'marta@khvylia.example', role: 'viewer', releaseApps: [] }, csrfToken: 't', passkeys: 0, totp: true, recoveryCodesLeft: 9 };
 
 function renderPage() {
   get.mockRejectedValue(answered(401, 'Увійдіть, щоб продовжити'));

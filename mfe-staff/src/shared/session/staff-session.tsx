@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { roleAllows, type StaffRole, type StaffSession } from '@agency/shared';
+import { roleAllows, type StaffAccess, type StaffSession } from '@agency/shared';
 import { setCsrfToken, setUnauthorizedHandler, staffGet, staffSend, statusOf } from '../api/staff-api';
 
 interface SessionState {
@@ -8,8 +8,8 @@ interface SessionState {
   /** After a sign-in (its answer) or to ask the server again (no argument). */
   refresh(next?: StaffSession | null): Promise<void>;
   signOut(): Promise<void>;
-  /** Whether the signed-in person's role may do what `role` may. */
-  may(role: StaffRole): boolean;
+  /** Whether the signed-in person may do what `access` needs (a role, «Релізи», or just being signed in). */
+  may(access: StaffAccess): boolean;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
@@ -50,7 +50,7 @@ export function StaffSessionProvider({ children }: { children: ReactNode }) {
   }, [refresh]);
 
   const value = useMemo<SessionState>(
-    () => ({ session, refresh, signOut, may: (role) => !!session && roleAllows(session.member.role, role) }),
+    () => ({ session, refresh, signOut, may: (access) => !!session && roleAllows(session.member.role, access) }),
     [session, refresh, signOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
