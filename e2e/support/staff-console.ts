@@ -12,15 +12,20 @@ export const totpCode = (secret: string, stepsAhead = 0) =>
 /** How far the page is wider than the screen (0 when nothing needs a sideways scroll). */
 export const horizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-export function invitationLink(site: RunningSite, email: string, role: string): string {
-  const output = runStaffCommand(site, 'invite', email, '--role', role);
+/** An invitation made with `npm run staff -- invite`; a release manager's (`release_manager`) names their `apps`. */
+export function invitationLink(site: RunningSite, email: string, role: string, apps?: readonly string[]): string {
+  const output = runStaffCommand(site, 'invite', email, '--role', role, ...(apps ? ['--apps', apps.join(',')] : []));
   const link = /(http\S+\/staff\/invite#\S+)/.exec(output)?.[1];
   if (!link) throw new Error(`no link in: ${output}`);
   return link;
 }
 
-/** Accepts an invitation with an authenticator app; resolves to the app's secret and the recovery codes shown. */
-export async function joinWithApp(page: Page, link: string): Promise<{ secret: string; codes: string[] }> {
+/**
+ * Accepts an invitation with an authenticator app; resolves to the app's secret and the recovery
+ * codes shown, once the console shows the page its role lands on (`landing`'s heading: a release
+ * manager's is «Релізи»).
+ */
+export async function joinWithApp(page: Page, link: string, landing = 'Заявки'): Promise<{ secret: string; codes: string[] }> {
   await page.goto(link);
   await page.getByRole('button', { name: 'Використати застосунок-автентифікатор' }).click();
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
@@ -34,7 +39,7 @@ export async function joinWithApp(page: Page, link: string): Promise<{ secret: s
   await page.getByTestId('recovery-codes').waitFor();
   const codes = await page.getByTestId('recovery-codes').locator('li').allTextContents();
   await page.getByRole('button', { name: 'Я зберіг коди' }).click();
-  await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: landing }).waitFor();
   return { secret, codes };
 }
 
@@ -50,11 +55,27 @@ export async function pageWithAuthenticator(browser: Browser, url?: string, view
   return page;
 }
 
-/** Accepts an invitation with a passkey (the page's virtual authenticator); signed in on the inbox after. */
-export async function joinWithPasskey(page: Page, link: string): Promise<void> {
+/** Accepts an invitation with a passkey (the page's virtual authenticator); signed in on the inbox after (or `landing`, as joinWithApp). */
+export async function joinWithPasskey(page: Page, link: string, landing = 'Заявки'): Promise<void> {
   await page.goto(link);
   await page.getByRole('button', { name: 'Зареєструвати ключ доступу' }).click();
   await page.getByTestId('recovery-codes').waitFor();
   await page.getByRole('button', { name: 'Я зберіг коди' }).click();
-  await page.getByRole('heading', { name: 'Заявки' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: landing }).waitFor();
+}
+
+/**
+ * A browser context of its own signed in as a release manager of `apps` (invited as `email`,
+ * joined with a passkey), on «Релізи», where a release manager lands.
+ */
+export async function releaseManagerPage(
+  browser: Browser,
+  site: RunningSite,
+  email: string,
+  apps: readonly string[],
+  viewport?: { width: number; height: number },
+): Promise<Page & { consoleErrors: string[] }> {
+  const page = await pageWithAuthenticator(browser, undefined, viewport);
+  await joinWithPasskey(page, invitationLink(site, email, 'release_manager', apps), 'Релізи');
+  return page;
 }
