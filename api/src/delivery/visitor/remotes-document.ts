@@ -54,9 +54,11 @@ export async function remotesDocument(
   const locate = async (name: RemoteName): Promise<RemoteLocation> => {
     const override = choice.override?.app === name ? choice.override.target : undefined;
     if (override && 'port' in override) return { entry: `${localBuildOrigin(override.port)}/mf-manifest.json`, release: localBuildRelease(override.port) };
-    const url = remoteUrls[name];
+    const state = await releases.get(name);
+    // An override's kept release stands in for a remote hosted elsewhere too: it is what the banner says.
+    const url = override && state.releases.some((release) => release.id === override.release) ? undefined : remoteUrls[name];
     if (url) return { entry: url, release: EXTERNAL_RELEASE };
-    const release = chosenRelease(name, await releases.get(name), choice);
+    const release = chosenRelease(name, state, choice);
     if (release) return { entry: `${remoteBasePath(name)}${release}/mf-manifest.json`, release };
     return { entry: `${remoteBasePath(name)}mf-manifest.json`, release: UNRELEASED };
   };
