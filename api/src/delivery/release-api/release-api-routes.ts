@@ -169,13 +169,15 @@ export const registerReleaseApi: FastifyPluginAsyncTypebox<ReleaseApiOptions> = 
     if (Buffer.isBuffer(request.body)) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "A command's options are sent as JSON (Content-Type: application/json).");
     }
-    const body = request.body as { expect?: unknown } | undefined;
-    if (body?.expect === undefined) {
+    const expect = (request.body as { expect?: unknown } | undefined)?.expect;
+    // The schema says the same; this says how to name it (a revision, or both releases).
+    const named = typeof expect === 'object' && expect !== null && ('revision' in expect || ('current' in expect && 'candidate' in expect));
+    if (!named) {
       const { app } = request.params as { app: string };
       throw new ApiError(
         400,
         'BAD_REQUEST',
-        `Name the state this command acts on: {"expect":{"revision":<n>}} with the revision GET ${RELEASE_API_PATH}/${app} answers, or {"expect":{"current":<id>,"candidate":<id or null>}}. A repeated or concurrent command is then refused instead of applied twice.`,
+        `Name the state this command acts on: {"expect":{"revision":<n>}} with the revision GET ${RELEASE_API_PATH}/${app} answers, or both releases it acts on, {"expect":{"current":<id or null>,"candidate":<id or null>}}. A repeated or concurrent command is then refused instead of applied twice.`,
       );
     }
   };

@@ -102,7 +102,8 @@ function expectationMismatch(expect: ReleaseExpectation | undefined, observed: O
   if (expect.candidate !== undefined && (expect.candidate ?? undefined) !== observed.candidate) {
     differences.push(`its candidate is ${named(observed.candidate)}, not ${named(expect.candidate)}`);
   }
-  if (expect.revision !== undefined && expect.revision !== observed.revision) differences.push(`it is at revision ${observed.revision}, not ${expect.revision}`);
+  const revision = 'revision' in expect ? expect.revision : undefined;
+  if (revision !== undefined && revision !== observed.revision) differences.push(`it is at revision ${observed.revision}, not ${revision}`);
   return differences.length > 0 ? differences.join(', ') : undefined;
 }
 
@@ -113,7 +114,7 @@ function expectationMismatch(expect: ReleaseExpectation | undefined, observed: O
 export async function unexpectedState(db: Db, app: AppName, expect: ReleaseExpectation | undefined, observed: ObservedState): Promise<string | undefined> {
   const mismatch = expectationMismatch(expect, observed);
   if (mismatch === undefined) return undefined;
-  return `${app}'s releases are not as this command expects: ${mismatch} (${await changesSince(db, app, expect?.revision)}).`;
+  return `${app}'s releases are not as this command expects: ${mismatch} (${await changesSince(db, app, expect && 'revision' in expect ? expect.revision : undefined)}).`;
 }
 
 /** The refusal of a change decided on a state that is gone. */

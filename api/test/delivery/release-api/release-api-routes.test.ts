@@ -549,7 +549,10 @@ describe('a command naming the state it acts on', () => {
           expectError(await call('POST', path, options), 400, 'BAD_REQUEST', /^Name the state this command acts on: \{"expect":\{"revision":<n>\}\} with the revision GET \/api\/releases\/blog answers/);
         }
       }
-      expectError(await call('POST', '/blog/promote', { json: { expect: {} } }), 400, 'BAD_REQUEST', /^Bad body: body\/expect must NOT have fewer than 1 properties/);
+      // Half a state names too little: a rollback named by its candidate alone would roll back again when repeated.
+      for (const expect of [{}, { candidate: null }, { current: 'x' }, 'x', null]) {
+        expectError(await call('POST', '/blog/rollback', { json: { expect } }), 400, 'BAD_REQUEST', /^Name the state this command acts on: /);
+      }
     });
   });
 
@@ -563,11 +566,12 @@ describe('a command naming the state it acts on', () => {
       const again = await call('POST', '/blog/canary', { json: { ...decidedOn, release: staged, share: 20 } });
       expectError(again, 409, 'CONCURRENT_CHANGE', new RegExp(`^blog's releases are not as this command expects: it is at revision \\d+, not \\d+ \\(canary ${staged} by token:blog-ci at \\S+\\)\\. Nothing was changed`));
     });
-    // Named by its candidate: an abort of a candidate that is gone is refused, another candidate left running.
-    const dropped = await call('POST', '/blog/abort', { json: { expect: { candidate: staged } } });
+    // Named by its releases: an abort of a candidate that is gone is refused.
+    const releases = { current: before.current!.id, candidate: staged };
+    const dropped = await call('POST', '/blog/abort', { json: { expect: releases } });
     expect(dropped.statusCode).toBe(200);
     await expectNothingChanged(async () => {
-      const late = await call('POST', '/blog/abort', { json: { expect: { candidate: staged } } });
+      const late = await call('POST', '/blog/abort', { json: { expect: releases } });
       expectError(late, 409, 'CONCURRENT_CHANGE', new RegExp(`^blog's releases are not as this command expects: its candidate is none, not ${staged} \\(.*aborted ${staged} by token:blog-ci`));
       // A promotion of the current release by its id, on a state that moved on, is refused too (not "already current").
       const stale = await call('POST', '/blog/promote', { json: { expect: { revision: before.state.revision }, release: before.current!.id } });
