@@ -215,22 +215,31 @@ function findKept(state: AppReleases, app: AppName, id: string): ReleaseRecord {
 const prune = (context: ReleaseContext, app: AppName, keep: number): Promise<ReleaseRecord[]> =>
   pruneReleases(context.db, context.store, app, keep, context.actor, nowOf(context).getTime());
 
+/**
+ * The change that follows storing a build: when it is refused (the gate, or the state moved on
+ * after the build was stored), the refusal says the new release is kept, and how to use it.
+ */
+async function keptIfRefused<T>(published: PublishedBuild | undefined, use: string, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof RefusedError && published?.created) error.message += ` Release ${published.release.id} is kept${use}.`;
+    throw error;
+  }
+}
+
 export async function publish(context: ReleaseContext, app: AppName, build: ReleaseBuild, keep = context.keep): Promise<PublishResult> {
   // A stale expectation stores nothing.
   await loadExpected(context, app);
   const published = await createFromBuild(context, app, build);
   const { release } = published;
-  const state = await loadExpected(context, app);
-  if (state.current?.id === release.id) return { kind: 'publish', app, build: published, alreadyCurrent: true, pruned: [] };
-  try {
+  const alreadyCurrent = await keptIfRefused(published, `: make it current later with --promote ${release.id}`, async () => {
+    const state = await loadExpected(context, app);
+    if (state.current?.id === release.id) return true;
     await makeCurrent(context, app, release, state, [...state.history, release.id], [event(release.id, 'published', `published from ${build.source} and made current`)]);
-  } catch (error) {
-    if (error instanceof RefusedError && published.created) {
-      error.message += ` Release ${release.id} is kept: make it current later with --promote ${release.id}.`;
-    }
-    throw error;
-  }
-  return { kind: 'publish', app, build: published, alreadyCurrent: false, pruned: await prune(context, app, keep) };
+    return false;
+  });
+  return { kind: 'publish', app, build: published, alreadyCurrent, pruned: alreadyCurrent ? [] : await prune(context, app, keep) };
 }
 
 export async function promote(context: ReleaseContext, app: AppName, id: string): Promise<PromoteResult> {
@@ -272,9 +281,12 @@ export async function stage(context: ReleaseContext, app: AppName, build: Releas
   await loadExpected(context, app);
   const published = await createFromBuild(context, app, build);
   const { release } = published;
-  const state = await loadExpected(context, app);
-  const alreadyCurrent = state.current?.id === release.id;
-  if (!alreadyCurrent) await commit(context, app, state, { events: [event(release.id, 'staged', 'published for preview only')] });
+  const alreadyCurrent = await keptIfRefused(published, '', async () => {
+    const state = await loadExpected(context, app);
+    if (state.current?.id === release.id) return true;
+    await commit(context, app, state, { events: [event(release.id, 'staged', 'published for preview only')] });
+    return false;
+  });
   return { kind: 'stage', app, build: published, alreadyCurrent, previewUrl: previewUrl(release.id), pruned: await prune(context, app, keep) };
 }
 
@@ -322,17 +334,20 @@ export function describeCanary(candidate: Pick<Candidate, 'share' | 'minViews' |
 export async function canary(context: ReleaseContext, app: AppName, options: CanaryOptions): Promise<CanaryResult> {
   if (options.build) await loadExpected(context, app);
   const published = options.build ? await createFromBuild(context, app, options.build) : undefined;
-  const state = await loadExpected(context, app);
-  const release = published?.release ?? findKept(state, app, options.id ?? '');
-  if (state.current?.id === release.id) throw new RefusedError(`${release.id} is the current ${app} release: every visitor gets it already.`);
-  if (state.candidate && state.candidate.id !== release.id) {
-    throw new RefusedError(`${app} release ${state.candidate.id} is the candidate now: promote it (--promote) or drop it (--abort) first.`);
-  }
-  const verdict = await checkCompatibility(context, { app, release: release.id });
-  if (verdict.refusal) throw new RefusedError(published?.created ? `${verdict.refusal} Release ${release.id} is kept.` : verdict.refusal);
-  const rules = { share: options.share, minViews: options.minViews, promoteAfter: options.promoteAfter };
-  const candidate: Candidate = { id: release.id, ...rules, since: state.candidate?.since ?? nowOf(context).toISOString() };
-  await commit(context, app, state, { candidate, events: [event(release.id, 'canary', describeCanary(rules))], reliesOn: verdict.reliesOn });
+  const { state, candidate } = await keptIfRefused(published, '', async () => {
+    const state = await loadExpected(context, app);
+    const release = published?.release ?? findKept(state, app, options.id ?? '');
+    if (state.current?.id === release.id) throw new RefusedError(`${release.id} is the current ${app} release: every visitor gets it already.`);
+    if (state.candidate && state.candidate.id !== release.id) {
+      throw new RefusedError(`${app} release ${state.candidate.id} is the candidate now: promote it (--promote) or drop it (--abort) first.`);
+    }
+    const verdict = await checkCompatibility(context, { app, release: release.id });
+    if (verdict.refusal) throw new RefusedError(verdict.refusal);
+    const rules = { share: options.share, minViews: options.minViews, promoteAfter: options.promoteAfter };
+    const candidate: Candidate = { id: release.id, ...rules, since: state.candidate?.since ?? nowOf(context).toISOString() };
+    await commit(context, app, state, { candidate, events: [event(release.id, 'canary', describeCanary(rules))], reliesOn: verdict.reliesOn });
+    return { state, candidate };
+  });
   return { kind: 'canary', app, build: published, candidate, current: state.current, pruned: await prune(context, app, options.keep ?? context.keep) };
 }
 

@@ -187,8 +187,10 @@ describe('canary', () => {
     const current = await release('blog', { label: 'a' });
     const running = await startCanary('blog', { label: 'c' });
     const expected = `blog release ${running} is the candidate now: promote it (--promote) or drop it (--abort) first.`;
-    expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'd' }) }))).toBe(expected);
+    const refusal = await refusedWith(canary(fixture.context, 'blog', { ...HALF, build: await fixture.buildOf('blog', { label: 'd' }) }));
     const other = (await keptIds('blog')).find((id) => id !== current && id !== running) ?? '';
+    // The new build is kept, and the refusal says so.
+    expect(refusal).toBe(`${expected} Release ${other} is kept.`);
     expect(await refusedWith(canary(fixture.context, 'blog', { ...HALF, id: other }))).toBe(expected);
     const after = await state('blog');
     expect(after.candidate?.id).toBe(running);
