@@ -42,6 +42,37 @@ function rightsOf(role: StaffRole, releaseApps: readonly string[] = []): { role:
  * database's write lock, so two admins demoting each other at once cannot leave the site without
  * an admin.
  */
+/**
+ * A member made a release manager works no leads and reads none: they leave the turns of new
+ * leads (follow-up's rules), their open leads become unassigned (each with its history row, and
+ * a new version, so a screen still showing the old assignee must read it again), and overdue
+ * alerts no longer reach their Telegram chat. Closed leads keep who worked them. Returns how many
+ * leads were unassigned.
+ */
+const UNASSIGN_BATCH = 500;
+
+async function leaveLeadWork(trx: AppKysely, target: TeamMember, actorId: number): Promise<number> {
+  await trx.deleteFrom('lead_routing').where('member_id', '=', target.id).execute();
+  await trx.updateTable('staff_members').set({ telegram_chat_id: null }).where('id', '=', target.id).execute();
+  const open = await trx.selectFrom('leads').select('id').where('assignee_id', '=', target.id).where('status', 'in', ['new', 'in_progress']).execute();
+  if (open.length === 0) return 0;
+  const at = new Date().toISOString();
+  // In batches: a statement's parameters are limited (SQLite).
+  for (let start = 0; start < open.length; start += UNASSIGN_BATCH) {
+    const ids = open.slice(start, start + UNASSIGN_BATCH).map((lead) => lead.id);
+    await trx
+      .updateTable('leads')
+      .set((eb) => ({ assignee_id: null, version: eb('version', '+', 1), updated_at: at }))
+      .where('id', 'in', ids)
+      .execute();
+    await trx
+      .insertInto('lead_history')
+      .values(ids.map((id) => ({ lead_id: id, actor_id: actorId, at, change: 'assignee', old_value: target.email, new_value: null })))
+      .execute();
+  }
+  return open.length;
+}
+
 export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (app, { db, siteUrl }) => {
   const admin = { staffRole: 'admin' as const };
 
@@ -82,11 +113,10 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRoutesOptions> = async (a
           await recordAudit(trx, { ...audit, action: 'release-apps-changed', detail: { from: target.releaseApps, to: releaseApps } });
           return;
         }
-        // A release manager works no leads: they leave the turns of new leads (follow-up's rules).
-        if (role === 'release_manager') await trx.deleteFrom('lead_routing').where('member_id', '=', target.id).execute();
+        const leadsUnassigned = role === 'release_manager' ? await leaveLeadWork(trx, target, actor.id) : undefined;
         const ended = await endMemberSessions(trx, target.id);
         const apps = target.role === 'release_manager' || role === 'release_manager' ? { releaseApps: { from: target.releaseApps, to: releaseApps } } : {};
-        await recordAudit(trx, { ...audit, action: 'role-changed', detail: { from: target.role, to: role, ...apps, sessionsEnded: ended } });
+        await recordAudit(trx, { ...audit, action: 'role-changed', detail: { from: target.role, to: role, ...apps, sessionsEnded: ended, ...(leadsUnassigned !== undefined && { leadsUnassigned }) } });
       });
       return { ...member, role, releaseApps };
     },

@@ -1,5 +1,6 @@
-import type { ApiErrorBody, InvitationAccepted, InvitationInfo, InviteResponse, LeadRoutingMember, MemberList, StaffSession, TeamMember, TotpSetupResponse } from '@agency/shared';
-import { startTestApp, TEST_SITE_URL, type TestContext } from '../../helpers/app';
+import type { ApiErrorBody, InvitationAccepted, InvitationInfo, InviteResponse, LeadDetail, LeadRoutingMember, LeadSummary, MemberList, StaffSession, TeamMember, TotpSetupResponse } from '@agency/shared';
+import { startTestApp, TEST_SITE_URL, VALID_CONTACT, type TestContext } from '../../helpers/app';
+import { asPerson } from '../../helpers/person-submission';
 import { joinWithApp, totpCode, StaffBrowser, type JoinedMember } from '../../helpers/staff';
 
 let ctx: TestContext;
@@ -177,16 +178,40 @@ describe('release managers', () => {
     expect((await auditOf('role-changed', `member:${id}`)).at(-1)).toEqual({ from: 'release_manager', to: 'editor', releaseApps: { from: ['blog', 'forms'], to: [] }, sessionsEnded: 1 });
   });
 
-  it('take no leads: made a release manager, an editor leaves the turns of new leads', async () => {
+  it('take no leads: made a release manager, an editor leaves the turns of new leads, their open leads and their alerts', async () => {
     const member = await joinWithApp(ctx, 'was-editor@khvylia.example', 'editor');
     const id = member.session.member.id;
     const routing = async () => (await admin.browser.request('GET', '/api/staff/lead-routing')).json<LeadRoutingMember[]>();
-    expect((await admin.browser.request('PUT', `/api/staff/lead-routing/${id}`, { json: { kinds: ['contact'], away: false, telegramChatId: null } })).statusCode).toBe(200);
+    expect((await admin.browser.request('PUT', `/api/staff/lead-routing/${id}`, { json: { kinds: ['contact'], away: false, telegramChatId: '-100123' } })).statusCode).toBe(200);
     expect((await routing()).find((each) => each.id === id)).toMatchObject({ kinds: ['contact'] });
+    // Two leads assigned to them: one still open, one won.
+    const sent = await Promise.all(
+      [1, 2].map(async (n) => {
+        const response = await ctx.request('POST', '/api/contact', await asPerson(ctx, 'contact', { ...VALID_CONTACT, name: `Клієнт ${n}`, email: `client.${n}@team.example`, phone: `+380 93 000 00 0${n}`, message: `${VALID_CONTACT.message} (${n})` }));
+        expect(response.statusCode).toBe(201);
+      }),
+    );
+    expect(sent).toHaveLength(2);
+    const leads = await ctx.db.kysely.selectFrom('leads').select(['id', 'version']).orderBy('id', 'desc').limit(2).execute();
+    expect(leads).toHaveLength(2);
+    const [open, won] = await Promise.all(
+      leads.map(async (lead, index) => {
+        const response = await admin.browser.request('PATCH', `/api/staff/leads/${lead.id}`, { json: { version: Number(lead.version), assigneeId: id, status: index === 0 ? 'in_progress' : 'won' } });
+        expect([response.statusCode, response.body]).toEqual([200, expect.any(String)]);
+        return response.json<LeadSummary>();
+      }),
+    );
 
     expect((await admin.browser.request('PATCH', `/api/staff/members/${id}`, { json: { role: 'release_manager', releaseApps: ['home'] } })).statusCode).toBe(200);
     expect((await member.browser.request('GET', '/api/staff/session')).statusCode).toBe(401);
-    expect((await auditOf('role-changed', `member:${id}`)).at(-1)).toEqual({ from: 'editor', to: 'release_manager', releaseApps: { from: [], to: ['home'] }, sessionsEnded: 1 });
+    expect((await auditOf('role-changed', `member:${id}`)).at(-1)).toEqual({ from: 'editor', to: 'release_manager', releaseApps: { from: [], to: ['home'] }, sessionsEnded: 1, leadsUnassigned: 1 });
+    // The open lead is nobody's now (a new version, with its history); the won one keeps who won it.
+    const openNow = (await admin.browser.request('GET', `/api/staff/leads/${open!.id}`)).json<LeadDetail>();
+    expect(openNow).toMatchObject({ assignee: null, version: open!.version + 1 });
+    expect(openNow.history.at(-1)).toMatchObject({ change: 'assignee', oldValue: 'was-editor@khvylia.example', newValue: null, actor: 'admin@khvylia.example' });
+    expect((await admin.browser.request('GET', `/api/staff/leads/${won!.id}`)).json<LeadDetail>()).toMatchObject({ assignee: { email: 'was-editor@khvylia.example' }, version: won!.version });
+    // No overdue alert reaches their chat any more.
+    expect(await ctx.db.kysely.selectFrom('staff_members').select('telegram_chat_id').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ telegram_chat_id: null });
     expect((await routing()).map((each) => each.id)).not.toContain(id);
     expect(await ctx.db.kysely.selectFrom('lead_routing').select('kind').where('member_id', '=', id).execute()).toEqual([]);
     expect((await admin.browser.request('PUT', `/api/staff/lead-routing/${id}`, { json: { kinds: ['contact'], away: false, telegramChatId: null } })).statusCode).toBe(404);
