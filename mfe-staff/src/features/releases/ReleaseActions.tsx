@@ -10,7 +10,7 @@ import { shareText } from './release-format';
 import { sendReleaseChange, type ReleaseChange } from './release-requests';
 import releases from './releases.module.css';
 
-/** A change without the state it acts on: the screen's revision is added as it is sent. */
+/** A change without the state it acts on: the revision shown when it was asked for is added as it is sent. */
 type Change = ReleaseChange extends infer C ? (C extends unknown ? Omit<C, 'expect'> : never) : never;
 
 interface Pending {
@@ -20,6 +20,8 @@ interface Pending {
   change: Change;
   /** What the console says once it is done. */
   done: string;
+  /** The app's revision the dialog described: a reload landing while it is open does not change what is confirmed. */
+  revision: number;
 }
 
 interface ReleaseActionsProps {
@@ -57,17 +59,17 @@ export function ReleaseActions({ state, onChanged, onRefused }: ReleaseActionsPr
   const release = options.find((entry) => entry.release.id === chosen)?.release ?? options[0]?.release;
   const currentText = current ? current.id : 'збірка з теки dist';
 
-  const ask = (next: Pending) => {
+  const ask = (next: Omit<Pending, 'revision'>) => {
     setError('');
     setDone('');
-    setPending(next);
+    setPending({ ...next, revision: state.revision });
   };
 
   const confirm = async () => {
     if (!pending) return;
     setBusy(true);
     try {
-      const changed = await sendReleaseChange(app, { ...pending.change, expect: { revision: state.revision } } as ReleaseChange);
+      const changed = await sendReleaseChange(app, { ...pending.change, expect: { revision: pending.revision } } as ReleaseChange);
       setDone(pending.done);
       if (changed.previewUrl && pending.change.command === 'stage') setPreview({ url: changed.previewUrl, release: pending.change.release });
       onChanged(changed);

@@ -36,8 +36,12 @@ function statusText(app: string, current: RemoteOverrideView | null): string {
 export function RemoteOverrideForm({ app, releases }: RemoteOverrideFormProps) {
   const id = useId();
   const [current, setCurrent] = useState<RemoteOverrideView | null | undefined>(undefined);
-  const [source, setSource] = useState<Source>(releases.length > 0 ? 'release' : 'port');
-  const [release, setRelease] = useState(releases[0]?.id ?? '');
+  const [chosenSource, setSource] = useState<Source>('release');
+  const [chosenRelease, setRelease] = useState('');
+  // What is sent follows the list as it is now (it changes after a promote or a reload): a chosen
+  // release no longer offered falls back to the first one, none at all to a local build.
+  const source: Source = releases.length > 0 ? chosenSource : 'port';
+  const release = releases.find((entry) => entry.id === chosenRelease)?.id ?? releases[0]?.id ?? '';
   const [port, setPort] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
