@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PREVIEW_QUERY_PARAM, PREVIEW_TOKEN_HOURS } from '@agency/shared';
 import type { Db } from '../../platform/db/connection';
 import { siteSecret } from '../../platform/db/site-secrets';
 import { isAppName, type AppName } from '../releases/apps';
 import { isReleaseId } from '../releases/release-repository';
+import { signClaims, signedClaims } from './signed-claims';
 
 /** What a preview link pins one browser to. */
 export interface PreviewPin {
@@ -25,28 +25,16 @@ export async function loadPreviewSecret(configured: string | undefined, db: Db):
   return configured ?? siteSecret(db, 'preview-links');
 }
 
-const sign = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest('base64url');
-
 /** `<payload>.<signature>`, both base64url: the app, the release and the expiry, signed with HMAC-SHA256. */
 export function signPreviewToken(pin: Pick<PreviewPin, 'app' | 'release'>, secret: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ app: pin.app, release: pin.release, exp: now + PREVIEW_TOKEN_HOURS * 3_600_000 })).toString('base64url');
-  return `${payload}.${sign(payload, secret)}`;
+  return signClaims({ app: pin.app, release: pin.release, exp: now + PREVIEW_TOKEN_HOURS * 3_600_000 }, secret);
 }
 
 /** Whether a token is one this site signed, for a release id and app it knows, and still valid. */
 export function verifyPreviewToken(token: string, secret: string, now = Date.now()): PreviewCheck {
   const invalid: PreviewCheck = { valid: false, reason: 'invalid' };
-  const [payload, signature, ...rest] = token.split('.');
-  if (!payload || !signature || rest.length > 0 || token.length > 1024) return invalid;
-  const expected = Buffer.from(sign(payload, secret));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return invalid;
-  let claims: { app?: unknown; release?: unknown; exp?: unknown };
-  try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claims;
-  } catch {
-    return invalid;
-  }
+  const claims = signedClaims(token, secret);
+  if (!claims) return invalid;
   const { app, release, exp } = claims;
   if (typeof app !== 'string' || !isAppName(app) || typeof release !== 'string' || !isReleaseId(release) || typeof exp !== 'number') return invalid;
   if (exp <= now) return { valid: false, reason: 'expired' };

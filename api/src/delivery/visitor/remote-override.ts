@@ -1,8 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isOverridableRemote, REMOTE_OVERRIDE_COOKIE, REMOTE_OVERRIDE_HOURS, type RemoteName, type RemoteOverrideView } from '@agency/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReleaseReader } from '../releases/reader';
 import { isReleaseId } from '../releases/release-repository';
+import { signClaims, signedClaims } from './signed-claims';
 
 /** What one remote of the live site is for one browser: a kept release, or a build on the overriding member's own machine. */
 export type OverrideTarget = { release: string } | { port: number };
@@ -23,8 +23,6 @@ export const OVERRIDE_CACHE_CONTROL = 'private, no-store';
 /** The name of the site secret override cookies are signed with (site-secrets.ts). */
 export const OVERRIDE_SECRET = 'remote-overrides';
 
-const MAX_TOKEN_LENGTH = 1024;
-
 /**
  * The override cookie's attributes: first-party, never read by scripts, and sent on no request
  * another site starts (SameSite=Strict): a link from elsewhere opens the page everyone gets.
@@ -33,28 +31,16 @@ export function overrideCookieOptions(secure: boolean) {
   return { path: '/', httpOnly: true, sameSite: 'strict', secure } as const;
 }
 
-const sign = (payload: string, secret: string) => createHmac('sha256', secret).update(payload).digest('base64url');
-
 /** `<payload>.<signature>`, both base64url: the app, the target, the session and the expiry, signed with HMAC-SHA256. */
 export function signOverrideToken(override: RemoteOverride, secret: string): string {
   const { app, target, session, expiresAt } = override;
-  const payload = Buffer.from(JSON.stringify({ app, ...target, session, exp: expiresAt })).toString('base64url');
-  return `${payload}.${sign(payload, secret)}`;
+  return signClaims({ app, ...target, session, exp: expiresAt }, secret);
 }
 
 /** The override a token names, when this site signed it and it has not expired. */
 export function verifyOverrideToken(token: string, secret: string, now = Date.now()): RemoteOverride | undefined {
-  const [payload, signature, ...rest] = token.split('.');
-  if (!payload || !signature || rest.length > 0 || token.length > MAX_TOKEN_LENGTH) return undefined;
-  const expected = Buffer.from(sign(payload, secret));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  let claims: { app?: unknown; release?: unknown; port?: unknown; session?: unknown; exp?: unknown };
-  try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof claims;
-  } catch {
-    return undefined;
-  }
+  const claims = signedClaims(token, secret);
+  if (!claims) return undefined;
   const { app, release, port, session, exp } = claims;
   if (typeof app !== 'string' || !isOverridableRemote(app) || typeof session !== 'string' || typeof exp !== 'number' || exp <= now) return undefined;
   if (typeof release === 'string' && isReleaseId(release) && port === undefined) return { app, target: { release }, session, expiresAt: exp };
