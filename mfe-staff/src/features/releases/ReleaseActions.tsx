@@ -24,6 +24,9 @@ interface Pending {
   revision: number;
 }
 
+/** What a button asks to confirm: the revision is the screen's when the dialog opens. */
+type Asked = Omit<Pending, 'revision'>;
+
 interface ReleaseActionsProps {
   state: StaffReleaseApp;
   /** The change was made: its answer holds the app's new state. */
@@ -33,6 +36,15 @@ interface ReleaseActionsProps {
 }
 
 const SHARE_RANGE = { min: 0.1, max: 100, step: 0.1 };
+
+/** A button that opens the confirming dialog for `pending` (nothing to confirm: does nothing). */
+function AskButton({ label, pending, ask, primary = false }: { label: string; pending: Asked | undefined; ask(next: Asked): void; primary?: boolean }) {
+  return (
+    <button type="button" className={primary ? styles.button : styles.secondary} onClick={() => pending && ask(pending)}>
+      {label}
+    </button>
+  );
+}
 
 /**
  * What a release manager does to an app's releases: stage a kept release and copy its preview
@@ -59,7 +71,7 @@ export function ReleaseActions({ state, onChanged, onRefused }: ReleaseActionsPr
   const release = options.find((entry) => entry.release.id === chosen)?.release ?? options[0]?.release;
   const currentText = current ? current.id : 'збірка з теки dist';
 
-  const ask = (next: Omit<Pending, 'revision'>) => {
+  const ask = (next: Asked) => {
     setError('');
     setDone('');
     setPending({ ...next, revision: state.revision });
@@ -133,72 +145,57 @@ export function ReleaseActions({ state, onChanged, onRefused }: ReleaseActionsPr
             </button>
           </form>
           <div className={styles.row}>
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() =>
-                ask({
-                  title: 'Зробити кандидата поточним?',
-                  text: `Реліз ${candidate.id} отримуватимуть усі відвідувачі ${app}; зараз поточний — ${currentText}, до нього можна буде відкотитися.`,
-                  confirmLabel: 'Зробити поточним',
-                  change: { command: 'promote' },
-                  done: `${candidate.id} тепер поточний.`,
-                })
-              }
-            >
-              Зробити кандидата поточним
-            </button>
-            <button
-              type="button"
-              className={styles.secondary}
-              onClick={() =>
-                ask({
-                  title: 'Відкотити кандидата?',
-                  text: `Кандидата ${candidate.id} більше не отримає жоден відвідувач ${app}: усі отримуватимуть ${currentText}. В історії це буде відкат.`,
-                  confirmLabel: 'Відкотити кандидата',
-                  change: { command: 'rollback' },
-                  done: `Кандидата ${candidate.id} відкочено.`,
-                })
-              }
-            >
-              Відкотити кандидата
-            </button>
-            <button
-              type="button"
-              className={styles.secondary}
-              onClick={() =>
-                ask({
-                  title: 'Скасувати канарку?',
-                  text: `Кандидата ${candidate.id} більше не отримає жоден відвідувач ${app}: усі отримуватимуть ${currentText}. Реліз залишиться збереженим.`,
-                  confirmLabel: 'Скасувати канарку',
-                  change: { command: 'abort' },
-                  done: 'Канарку скасовано.',
-                })
-              }
-            >
-              Скасувати канарку
-            </button>
+            <AskButton
+              primary
+              label="Зробити кандидата поточним"
+              ask={ask}
+              pending={{
+                title: 'Зробити кандидата поточним?',
+                text: `Реліз ${candidate.id} отримуватимуть усі відвідувачі ${app}; зараз поточний — ${currentText}, до нього можна буде відкотитися.`,
+                confirmLabel: 'Зробити поточним',
+                change: { command: 'promote' },
+                done: `${candidate.id} тепер поточний.`,
+              }}
+            />
+            <AskButton
+              label="Відкотити кандидата"
+              ask={ask}
+              pending={{
+                title: 'Відкотити кандидата?',
+                text: `Кандидата ${candidate.id} більше не отримає жоден відвідувач ${app}: усі отримуватимуть ${currentText}. В історії це буде відкат.`,
+                confirmLabel: 'Відкотити кандидата',
+                change: { command: 'rollback' },
+                done: `Кандидата ${candidate.id} відкочено.`,
+              }}
+            />
+            <AskButton
+              label="Скасувати канарку"
+              ask={ask}
+              pending={{
+                title: 'Скасувати канарку?',
+                text: `Кандидата ${candidate.id} більше не отримає жоден відвідувач ${app}: усі отримуватимуть ${currentText}. Реліз залишиться збереженим.`,
+                confirmLabel: 'Скасувати канарку',
+                change: { command: 'abort' },
+                done: 'Канарку скасовано.',
+              }}
+            />
           </div>
         </>
       ) : (
         current &&
         previous && (
           <div className={styles.row}>
-            <button
-              type="button"
-              className={styles.secondary}
-              onClick={() =>
-                ask({
-                  title: 'Відкотити реліз?',
-                  text: `Поточним для всіх відвідувачів ${app} знову стане ${previous.id} замість ${current.id}.`,
-                  confirmLabel: 'Відкотити',
-                  change: { command: 'rollback' },
-                  done: `Відкочено: поточний знову ${previous.id}.`,
-                })
-              }
-            >
-              Відкотити до попереднього
-            </button>
+            <AskButton
+              label="Відкотити до попереднього"
+              ask={ask}
+              pending={{
+                title: 'Відкотити реліз?',
+                text: `Поточним для всіх відвідувачів ${app} знову стане ${previous.id} замість ${current.id}.`,
+                confirmLabel: 'Відкотити',
+                change: { command: 'rollback' },
+                done: `Відкочено: поточний знову ${previous.id}.`,
+              }}
+            />
           </div>
         )
       )}
@@ -215,38 +212,28 @@ export function ReleaseActions({ state, onChanged, onRefused }: ReleaseActionsPr
             </select>
           </div>
           <div className={styles.row}>
-            <button
-              type="button"
-              className={styles.secondary}
-              onClick={() =>
-                release &&
-                ask({
-                  title: 'Підготувати посилання перегляду?',
-                  text: `Реліз ${release.id} буде записано як підготовлений; жоден відвідувач його не отримає, лише браузер, що відкриє посилання перегляду.`,
-                  confirmLabel: 'Підготувати посилання',
-                  change: { command: 'stage', release: release.id },
-                  done: `Посилання перегляду для ${release.id} готове.`,
-                })
-              }
-            >
-              Підготувати посилання перегляду
-            </button>
-            <button
-              type="button"
-              className={styles.secondary}
-              onClick={() =>
-                release &&
-                ask({
-                  title: 'Зробити реліз поточним?',
-                  text: `Реліз ${release.id} отримуватимуть усі відвідувачі ${app} замість ${currentText}${candidate ? `; кандидат ${candidate.id} залишиться кандидатом, якщо це не він` : ''}.`,
-                  confirmLabel: 'Зробити поточним',
-                  change: { command: 'promote', release: release.id },
-                  done: `${release.id} тепер поточний.`,
-                })
-              }
-            >
-              Зробити поточним
-            </button>
+            <AskButton
+              label="Підготувати посилання перегляду"
+              ask={ask}
+              pending={release && {
+                title: 'Підготувати посилання перегляду?',
+                text: `Реліз ${release.id} буде записано як підготовлений; жоден відвідувач його не отримає, лише браузер, що відкриє посилання перегляду.`,
+                confirmLabel: 'Підготувати посилання',
+                change: { command: 'stage', release: release.id },
+                done: `Посилання перегляду для ${release.id} готове.`,
+              }}
+            />
+            <AskButton
+              label="Зробити поточним"
+              ask={ask}
+              pending={release && {
+                title: 'Зробити реліз поточним?',
+                text: `Реліз ${release.id} отримуватимуть усі відвідувачі ${app} замість ${currentText}${candidate ? `; кандидат ${candidate.id} залишиться кандидатом, якщо це не він` : ''}.`,
+                confirmLabel: 'Зробити поточним',
+                change: { command: 'promote', release: release.id },
+                done: `${release.id} тепер поточний.`,
+              }}
+            />
           </div>
           {!candidate && (
             <div className={styles.row}>
