@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Response } from 'playwright-core';
-import { FEDERATION_REGISTRY, FORM_TOKEN_FIELD, formsInMarkup, HOST_NAME, REMOTE_NAMES, remoteOnPath, type ApiErrorBody, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
+import { FEDERATION_REGISTRY, FORM_TOKEN_FIELD, formsInMarkup, HOST_NAME, REMOTE_NAMES, REMOTE_OVERRIDE_COOKIE, remoteOnPath, type ApiErrorBody, type BlogPostSummary, type RemoteName, type RemotesDocument } from '@agency/shared';
 import { createDatabase } from '../api/src/platform/db/connection';
 import { cacheControlFor, IMMUTABLE } from '../api/src/platform/http/cache-policy';
 import { FORM_PAGE_CACHE_CONTROL } from '../api/src/site/pages/serve-page';
@@ -258,6 +258,10 @@ describeTopology('the container topology (nginx per app, two API processes, Post
     const again = await Promise.all([1, 2, 3, 4, 5].map(() => fetch(pageUrl)));
     expect(again.map((response) => response.headers.get('x-cache-status'))).toContain('HIT');
     expect(new Set(await Promise.all(again.map((response) => response.text())))).toEqual(new Set([body]));
+    // A browser with an override's cookie goes straight to the API, even for a page nginx holds,
+    // and its answer is kept nowhere (this one, forged, is the page everyone gets).
+    const overriding = await fetch(pageUrl, { headers: { cookie: `${REMOTE_OVERRIDE_COOKIE}=forged.token` } });
+    expect([overriding.status, overriding.headers.get('x-cache-status')]).toEqual([200, 'BYPASS']);
     const notModified = await fetch(pageUrl, { headers: { 'if-none-match': first.headers.get('etag')! } });
     expect(notModified.status).toBe(304);
 
